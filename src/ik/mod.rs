@@ -1,0 +1,9 @@
+//! Inverse kinematics: seed-exact two-bone IK, three.js-compatible CCD, angle limits, hands.
+//!
+//! Solvers are plain input structs with `validate()` and `solve()` returning a report. They
+//! read and write a [`crate::rig::Pose`] and never do I/O.
+
+pub mod ccd;
+pub mod hand;
+pub mod limits;
+pub mod two_bone;

@@ -1,0 +1,9 @@
+//! anglerpose — a fishing-pose editor.
+//!
+//! The core (`rig`, `ik`) is pure Rust + glam in `f64`: no GPU, no UI and no file I/O inside
+//! the solvers. Loaders, the renderer and the editor depend on the core, never the reverse.
+//! See `ARCHITECTURE.md` for the module map and data flow.
+
+pub mod ik;
+pub mod rig;
+pub mod scene;

@@ -1,0 +1,13 @@
+//! Skeletons, poses and world transforms.
+//!
+//! A [`Skeleton`] is immutable structure (names, parents, rest transforms); a [`Pose`] is the
+//! mutable state (local transforms plus cached world transforms). Cloning a `Pose` deep-copies
+//! everything mutable, so solving one clone never disturbs another.
+
+mod pose;
+mod skeleton;
+mod transform;
+
+pub use pose::Pose;
+pub use skeleton::{Bone, Skeleton, SkeletonError};
+pub use transform::Transform;

@@ -1,0 +1,141 @@
+use super::{Skeleton, Transform};
+use glam::{DAffine3, DQuat, DVec3};
+
+/// Mutable pose of a [`Skeleton`]: local transforms and cached world transforms.
+///
+/// World transforms are only valid after [`Pose::refresh_all`] or the relevant
+/// [`Pose::refresh_subtree`]; setters never refresh implicitly, so callers batch edits.
+/// `world_rotation` is composed from local rotations (`parent_world_rot * local_rot`),
+/// which equals the rotation of the world matrix whenever scales along the chain are
+/// uniform and positive (the supported case for IK); with non-uniform scale it is the
+/// rotation "ignoring scale", like ozz-animation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pose {
+    local: Vec<Transform>,
+    world: Vec<DAffine3>,
+    world_rot: Vec<DQuat>,
+    /// Placement of the whole skeleton: world-from-actor-root (roots are its children).
+    world_from_actor: Transform,
+    stack: Vec<usize>,
+}
+
+impl Pose {
+    /// The rest pose of `skeleton`, refreshed.
+    pub fn rest(skeleton: &Skeleton) -> Self {
+        let local: Vec<Transform> = skeleton.bones().iter().map(|b| b.rest).collect();
+        let n = local.len();
+        let mut pose = Self {
+            local,
+            world: vec![DAffine3::IDENTITY; n],
+            world_rot: vec![DQuat::IDENTITY; n],
+            world_from_actor: Transform::IDENTITY,
+            stack: Vec::new(),
+        };
+        pose.refresh_all(skeleton);
+        pose
+    }
+
+    pub fn len(&self) -> usize {
+        self.local.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.local.is_empty()
+    }
+
+    pub fn local(&self, bone: usize) -> &Transform {
+        &self.local[bone]
+    }
+
+    pub fn locals(&self) -> &[Transform] {
+        &self.local
+    }
+
+    pub fn set_local(&mut self, bone: usize, t: Transform) {
+        self.local[bone] = t;
+    }
+
+    pub fn set_local_rotation(&mut self, bone: usize, q: DQuat) {
+        self.local[bone].rotation = q;
+    }
+
+    pub fn world_from_actor(&self) -> &Transform {
+        &self.world_from_actor
+    }
+
+    /// Moves the whole skeleton. Call [`Pose::refresh_all`] afterwards.
+    pub fn set_world_from_actor(&mut self, t: Transform) {
+        self.world_from_actor = t;
+    }
+
+    /// World-from-bone affine matrix (cached).
+    pub fn world_from_bone(&self, bone: usize) -> &DAffine3 {
+        &self.world[bone]
+    }
+
+    pub fn world_matrices(&self) -> &[DAffine3] {
+        &self.world
+    }
+
+    /// World position of the bone's origin (cached).
+    pub fn world_position(&self, bone: usize) -> DVec3 {
+        self.world[bone].translation
+    }
+
+    /// World rotation of the bone, scale removed (cached; see the type docs).
+    pub fn world_rotation(&self, bone: usize) -> DQuat {
+        self.world_rot[bone]
+    }
+
+    /// World rotation of the bone's parent, or of the actor for a root.
+    pub fn parent_world_rotation(&self, skeleton: &Skeleton, bone: usize) -> DQuat {
+        match skeleton.parent(bone) {
+            Some(p) => self.world_rot[p],
+            None => self.world_from_actor.rotation,
+        }
+    }
+
+    fn update_one(&mut self, skeleton: &Skeleton, bone: usize) {
+        let local = &self.local[bone];
+        let (pw, pr) = match skeleton.parent(bone) {
+            Some(p) => (self.world[p], self.world_rot[p]),
+            None => (
+                self.world_from_actor.to_affine(),
+                self.world_from_actor.rotation,
+            ),
+        };
+        self.world[bone] = pw * local.to_affine();
+        self.world_rot[bone] = (pr * local.rotation).normalize();
+    }
+
+    /// Recomputes every world transform, parents first.
+    pub fn refresh_all(&mut self, skeleton: &Skeleton) {
+        for k in 0..skeleton.order().len() {
+            let b = skeleton.order()[k];
+            self.update_one(skeleton, b);
+        }
+    }
+
+    /// Recomputes the world transforms of `bone` and its descendants (parents first,
+    /// iterative). Precondition: the parent's world transform is current.
+    pub fn refresh_subtree(&mut self, skeleton: &Skeleton, bone: usize) {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        stack.push(bone);
+        while let Some(b) = stack.pop() {
+            self.update_one(skeleton, b);
+            stack.extend_from_slice(skeleton.children(b));
+        }
+        self.stack = stack;
+    }
+
+    /// Recomputes only `bone` itself (not descendants). Precondition: parent current.
+    pub fn refresh_bone(&mut self, skeleton: &Skeleton, bone: usize) {
+        self.update_one(skeleton, bone);
+    }
+
+    /// True when every local transform is finite.
+    pub fn is_finite(&self) -> bool {
+        self.local.iter().all(Transform::is_finite)
+    }
+}

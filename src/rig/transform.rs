@@ -1,0 +1,64 @@
+use glam::{DAffine3, DMat4, DQuat, DVec3};
+use serde::{Deserialize, Serialize};
+
+/// A local translation / rotation / scale, composed as `T * R * S` (glTF and three.js order).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Transform {
+    pub translation: DVec3,
+    pub rotation: DQuat,
+    pub scale: DVec3,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Transform {
+    pub const IDENTITY: Self = Self {
+        translation: DVec3::ZERO,
+        rotation: DQuat::IDENTITY,
+        scale: DVec3::ONE,
+    };
+
+    pub fn new(translation: DVec3, rotation: DQuat, scale: DVec3) -> Self {
+        Self {
+            translation,
+            rotation,
+            scale,
+        }
+    }
+
+    pub fn from_translation(translation: DVec3) -> Self {
+        Self {
+            translation,
+            ..Self::IDENTITY
+        }
+    }
+
+    /// The affine matrix `T * R * S`.
+    pub fn to_affine(&self) -> DAffine3 {
+        DAffine3::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
+    }
+
+    pub fn to_mat4(&self) -> DMat4 {
+        DMat4::from(self.to_affine())
+    }
+
+    /// Decomposes an affine matrix. Precondition: no shear (true for any chain of TRS with
+    /// uniform scale). Negative determinants put the reflection into `scale.x`.
+    pub fn from_affine(m: &DAffine3) -> Self {
+        let (scale, rotation, translation) = m.to_scale_rotation_translation();
+        Self {
+            translation,
+            rotation,
+            scale,
+        }
+    }
+
+    /// True when every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
+    }
+}
