@@ -1,1 +1,190 @@
-//! (in progress)
+//! Palm orientation and parametric finger curl (seed 001, §7): after two-bone IK puts the
+//! wrist on the grip, the hand is turned so its basis matches the grip's basis and the fingers
+//! curl around the handle.
+
+use crate::ik::two_bone::apply_world_rotation;
+use crate::rig::{Pose, Skeleton};
+use glam::{DMat3, DQuat, DVec3};
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum HandError {
+    #[error("bone index {index} is out of range ({count} bones)")]
+    IndexOutOfRange { index: usize, count: usize },
+    #[error("{what} is not finite")]
+    NonFinite { what: &'static str },
+    #[error("{what} = {value} is outside {range}")]
+    OutOfRange {
+        what: &'static str,
+        value: f64,
+        range: &'static str,
+    },
+    #[error("finger joint {joint} has a zero bend axis")]
+    ZeroAxis { joint: usize },
+    #[error("finger has {joints} joints but {axes} bend axes and {angles} max angles")]
+    LengthMismatch {
+        joints: usize,
+        axes: usize,
+        angles: usize,
+    },
+}
+
+/// An orthonormal, right-handed rotation from two directions: `primary` is kept exactly,
+/// `secondary` is made perpendicular to it (Gram–Schmidt) and becomes the second axis.
+///
+/// `primary_axis`/`secondary_axis` say which local axes (0 = X, 1 = Y, 2 = Z) the two
+/// directions map to. Singular cases: a zero `primary` gives the identity; a `secondary`
+/// parallel to `primary` is replaced by any perpendicular direction.
+pub fn basis_from_directions(
+    primary: DVec3,
+    secondary: DVec3,
+    primary_axis: usize,
+    secondary_axis: usize,
+) -> DQuat {
+    let Some(p) = primary.try_normalize() else {
+        return DQuat::IDENTITY;
+    };
+    let s = (secondary - p * secondary.dot(p))
+        .try_normalize()
+        .unwrap_or_else(|| p.any_orthonormal_vector());
+    let mut cols = [DVec3::ZERO; 3];
+    let pa = primary_axis % 3;
+    let mut sa = secondary_axis % 3;
+    if sa == pa {
+        sa = (pa + 1) % 3;
+    }
+    cols[pa] = p;
+    cols[sa] = s;
+    let third = 3 - pa - sa;
+    // Right-handed: X × Y = Z, Y × Z = X, Z × X = Y.
+    cols[third] = cols[(third + 1) % 3].cross(cols[(third + 2) % 3]);
+    DQuat::from_mat3(&DMat3::from_cols(cols[0], cols[1], cols[2])).normalize()
+}
+
+/// Turns a hand so that a frame rigidly attached to it (`grip_in_hand`, the palm calibration)
+/// ends with world rotation `grip_rotation_in_world`. Only the hand's local rotation changes;
+/// its position stays on the wrist.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PalmJob {
+    pub hand: usize,
+    /// Rotation of the grip frame expressed in hand-bone space (palm correction).
+    pub grip_in_hand: DQuat,
+    /// Desired world rotation of the grip frame.
+    pub grip_rotation_in_world: DQuat,
+    /// Blend with the input hand rotation, 0..=1.
+    pub weight: f64,
+}
+
+impl PalmJob {
+    pub fn validate(&self, skeleton: &Skeleton) -> Result<(), HandError> {
+        if self.hand >= skeleton.len() {
+            return Err(HandError::IndexOutOfRange {
+                index: self.hand,
+                count: skeleton.len(),
+            });
+        }
+        if !self.grip_in_hand.is_finite() || !self.grip_rotation_in_world.is_finite() {
+            return Err(HandError::NonFinite {
+                what: "palm rotation",
+            });
+        }
+        check_unit_range("palm weight", self.weight)
+    }
+
+    /// Sets the hand's world rotation to `grip_rotation_in_world · grip_in_hand⁻¹` (blended by
+    /// weight) and refreshes the hand's subtree. Returns the angle (radians) the hand turned.
+    /// Precondition: world transforms of the hand's ancestors are current.
+    pub fn solve(&self, skeleton: &Skeleton, pose: &mut Pose) -> Result<f64, HandError> {
+        self.validate(skeleton)?;
+        let current = pose.world_rotation(self.hand);
+        let desired = (self.grip_rotation_in_world.normalize()
+            * self.grip_in_hand.normalize().inverse())
+        .normalize();
+        let goal = current.slerp(desired, self.weight);
+        let delta = (goal * current.inverse()).normalize();
+        apply_world_rotation(skeleton, pose, self.hand, delta);
+        pose.refresh_subtree(skeleton, self.hand);
+        Ok(current.angle_between(goal))
+    }
+}
+
+/// One finger: joints from base to tip, each with the local axis it bends about and the angle
+/// it reaches at full curl. The per-joint angles are the distribution of the finger's curl.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FingerChain {
+    pub joints: Vec<usize>,
+    /// Bend axis of each joint, in that joint's local (bone) space.
+    pub bend_axes_in_bone: Vec<DVec3>,
+    /// Bend angle of each joint at curl 1, radians (negative bends the other way).
+    pub full_curl: Vec<f64>,
+}
+
+impl FingerChain {
+    pub fn validate(&self, skeleton: &Skeleton) -> Result<(), HandError> {
+        let n = self.joints.len();
+        if self.bend_axes_in_bone.len() != n || self.full_curl.len() != n {
+            return Err(HandError::LengthMismatch {
+                joints: n,
+                axes: self.bend_axes_in_bone.len(),
+                angles: self.full_curl.len(),
+            });
+        }
+        for (k, &joint) in self.joints.iter().enumerate() {
+            if joint >= skeleton.len() {
+                return Err(HandError::IndexOutOfRange {
+                    index: joint,
+                    count: skeleton.len(),
+                });
+            }
+            let axis = self.bend_axes_in_bone[k];
+            if !axis.is_finite() || !self.full_curl[k].is_finite() {
+                return Err(HandError::NonFinite {
+                    what: "finger axis or angle",
+                });
+            }
+            if axis.length_squared() < 1e-24 {
+                return Err(HandError::ZeroAxis { joint });
+            }
+        }
+        Ok(())
+    }
+
+    /// Curls the finger by `amount` (0 = the base pose, 1 = full curl; values in −0.5..=1.5 are
+    /// allowed for spread/over-curl) on top of `base` local rotations:
+    /// `local_j = base_j · axisAngle(axis_j, amount · full_curl_j)`. Does not refresh.
+    pub fn curl(&self, pose: &mut Pose, base: &[DQuat], amount: f64) -> Result<(), HandError> {
+        if !amount.is_finite() {
+            return Err(HandError::NonFinite {
+                what: "curl amount",
+            });
+        }
+        if !(-0.5..=1.5).contains(&amount) {
+            return Err(HandError::OutOfRange {
+                what: "curl amount",
+                value: amount,
+                range: "[-0.5, 1.5]",
+            });
+        }
+        for (k, &joint) in self.joints.iter().enumerate() {
+            let axis = self.bend_axes_in_bone[k].normalize();
+            let bend = DQuat::from_axis_angle(axis, amount * self.full_curl[k]);
+            let base_rot = base.get(k).copied().unwrap_or(pose.local(joint).rotation);
+            pose.set_local_rotation(joint, (base_rot * bend).normalize());
+        }
+        Ok(())
+    }
+}
+
+fn check_unit_range(what: &'static str, value: f64) -> Result<(), HandError> {
+    if !value.is_finite() {
+        return Err(HandError::NonFinite { what });
+    }
+    if !(0.0..=1.0).contains(&value) {
+        return Err(HandError::OutOfRange {
+            what,
+            value,
+            range: "[0, 1]",
+        });
+    }
+    Ok(())
+}

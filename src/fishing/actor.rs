@@ -1,0 +1,230 @@
+//! The posable actor: skeleton, seated base pose, and per arm the bones, palm frame, finger
+//! chains and a natural default pole, all derived from the rest pose.
+
+use super::calibration::{GripCalibration, PoleKeys};
+use super::{PerSide, SIDES};
+use crate::ik::hand::{FingerChain, basis_from_directions};
+use crate::rig::{Finger, HumanoidMap, Pose, Side, Skeleton, Transform};
+use glam::DVec3;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum ActorError {
+    #[error("no {0} arm was mapped (upper arm, forearm and hand are needed to pose it)")]
+    MissingArm(&'static str),
+    #[error("the {0} hand has no finger bones, so its palm frame cannot be derived")]
+    NoFingers(&'static str),
+    #[error("the {side} {what} has zero length in the rest pose")]
+    Degenerate { side: &'static str, what: &'static str },
+}
+
+/// The palm frame of a hand: where a gripped axis sits and how it runs, in hand-bone space.
+///
+/// Grip frame convention (see `rod.rs`): +Y leaves the fist on the thumb side, +Z points from
+/// the palm toward the gripped axis. `hand_from_grip` maps that frame into hand space.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct HandFrame {
+    pub hand_from_grip: Transform,
+    /// Wrist → middle knuckle distance (world units, rest pose).
+    pub palm_length: f64,
+}
+
+/// One arm's bones and derived data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArmRig {
+    pub side: Side,
+    pub upper: usize,
+    pub fore: usize,
+    pub hand: usize,
+    pub hand_frame: HandFrame,
+    /// Four fingers then, last, the thumb (when present).
+    pub fingers: Vec<(Finger, FingerChain)>,
+    pub default_pole_in_actor: DVec3,
+}
+
+/// A character ready for the fishing pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActorRig {
+    pub skeleton: Skeleton,
+    /// The seated base pose every update starts from (the rest pose unless replaced).
+    pub base: Pose,
+    pub arms: PerSide<ArmRig>,
+    /// Vertical extent of the joints in the base pose: the scale for tolerances.
+    pub height: f64,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Left => "left",
+        Side::Right => "right",
+    }
+}
+
+impl ActorRig {
+    /// Builds the actor from a skeleton, its refreshed rest pose and a humanoid map with both
+    /// arms. The base pose's actor placement is reset to identity.
+    pub fn new(skeleton: Skeleton, rest: &Pose, map: &HumanoidMap) -> Result<Self, ActorError> {
+        let mut base = rest.clone();
+        base.set_world_from_actor(Transform::IDENTITY);
+        base.refresh_all(&skeleton);
+        let mut arms = Vec::with_capacity(2);
+        for side in SIDES {
+            arms.push(Self::build_arm(&skeleton, &base, map, side)?);
+        }
+        let right = arms.pop().expect("two arms");
+        let left = arms.pop().expect("two arms");
+        let (lo, hi) = (0..skeleton.len()).fold((f64::MAX, f64::MIN), |(lo, hi), b| {
+            let y = base.world_position(b).y;
+            (lo.min(y), hi.max(y))
+        });
+        Ok(Self {
+            skeleton,
+            base,
+            arms: PerSide::new(left, right),
+            height: (hi - lo).max(1e-6),
+        })
+    }
+
+    fn build_arm(
+        skeleton: &Skeleton,
+        base: &Pose,
+        map: &HumanoidMap,
+        side: Side,
+    ) -> Result<ArmRig, ActorError> {
+        let name = side_name(side);
+        let arm = map.arm(side).ok_or(ActorError::MissingArm(name))?;
+        let hand = arm.hand;
+        let world_from_hand = *base.world_from_bone(hand);
+        let hand_from_world = world_from_hand.inverse();
+        let in_hand = |bone: usize| hand_from_world.transform_point3(base.world_position(bone));
+        let first = |f: Finger| arm.finger(f).first().copied();
+        let middle = first(Finger::Middle)
+            .or(first(Finger::Index))
+            .or(first(Finger::Ring))
+            .ok_or(ActorError::NoFingers(name))?;
+        let knuckle = in_hand(middle);
+        let palm_length_local = knuckle.length();
+        if palm_length_local <= 1e-9 {
+            return Err(ActorError::Degenerate {
+                side: name,
+                what: "palm",
+            });
+        }
+        let f = knuckle / palm_length_local;
+        // Pinky → index across the knuckles; without both, use the thumb side.
+        let outer = first(Finger::Little).or(first(Finger::Ring));
+        let inner = first(Finger::Index).or(first(Finger::Thumb));
+        let across = match (inner, outer) {
+            (Some(i), Some(o)) if i != o => in_hand(i) - in_hand(o),
+            _ => f.any_orthonormal_vector(),
+        };
+        let s = (across - f * across.dot(f))
+            .try_normalize()
+            .unwrap_or_else(|| f.any_orthonormal_vector());
+        // Palm normal (out of the palm). For a right hand, pinky→index × wrist→knuckle.
+        let n = match side {
+            Side::Right => s.cross(f),
+            Side::Left => f.cross(s),
+        };
+        let grip_point = f * (0.55 * palm_length_local) + n * (0.30 * palm_length_local);
+        let hand_frame = HandFrame {
+            hand_from_grip: Transform::new(
+                grip_point,
+                basis_from_directions(s, n, 1, 2),
+                DVec3::ONE,
+            ),
+            palm_length: (base.world_position(middle) - base.world_position(hand)).length(),
+        };
+
+        let n_world = base.world_rotation(hand) * n;
+        let mut fingers = Vec::new();
+        for finger in [
+            Finger::Index,
+            Finger::Middle,
+            Finger::Ring,
+            Finger::Little,
+            Finger::Thumb,
+        ] {
+            let joints = arm.finger(finger);
+            if joints.is_empty() {
+                continue;
+            }
+            fingers.push((finger, finger_chain(skeleton, base, joints, n_world, finger)));
+        }
+
+        let shoulder = base.world_position(arm.upper_arm);
+        let reach = arm.upper_arm_length + arm.forearm_length;
+        let forward = map.forward;
+        let left = DVec3::Y.cross(forward).try_normalize().unwrap_or(DVec3::X);
+        let out = if side == Side::Left { left } else { -left };
+        let dir = (out * 0.5 + DVec3::NEG_Y - forward * 0.4).normalize();
+        Ok(ArmRig {
+            side,
+            upper: arm.upper_arm,
+            fore: arm.forearm,
+            hand,
+            hand_frame,
+            fingers,
+            default_pole_in_actor: shoulder + dir * reach,
+        })
+    }
+
+    pub fn arm(&self, side: Side) -> &ArmRig {
+        self.arms.get(side)
+    }
+
+    /// The calibration an artist starts from: no offsets, default curls, natural poles.
+    pub fn default_calibration(&self) -> GripCalibration {
+        GripCalibration {
+            grips: BTreeMap::new(),
+            hands: PerSide::default(),
+            poles: self
+                .arms
+                .map(|_, arm| PoleKeys::constant(arm.default_pole_in_actor)),
+        }
+    }
+}
+
+/// Bend axes from the rest pose: each joint turns its direction toward the palm normal.
+fn finger_chain(
+    skeleton: &Skeleton,
+    base: &Pose,
+    joints: &[usize],
+    palm_normal_in_world: DVec3,
+    finger: Finger,
+) -> FingerChain {
+    let mut axes = Vec::with_capacity(joints.len());
+    let mut last_dir = None;
+    for (k, &joint) in joints.iter().enumerate() {
+        let here = base.world_position(joint);
+        let next = joints
+            .get(k + 1)
+            .copied()
+            .or_else(|| skeleton.children(joint).first().copied())
+            .map(|c| base.world_position(c) - here);
+        let dir = next
+            .and_then(|d| d.try_normalize())
+            .or(last_dir)
+            .unwrap_or(DVec3::Y);
+        last_dir = Some(dir);
+        let axis_world = dir
+            .cross(palm_normal_in_world)
+            .try_normalize()
+            .unwrap_or_else(|| dir.any_orthonormal_vector());
+        axes.push(base.world_rotation(joint).inverse() * axis_world);
+    }
+    let profile: &[f64] = if finger == Finger::Thumb {
+        &[0.25, 0.55, 0.65]
+    } else {
+        &[1.15, 1.35, 0.95]
+    };
+    let full_curl = (0..joints.len())
+        .map(|k| profile.get(k).copied().unwrap_or(0.9))
+        .collect();
+    FingerChain {
+        joints: joints.to_vec(),
+        bend_axes_in_bone: axes,
+        full_curl,
+    }
+}

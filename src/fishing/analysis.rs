@@ -1,0 +1,247 @@
+//! Timeline analysis (elbow flips, out-of-reach grips, limit clamps) and a pole search that
+//! proposes poles without flips and with natural elbows.
+
+use super::actor::ActorRig;
+use super::calibration::{GripCalibration, PoleKeys};
+use super::pipeline::{Poser, SessionError, SolverSettings};
+use super::session::{Phase, SessionParams, SessionState};
+use super::{PerSide, SIDES};
+use crate::rig::{Side, Transform};
+use glam::DVec3;
+
+/// One arm at one timeline sample.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ArmSample {
+    pub time: f64,
+    pub phase: Phase,
+    pub elbow_bend: f64,
+    /// Cosine between the bend-plane normal and the arm's rest bend normal: +1 = the elbow
+    /// bends the way it does at rest, −1 = the opposite way.
+    pub bend_side: f64,
+    pub reached: bool,
+    pub residual: f64,
+    pub limited: bool,
+    pub flipped: bool,
+    /// Elbow position in actor space.
+    pub elbow_in_actor: DVec3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct FlipEvent {
+    pub side: Side,
+    pub sample: usize,
+    pub time: f64,
+    pub phase: Phase,
+    pub t: f64,
+}
+
+/// A run of consecutive samples with a problem.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct TimelineIssue {
+    pub side: Side,
+    pub first_sample: usize,
+    pub last_sample: usize,
+    pub start_time: f64,
+    pub end_time: f64,
+    /// Largest residual (out of reach) or largest elbow bend in radians (limit clamps).
+    pub worst: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TimelineAnalysis {
+    pub samples: PerSide<Vec<ArmSample>>,
+    pub flips: Vec<FlipEvent>,
+    pub out_of_reach: Vec<TimelineIssue>,
+    pub limit_clamps: Vec<TimelineIssue>,
+}
+
+/// A proposed pole for one arm with what it changes.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PoleProposal {
+    pub side: Side,
+    pub current_in_actor: DVec3,
+    pub proposed_in_actor: DVec3,
+    pub flips_before: usize,
+    pub flips_after: usize,
+    pub cost_before: f64,
+    pub cost_after: f64,
+}
+
+/// Rest bend normal of each arm (actor space): (wrist − shoulder) × (elbow − shoulder).
+fn rest_normals(actor: &ActorRig) -> PerSide<DVec3> {
+    actor.arms.map(|_, arm| {
+        let a = actor.base.world_position(arm.upper);
+        let b = actor.base.world_position(arm.fore);
+        let c = actor.base.world_position(arm.hand);
+        (c - a).cross(b - a).try_normalize().unwrap_or(DVec3::X)
+    })
+}
+
+/// Samples the whole timeline at `samples` evenly spaced times (both ends included) with the
+/// actor at the origin, and lists flips, out-of-reach runs and limit clamps.
+pub fn analyse_timeline(
+    actor: &ActorRig,
+    calib: &GripCalibration,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+) -> Result<TimelineAnalysis, SessionError> {
+    let samples = samples.max(2);
+    let normals = rest_normals(actor);
+    let mut poser = Poser::new();
+    let mut pose = actor.base.clone();
+    let mut out = PerSide::new(Vec::with_capacity(samples), Vec::with_capacity(samples));
+    let mut flips = Vec::new();
+    for k in 0..samples {
+        let u = k as f64 / (samples - 1) as f64;
+        let state = SessionState::at_fraction(u, *params);
+        let eval = poser.evaluate(
+            actor,
+            calib,
+            settings,
+            &state,
+            &Transform::IDENTITY,
+            &mut pose,
+        )?;
+        for side in SIDES {
+            let r = eval.arms.get(side);
+            let elbow = pose.world_position(actor.arm(side).fore);
+            out.get_mut(side).push(ArmSample {
+                time: state.time(),
+                phase: state.phase,
+                elbow_bend: r.ik.elbow_bend,
+                bend_side: r.ik.bend_normal.dot(*normals.get(side)),
+                reached: r.ik.reached,
+                residual: r.ik.residual,
+                limited: r.ik.elbow_limited,
+                flipped: r.flipped,
+                elbow_in_actor: elbow,
+            });
+            if r.flipped {
+                flips.push(FlipEvent {
+                    side,
+                    sample: k,
+                    time: state.time(),
+                    phase: state.phase,
+                    t: state.t_clamped(),
+                });
+            }
+        }
+    }
+    let out_of_reach = runs(&out, |s| !s.reached, |s| s.residual);
+    let limit_clamps = runs(&out, |s| s.limited, |s| s.elbow_bend);
+    Ok(TimelineAnalysis {
+        samples: out,
+        flips,
+        out_of_reach,
+        limit_clamps,
+    })
+}
+
+fn runs(
+    samples: &PerSide<Vec<ArmSample>>,
+    bad: impl Fn(&ArmSample) -> bool,
+    measure: impl Fn(&ArmSample) -> f64,
+) -> Vec<TimelineIssue> {
+    let mut issues = Vec::new();
+    for side in SIDES {
+        let list = samples.get(side);
+        let mut open: Option<TimelineIssue> = None;
+        for (k, s) in list.iter().enumerate() {
+            if bad(s) {
+                let issue = open.get_or_insert(TimelineIssue {
+                    side,
+                    first_sample: k,
+                    last_sample: k,
+                    start_time: s.time,
+                    end_time: s.time,
+                    worst: 0.0,
+                });
+                issue.last_sample = k;
+                issue.end_time = s.time;
+                issue.worst = issue.worst.max(measure(s));
+            } else if let Some(issue) = open.take() {
+                issues.push(issue);
+            }
+        }
+        issues.extend(open);
+    }
+    issues
+}
+
+/// Cost of one arm's samples: flips dominate; then elbows above the shoulder or inside the
+/// torso (nearer the body's midline than the shoulder) are penalised in proportion.
+fn arm_cost(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> (usize, f64) {
+    let arm = actor.arm(side);
+    let shoulder = actor.base.world_position(arm.upper);
+    let reach = (actor.base.world_position(arm.fore) - shoulder).length()
+        + (actor.base.world_position(arm.hand) - actor.base.world_position(arm.fore)).length();
+    let out = if side == Side::Left { 1.0 } else { -1.0 };
+    let flips = samples.iter().filter(|s| s.flipped).count();
+    let mut unnatural = 0.0;
+    for s in samples {
+        let above = (s.elbow_in_actor.y - shoulder.y).max(0.0) / reach;
+        let inside = (out * (shoulder.x - s.elbow_in_actor.x) + 0.05 * reach).max(0.0) / reach;
+        unnatural += above + inside;
+    }
+    (
+        flips,
+        1000.0 * flips as f64 + unnatural / samples.len().max(1) as f64,
+    )
+}
+
+/// For each arm, tries poles on a grid of directions below, outside and around the shoulder
+/// (plus the current pole) over the whole timeline, and proposes the one with the fewest flips
+/// and the most natural elbow; ties go to the pole nearest the current one. The calibration
+/// passed in is not modified; apply a proposal with `PoleKeys::constant`.
+pub fn search_poles(
+    actor: &ActorRig,
+    calib: &GripCalibration,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+) -> Result<PerSide<PoleProposal>, SessionError> {
+    let base = analyse_timeline(actor, calib, settings, params, samples)?;
+    let mut proposals = Vec::with_capacity(2);
+    for side in SIDES {
+        let arm = actor.arm(side);
+        let shoulder = actor.base.world_position(arm.upper);
+        let reach = (arm.default_pole_in_actor - shoulder).length().max(1e-6);
+        let current = calib.poles.get(side).pole_in_actor;
+        let (flips_before, cost_before) = arm_cost(actor, side, base.samples.get(side));
+        let out = if side == Side::Left { DVec3::X } else { DVec3::NEG_X };
+        let mut best = (cost_before, current, flips_before);
+        let mut candidate_calib = calib.clone();
+        for cx in [0.2, 0.6, 1.2] {
+            for cy in [0.4, 1.0, 2.0] {
+                for cz in [-0.8, -0.3, 0.0, 0.4, 1.0] {
+                    for dist in [1.0, 2.0] {
+                        let dir = (out * cx + DVec3::NEG_Y * cy + DVec3::Z * cz).normalize();
+                        let pole = shoulder + dir * reach * dist;
+                        *candidate_calib.poles.get_mut(side) = PoleKeys::constant(pole);
+                        let analysis =
+                            analyse_timeline(actor, &candidate_calib, settings, params, samples)?;
+                        let (flips, cost) = arm_cost(actor, side, analysis.samples.get(side));
+                        let cost = cost + 0.01 * (pole - current).length() / reach;
+                        if cost < best.0 {
+                            best = (cost, pole, flips);
+                        }
+                    }
+                }
+            }
+        }
+        *candidate_calib.poles.get_mut(side) = calib.poles.get(side).clone();
+        proposals.push(PoleProposal {
+            side,
+            current_in_actor: current,
+            proposed_in_actor: best.1,
+            flips_before,
+            flips_after: best.2,
+            cost_before,
+            cost_after: best.0,
+        });
+    }
+    let right = proposals.pop().expect("two arms");
+    let left = proposals.pop().expect("two arms");
+    Ok(PerSide::new(left, right))
+}

@@ -1,0 +1,60 @@
+//! The fishing session: one [`SessionState`] drives the rod, the net and both grips, and the
+//! arms follow through two-bone IK, palm orientation and finger curl (seed 001).
+//!
+//! Pure: no I/O, no GPU. Actor-root space is glTF-like: +Y up, metres, the angler faces +Z and
+//! his left side is +X; the origin is on the ground below the pelvis.
+
+mod actor;
+mod analysis;
+mod calibration;
+mod pipeline;
+mod rod;
+mod session;
+
+pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
+pub use analysis::{
+    ArmSample, FlipEvent, PoleProposal, TimelineAnalysis, TimelineIssue, analyse_timeline,
+    search_poles,
+};
+pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
+pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError, SolverSettings};
+pub use rod::{GripHold, GripTarget, SessionFrames, reel_handle_in_rod};
+pub use session::{Handedness, Phase, SessionParams, SessionState};
+
+use crate::rig::Side;
+
+/// One value per side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PerSide<T> {
+    pub left: T,
+    pub right: T,
+}
+
+impl<T> PerSide<T> {
+    pub fn new(left: T, right: T) -> Self {
+        Self { left, right }
+    }
+
+    pub fn get(&self, side: Side) -> &T {
+        match side {
+            Side::Left => &self.left,
+            Side::Right => &self.right,
+        }
+    }
+
+    pub fn get_mut(&mut self, side: Side) -> &mut T {
+        match side {
+            Side::Left => &mut self.left,
+            Side::Right => &mut self.right,
+        }
+    }
+
+    pub fn map<U>(&self, mut f: impl FnMut(Side, &T) -> U) -> PerSide<U> {
+        PerSide {
+            left: f(Side::Left, &self.left),
+            right: f(Side::Right, &self.right),
+        }
+    }
+}
+
+pub const SIDES: [Side; 2] = [Side::Left, Side::Right];

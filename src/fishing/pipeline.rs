@@ -1,0 +1,234 @@
+//! The pose update in seed 001's order:
+//! restore base pose → place the actor and compute current grips → convert to world →
+//! reachable wrist and elbow (two-bone) → upper arm, refresh → forearm, refresh →
+//! palm and fingers. Skin matrices follow from the refreshed world transforms.
+
+use super::actor::{ActorRig, ArmRig};
+use super::calibration::GripCalibration;
+use super::rod::{GripTarget, SessionFrames};
+use super::session::SessionState;
+use super::{PerSide, SIDES};
+use crate::ik::hand::{HandError, PalmJob};
+use crate::ik::two_bone::{ElbowLimit, TwoBoneError, TwoBoneJob, TwoBoneReport};
+use crate::rig::{Pose, Side, Transform};
+use glam::DVec3;
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum SessionError {
+    #[error("session parameters: {0}")]
+    Params(String),
+    #[error("calibration: {0}")]
+    Calibration(String),
+    #[error("{side} arm: {source}")]
+    Arm {
+        side: &'static str,
+        source: TwoBoneError,
+    },
+    #[error("{side} hand: {source}")]
+    Hand {
+        side: &'static str,
+        source: HandError,
+    },
+    #[error("actor placement is not finite")]
+    Placement,
+}
+
+/// Solver settings applied to both arms.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SolverSettings {
+    pub elbow_limit: ElbowLimit,
+    /// Global switch for all angle limits.
+    pub limits_enabled: bool,
+    /// ozz-style softening ratio (1 = off).
+    pub soften: f64,
+    /// Blend of the arm IK with the base pose.
+    pub weight: f64,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        Self {
+            elbow_limit: ElbowLimit::from_degrees(2.0, 150.0),
+            limits_enabled: true,
+            soften: 1.0,
+            weight: 1.0,
+        }
+    }
+}
+
+/// What one arm did in one evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ArmReport {
+    pub ik: TwoBoneReport,
+    pub wrist_target_in_world: DVec3,
+    pub pole_in_world: DVec3,
+    /// The bend-plane normal turned by more than 90° since the previous evaluation.
+    pub flipped: bool,
+    /// Angle the palm turned to meet the grip, radians.
+    pub palm_turn: f64,
+    pub grip: GripTarget,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PoseEvaluation {
+    pub frames: SessionFrames,
+    pub arms: PerSide<ArmReport>,
+}
+
+/// Carries what flip detection needs from one evaluation to the next.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Poser {
+    previous_normals: PerSide<Option<DVec3>>,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Left => "left",
+        Side::Right => "right",
+    }
+}
+
+impl Poser {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Forgets the previous evaluation (no flips are reported by the next one).
+    pub fn reset(&mut self) {
+        self.previous_normals = PerSide::default();
+    }
+
+    /// Poses `pose` for `state`. `pose` is overwritten from the actor's base pose, so any pose of
+    /// the same skeleton can be passed; the calibration is only read.
+    pub fn evaluate(
+        &mut self,
+        actor: &ActorRig,
+        calib: &GripCalibration,
+        settings: &SolverSettings,
+        state: &SessionState,
+        world_from_actor: &Transform,
+        pose: &mut Pose,
+    ) -> Result<PoseEvaluation, SessionError> {
+        state.params.validate().map_err(SessionError::Params)?;
+        calib.validate().map_err(SessionError::Calibration)?;
+        if !world_from_actor.is_finite() {
+            return Err(SessionError::Placement);
+        }
+        // Restore the base pose and place the actor.
+        pose.clone_from(&actor.base);
+        pose.set_world_from_actor(*world_from_actor);
+        pose.refresh_all(&actor.skeleton);
+        // Current grips (copies; the calibration stays as stored).
+        let frames = SessionFrames::evaluate(state, calib);
+        let mut reports = Vec::with_capacity(2);
+        for side in SIDES {
+            let arm = actor.arm(side);
+            let grip = *frames.grips.get(side);
+            let report = self.pose_arm(
+                actor,
+                arm,
+                calib,
+                settings,
+                state,
+                world_from_actor,
+                &grip,
+                pose,
+            )?;
+            reports.push(report);
+        }
+        let right = reports.pop().expect("two arms");
+        let left = reports.pop().expect("two arms");
+        Ok(PoseEvaluation {
+            frames,
+            arms: PerSide::new(left, right),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pose_arm(
+        &mut self,
+        actor: &ActorRig,
+        arm: &ArmRig,
+        calib: &GripCalibration,
+        settings: &SolverSettings,
+        state: &SessionState,
+        world_from_actor: &Transform,
+        grip: &GripTarget,
+        pose: &mut Pose,
+    ) -> Result<ArmReport, SessionError> {
+        let side = arm.side;
+        let name = side_name(side);
+        let hand_cal = calib.hands.get(side);
+        let skel = &actor.skeleton;
+        // Convert to world.
+        let world_from_grip = compose(world_from_actor, &grip.actor_from_grip);
+        let mut hand_from_grip = arm.hand_frame.hand_from_grip;
+        hand_from_grip.translation += hand_cal.palm_offset_in_hand;
+        hand_from_grip.rotation = (hand_from_grip.rotation * hand_cal.palm_correction).normalize();
+        // The hand's desired world frame: world_from_grip · grip_from_hand. The translation of
+        // hand_from_grip is in hand-bone units, so it goes through the hand's world scale.
+        let hand_scale = pose.world_from_bone(arm.hand).matrix3.x_axis.length();
+        let hand_rotation = (world_from_grip.rotation * hand_from_grip.rotation.inverse()).normalize();
+        let wrist_target =
+            world_from_grip.translation - hand_rotation * (hand_from_grip.translation * hand_scale);
+        let pole_in_actor = calib.poles.get(side).at(state.phase, state.t_clamped());
+        let pole_in_world = world_from_actor.to_affine().transform_point3(pole_in_actor);
+
+        let mut limit = settings.elbow_limit;
+        limit.enabled &= settings.limits_enabled;
+        let job = TwoBoneJob {
+            weight: settings.weight,
+            soften: settings.soften,
+            elbow_limit: Some(limit),
+            ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
+        };
+        let ik = job
+            .solve(skel, pose)
+            .map_err(|source| SessionError::Arm { side: name, source })?;
+
+        let palm = PalmJob {
+            hand: arm.hand,
+            grip_in_hand: hand_from_grip.rotation,
+            grip_rotation_in_world: world_from_grip.rotation,
+            weight: settings.weight,
+        };
+        let palm_turn = palm
+            .solve(skel, pose)
+            .map_err(|source| SessionError::Hand { side: name, source })?;
+
+        for (finger, chain) in &arm.fingers {
+            let amount = if *finger == crate::rig::Finger::Thumb {
+                hand_cal.thumb_curl
+            } else {
+                hand_cal.finger_curl
+            } * grip.curl_scale;
+            // The pose was restored from the base pose and the solvers above touched only the
+            // arm and hand bones, so the fingers' current locals are their base rotations.
+            chain
+                .curl(pose, &[], amount)
+                .map_err(|source| SessionError::Hand { side: name, source })?;
+        }
+        pose.refresh_subtree(skel, arm.hand);
+
+        let previous = self.previous_normals.get_mut(side);
+        let flipped = previous.is_some_and(|n| n.dot(ik.bend_normal) < 0.0);
+        *previous = Some(ik.bend_normal);
+        Ok(ArmReport {
+            ik,
+            wrist_target_in_world: wrist_target,
+            pole_in_world,
+            flipped,
+            palm_turn,
+            grip: *grip,
+        })
+    }
+}
+
+fn compose(a: &Transform, b: &Transform) -> Transform {
+    Transform::new(
+        a.to_affine().transform_point3(b.translation),
+        (a.rotation * b.rotation).normalize(),
+        DVec3::ONE,
+    )
+}

@@ -1,0 +1,289 @@
+//! From one session state: the rod and net transforms in actor-root space and the grip each
+//! hand holds.
+//!
+//! Rod space (matches the bundled `rod.glb`): the blank runs along +Y from the butt (origin)
+//! to the tip; the reel hangs on the −Z side. Net space (`net.glb`): the handle runs along +Y
+//! from its end (origin) to the hoop.
+//!
+//! Grip frame convention, shared with [`super::HandFrame`]: origin on the axis of the object
+//! held; +Y points out of the fist on the thumb side; +Z points from the palm toward the axis.
+//!
+//! Keys are written for a right-handed angler and mirrored (x → −x) for a left-handed one.
+//! Each phase interpolates from its key to the next phase's key with smootherstep easing, so
+//! the rod and every grip are continuous across phase boundaries.
+
+use super::calibration::{GripCalibration, GripKind};
+use super::session::{Handedness, Phase, SessionState};
+use super::{PerSide, SIDES};
+use crate::ik::hand::basis_from_directions;
+use crate::rig::{Side, Transform};
+use glam::{DQuat, DVec3};
+use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+/// Grip points along the rod (metres from the butt).
+pub const ROD_REAR_GRIP: f64 = 0.08;
+pub const ROD_FRONT_GRIP: f64 = 0.40;
+/// Net handle grip (metres from the handle end).
+pub const NET_GRIP: f64 = 0.10;
+
+/// What a hand holds, possibly while moving between two grips.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct GripHold {
+    pub from: GripKind,
+    pub to: GripKind,
+    /// 0 = on `from`, 1 = on `to`.
+    pub blend: f64,
+}
+
+impl GripHold {
+    pub fn on(kind: GripKind) -> Self {
+        Self {
+            from: kind,
+            to: kind,
+            blend: 0.0,
+        }
+    }
+
+    /// The grip the hand is mostly on.
+    pub fn main(&self) -> GripKind {
+        if self.blend < 0.5 { self.from } else { self.to }
+    }
+}
+
+/// Where one hand's grip is, in actor-root space.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct GripTarget {
+    pub hold: GripHold,
+    pub actor_from_grip: Transform,
+    /// Scale of the calibrated finger curl: 1 while holding, lower while the hand travels.
+    pub curl_scale: f64,
+}
+
+/// Everything the session state decides, in actor-root space.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct SessionFrames {
+    pub actor_from_rod: Transform,
+    pub actor_from_net: Transform,
+    pub grips: PerSide<GripTarget>,
+    /// The hand holding the reel seat.
+    pub front_side: Side,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct RodKey {
+    butt: DVec3,
+    elevation_deg: f64,
+    azimuth_deg: f64,
+}
+
+const fn key(x: f64, y: f64, z: f64, el: f64, az: f64) -> RodKey {
+    RodKey {
+        butt: DVec3::new(x, y, z),
+        elevation_deg: el,
+        azimuth_deg: az,
+    }
+}
+
+/// Right-handed keys; phase `i` runs from `KEYS[i]` to `KEYS[i + 1]`. The wind-up elevation is
+/// scaled by cast power.
+const KEYS: [RodKey; 8] = [
+    key(-0.10, 0.58, 0.16, 35.0, -8.0),  // seated hold
+    key(-0.10, 0.59, 0.17, 38.0, -8.0),  // end of the hold: a slight lift
+    key(-0.14, 0.92, 0.20, 100.0, -4.0), // wind-up: tip past vertical ("1 o'clock")
+    key(-0.12, 0.86, 0.32, 55.0, -4.0),  // forward stroke to "10 o'clock"
+    key(-0.10, 0.72, 0.34, 15.0, -6.0),  // follow-through toward the water
+    key(-0.10, 0.62, 0.24, 28.0, -8.0),  // retrieve
+    key(-0.12, 0.72, 0.20, 70.0, -8.0),  // strike
+    key(-0.22, 0.98, 0.10, 62.0, -25.0), // landing: rod high and back
+];
+
+/// Smootherstep: zero first and second derivatives at both ends.
+pub(crate) fn ease(t: f64) -> f64 {
+    let t = t.clamp(0.0, 1.0);
+    t * t * t * (t * (t * 6.0 - 15.0) + 10.0)
+}
+
+/// Rod rotation: azimuth about +Y (0 = forward, +Z), elevation above the horizontal (may pass
+/// 90° to point backwards), and the reel (rod −Z) hanging below the blank.
+fn rod_rotation(elevation: f64, azimuth: f64) -> DQuat {
+    DQuat::from_rotation_y(azimuth) * DQuat::from_rotation_x(FRAC_PI_2 - elevation)
+        * DQuat::from_rotation_y(PI)
+}
+
+fn rod_at(state: &SessionState) -> Transform {
+    let i = state.phase.index();
+    let (a, mut b) = (KEYS[i], KEYS[i + 1]);
+    let mut a = a;
+    let power = state.params.cast_power.clamp(0.2, 2.0);
+    let windup = |k: &mut RodKey| k.elevation_deg = 90.0 + 10.0 * power;
+    if state.phase == Phase::CastWindUp {
+        windup(&mut b);
+    }
+    if state.phase == Phase::CastForward {
+        windup(&mut a);
+    }
+    let s = ease(state.t_clamped());
+    let butt = a.butt.lerp(b.butt, s);
+    let el = (a.elevation_deg + (b.elevation_deg - a.elevation_deg) * s).to_radians();
+    let az = (a.azimuth_deg + (b.azimuth_deg - a.azimuth_deg) * s).to_radians();
+    Transform::new(butt, rod_rotation(el, az), DVec3::ONE)
+}
+
+/// Net resting against the stool (grip near the left hip) and held out low over the water.
+fn net_at(state: &SessionState) -> Transform {
+    let place = |grip: DVec3, dir: DVec3| {
+        let dir = dir.normalize();
+        // Overhand hold: the palm side of the handle (+Z) faces down.
+        let rot = basis_from_directions(dir, DVec3::NEG_Y, 1, 2);
+        Transform::new(grip - dir * NET_GRIP, rot, DVec3::ONE)
+    };
+    let rest = place(DVec3::new(0.34, 0.66, 0.06), DVec3::new(0.85, -0.42, 0.30));
+    let held = place(DVec3::new(0.28, 0.80, 0.44), DVec3::new(0.15, -0.45, 0.88));
+    if state.phase != Phase::Landing {
+        return rest;
+    }
+    let s = ease((state.t_clamped() - 0.3) / 0.7);
+    Transform::new(
+        rest.translation.lerp(held.translation, s),
+        rest.rotation.slerp(held.rotation, s).normalize(),
+        DVec3::ONE,
+    )
+}
+
+/// Reel handle knob in rod space at crank angle `angle` (radians), and the grip frame there.
+/// The crank turns about rod X below the blank; the knob sits on the rod's −X side (the
+/// angler's left for a right-handed angler).
+pub fn reel_handle_in_rod(angle: f64) -> Transform {
+    let centre = DVec3::new(0.0, ROD_FRONT_GRIP + 0.01, -0.075);
+    let knob = centre + DVec3::new(-0.06, 0.045 * angle.cos(), 0.045 * angle.sin());
+    // Thumb toward the tip, palm facing the reel body (+X).
+    let rot = basis_from_directions(DVec3::Y, DVec3::X, 1, 2);
+    Transform::new(knob, rot, DVec3::ONE)
+}
+
+fn compose(a: &Transform, b: &Transform) -> Transform {
+    Transform::new(
+        a.translation + a.rotation * b.translation,
+        (a.rotation * b.rotation).normalize(),
+        DVec3::ONE,
+    )
+}
+
+fn nominal_in_object(kind: GripKind, crank: f64) -> Transform {
+    match kind {
+        GripKind::RodRear => Transform::from_translation(DVec3::Y * ROD_REAR_GRIP),
+        GripKind::RodFront => Transform::from_translation(DVec3::Y * ROD_FRONT_GRIP),
+        GripKind::ReelHandle => reel_handle_in_rod(crank),
+        GripKind::NetHandle => Transform::from_translation(DVec3::Y * NET_GRIP),
+    }
+}
+
+/// A grip in actor space, with its calibrated offset applied in object space.
+fn grip_in_actor(
+    kind: GripKind,
+    calib: &GripCalibration,
+    rod: &Transform,
+    net: &Transform,
+    crank: f64,
+) -> Transform {
+    let offset = calib.grip(kind);
+    let mut g = nominal_in_object(kind, crank);
+    g.translation += offset.offset_in_object;
+    g.rotation = (g.rotation * offset.rotation).normalize();
+    let object = if kind == GripKind::NetHandle { net } else { rod };
+    compose(object, &g)
+}
+
+/// The rear hand's hold at this moment (right-handed timeline).
+fn rear_hold(state: &SessionState) -> (GripHold, f64) {
+    let t = state.t_clamped();
+    match state.phase {
+        Phase::Retrieve => {
+            let w = if t < 0.15 {
+                ease(t / 0.15)
+            } else if t > 0.85 {
+                ease((1.0 - t) / 0.15)
+            } else {
+                1.0
+            };
+            // Four turns while cranking, none while the hand travels.
+            let crank = TAU * 4.0 * ((t - 0.15) / 0.7).clamp(0.0, 1.0);
+            (
+                GripHold {
+                    from: GripKind::RodRear,
+                    to: GripKind::ReelHandle,
+                    blend: w,
+                },
+                crank,
+            )
+        }
+        Phase::Landing => (
+            GripHold {
+                from: GripKind::RodRear,
+                to: GripKind::NetHandle,
+                blend: ease(t / 0.3),
+            },
+            0.0,
+        ),
+        _ => (GripHold::on(GripKind::RodRear), 0.0),
+    }
+}
+
+fn mirror(t: &Transform) -> Transform {
+    let p = t.translation;
+    let q = t.rotation;
+    Transform::new(
+        DVec3::new(-p.x, p.y, p.z),
+        DQuat::from_xyzw(q.x, -q.y, -q.z, q.w),
+        t.scale,
+    )
+}
+
+impl SessionFrames {
+    /// Evaluates the rod, the net and both grips for `state` with `calib`'s grip offsets.
+    /// Pure and deterministic: the same inputs give bit-identical frames.
+    pub fn evaluate(state: &SessionState, calib: &GripCalibration) -> Self {
+        let rod = rod_at(state);
+        let net = net_at(state);
+        let front = GripTarget {
+            hold: GripHold::on(GripKind::RodFront),
+            actor_from_grip: grip_in_actor(GripKind::RodFront, calib, &rod, &net, 0.0),
+            curl_scale: 1.0,
+        };
+        let (hold, crank) = rear_hold(state);
+        let from = grip_in_actor(hold.from, calib, &rod, &net, crank);
+        let to = grip_in_actor(hold.to, calib, &rod, &net, crank);
+        let w = hold.blend;
+        let rear = GripTarget {
+            hold,
+            actor_from_grip: Transform::new(
+                from.translation.lerp(to.translation, w),
+                from.rotation.slerp(to.rotation, w).normalize(),
+                DVec3::ONE,
+            ),
+            // The hand opens a little while it travels between grips.
+            curl_scale: 1.0 - 0.6 * (PI * w).sin(),
+        };
+        let right_handed = state.params.handedness == Handedness::Right;
+        let (front_side, grips) = if right_handed {
+            (Side::Right, PerSide::new(rear, front))
+        } else {
+            (Side::Left, PerSide::new(front, rear))
+        };
+        let mut frames = Self {
+            actor_from_rod: rod,
+            actor_from_net: net,
+            grips,
+            front_side,
+        };
+        if !right_handed {
+            frames.actor_from_rod = mirror(&frames.actor_from_rod);
+            frames.actor_from_net = mirror(&frames.actor_from_net);
+            for side in SIDES {
+                let g = frames.grips.get_mut(side);
+                g.actor_from_grip = mirror(&g.actor_from_grip);
+            }
+        }
+        frames
+    }
+}

@@ -1,0 +1,187 @@
+//! Phases, session parameters and the continuous timeline.
+
+use serde::{Deserialize, Serialize};
+
+/// The phases of a session, in timeline order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Seated, rod held with both hands, tip about 35° up.
+    SeatedHold,
+    /// The tip goes back past vertical ("1 o'clock").
+    CastWindUp,
+    /// The forward stroke to "10 o'clock".
+    CastForward,
+    /// Line released; the follow-through lowers the tip toward the water.
+    Release,
+    /// Reeling: the rear hand leaves the butt and turns the reel handle.
+    Retrieve,
+    /// A quick lift of the tip to set the hook.
+    Strike,
+    /// The rod hand lifts the rod high and back; the other hand takes the net low and forward.
+    Landing,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 7] = [
+        Phase::SeatedHold,
+        Phase::CastWindUp,
+        Phase::CastForward,
+        Phase::Release,
+        Phase::Retrieve,
+        Phase::Strike,
+        Phase::Landing,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::SeatedHold => "seated_hold",
+            Phase::CastWindUp => "cast_wind_up",
+            Phase::CastForward => "cast_forward",
+            Phase::Release => "release",
+            Phase::Retrieve => "retrieve",
+            Phase::Strike => "strike",
+            Phase::Landing => "landing",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Phase> {
+        Phase::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Which hand is dominant: it holds the rod at the reel seat; the other hand holds the butt,
+/// turns the reel and takes the net.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Handedness {
+    #[default]
+    Right,
+    Left,
+}
+
+/// Session parameters. Preconditions (checked by [`SessionParams::validate`]): finite,
+/// `rod_length` in 1.0..=5.0 m, `cast_power` in 0.2..=2.0.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionParams {
+    pub rod_length: f64,
+    /// Scales how far back the wind-up goes and how fast the cast phases run.
+    pub cast_power: f64,
+    pub handedness: Handedness,
+}
+
+impl Default for SessionParams {
+    fn default() -> Self {
+        Self {
+            rod_length: 2.4,
+            cast_power: 1.0,
+            handedness: Handedness::Right,
+        }
+    }
+}
+
+impl SessionParams {
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.rod_length.is_finite() && (1.0..=5.0).contains(&self.rod_length)) {
+            return Err(format!("rod_length {} is outside 1..5 m", self.rod_length));
+        }
+        if !(self.cast_power.is_finite() && (0.2..=2.0).contains(&self.cast_power)) {
+            return Err(format!("cast_power {} is outside 0.2..2", self.cast_power));
+        }
+        Ok(())
+    }
+
+    /// Duration of each phase in seconds; the cast phases run faster with more power.
+    pub fn phase_duration(&self, phase: Phase) -> f64 {
+        let power = self.cast_power.clamp(0.2, 2.0);
+        match phase {
+            Phase::SeatedHold => 2.0,
+            Phase::CastWindUp => 1.0 / power.sqrt(),
+            Phase::CastForward => 0.5 / power.sqrt(),
+            Phase::Release => 0.8,
+            Phase::Retrieve => 3.0,
+            Phase::Strike => 0.4,
+            Phase::Landing => 2.5,
+        }
+    }
+
+    /// Length of the whole timeline in seconds.
+    pub fn total_duration(&self) -> f64 {
+        Phase::ALL.iter().map(|&p| self.phase_duration(p)).sum()
+    }
+
+    /// Seconds from the start of the timeline to the start of `phase`.
+    pub fn phase_start(&self, phase: Phase) -> f64 {
+        Phase::ALL[..phase.index()]
+            .iter()
+            .map(|&p| self.phase_duration(p))
+            .sum()
+    }
+}
+
+/// Where the session is: a phase, the normalised time within it (0..=1) and the parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionState {
+    pub phase: Phase,
+    /// Normalised time within the phase, 0..=1 (clamped on use).
+    pub t: f64,
+    pub params: SessionParams,
+}
+
+impl Default for SessionState {
+    fn default() -> Self {
+        Self {
+            phase: Phase::SeatedHold,
+            t: 0.0,
+            params: SessionParams::default(),
+        }
+    }
+}
+
+impl SessionState {
+    pub fn new(phase: Phase, t: f64, params: SessionParams) -> Self {
+        Self { phase, t, params }
+    }
+
+    /// The state at `seconds` on the continuous timeline (clamped to its ends; NaN maps to
+    /// the start). The end of a phase and the start of the next are the same pose.
+    pub fn at_time(seconds: f64, params: SessionParams) -> Self {
+        let mut rest = if seconds.is_finite() {
+            seconds.max(0.0)
+        } else {
+            0.0
+        };
+        for phase in Phase::ALL {
+            let d = params.phase_duration(phase);
+            if rest < d || phase == Phase::Landing {
+                return Self::new(phase, (rest / d).min(1.0), params);
+            }
+            rest -= d;
+        }
+        unreachable!("the loop returns at the last phase")
+    }
+
+    /// The state at `u` in 0..=1 of the whole timeline.
+    pub fn at_fraction(u: f64, params: SessionParams) -> Self {
+        Self::at_time(u * params.total_duration(), params)
+    }
+
+    /// Seconds from the start of the timeline.
+    pub fn time(&self) -> f64 {
+        self.params.phase_start(self.phase)
+            + self.t_clamped() * self.params.phase_duration(self.phase)
+    }
+
+    /// `t` clamped into 0..=1 (NaN → 0).
+    pub fn t_clamped(&self) -> f64 {
+        if self.t.is_nan() {
+            0.0
+        } else {
+            self.t.clamp(0.0, 1.0)
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Property tests of two-bone IK over random chains, parents, targets and poles.
+//! 10,000 cases per property in the default run (`PROPTEST_CASES` overrides).
+
+mod support;
+use support::arm::{self, ArmSpec, FORE, HAND, UPPER};
+
+use anglerpose::ik::two_bone::{ElbowLimit, TwoBoneJob};
+use anglerpose::rig::Transform;
+use glam::{DQuat, DVec3};
+use proptest::prelude::*;
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000)
+}
+
+fn unit_quat() -> impl Strategy<Value = DQuat> {
+    (-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0).prop_filter_map(
+        "non-zero quaternion",
+        |(x, y, z, w)| {
+            let q = DQuat::from_xyzw(x, y, z, w);
+            (q.length() > 0.1).then(|| q.normalize())
+        },
+    )
+}
+
+fn unit_vec() -> impl Strategy<Value = DVec3> {
+    (-1.0f64..1.0, -1.0f64..1.0, -1.0f64..1.0).prop_filter_map("non-zero vector", |(x, y, z)| {
+        DVec3::new(x, y, z)
+            .try_normalize()
+            .filter(|_| x * x + y * y + z * z > 0.01)
+    })
+}
+
+fn vec3(r: f64) -> impl Strategy<Value = DVec3> {
+    (-r..r, -r..r, -r..r).prop_map(|(x, y, z)| DVec3::new(x, y, z))
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    spec: ArmSpec,
+    /// Target as (direction, distance as a fraction of a+b).
+    target_dir: DVec3,
+    target_frac: f64,
+    pole: DVec3,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        (vec3(5.0), unit_quat(), 0.05f64..20.0),
+        vec3(2.0),
+        unit_vec(),
+        (0.01f64..3.0, 0.01f64..3.0),
+        (unit_quat(), unit_quat()),
+        (unit_vec(), 0.0f64..1.6),
+        vec3(4.0),
+    )
+        .prop_map(
+            |((pt, pr, ps), shoulder, axis, (a, b), (ur, fr), (td, tf), pole)| Case {
+                spec: ArmSpec {
+                    parent: Transform::new(pt, pr, DVec3::splat(ps)),
+                    shoulder_offset: shoulder,
+                    axis,
+                    upper_len: a,
+                    fore_len: b,
+                    upper_rot: ur,
+                    fore_rot: fr,
+                },
+                target_dir: td,
+                target_frac: tf,
+                pole,
+            },
+        )
+}
+
+struct Solved {
+    a0: f64,
+    b0: f64,
+    a1: f64,
+    b1: f64,
+    shoulder: DVec3,
+    target: DVec3,
+    pole: DVec3,
+    reachable: bool,
+    report: anglerpose::ik::two_bone::TwoBoneReport,
+    pose: anglerpose::rig::Pose,
+}
+
+fn solve(c: &Case, limit: Option<ElbowLimit>) -> Solved {
+    let (skel, mut pose) = arm::build(&c.spec);
+    let (a0, b0) = arm::lengths(&pose);
+    let shoulder = pose.world_position(UPPER);
+    let dist = c.target_frac * (a0 + b0);
+    let target = shoulder + c.target_dir * dist;
+    let pole = shoulder + c.pole * (a0 + b0);
+    let mut job = TwoBoneJob::new(UPPER, FORE, HAND, target, pole);
+    job.elbow_limit = limit;
+    let report = job.solve(&skel, &mut pose).expect("valid job");
+    let (a1, b1) = arm::lengths(&pose);
+    let m = a0.min(b0) * 1e-4;
+    // Strictly inside the clamped range, with a relative guard band.
+    let reachable = dist > (a0 - b0).abs() + m + 1e-6 * (a0 + b0) && dist < a0 + b0 - m;
+    Solved {
+        a0,
+        b0,
+        a1,
+        b1,
+        shoulder,
+        target,
+        pole,
+        reachable,
+        report,
+        pose,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    #[test]
+    fn lengths_kept_and_outputs_finite(c in case()) {
+        let s = solve(&c, None);
+        prop_assert!((s.a1 - s.a0).abs() <= 1e-5 * s.a0, "upper {} -> {}", s.a0, s.a1);
+        prop_assert!((s.b1 - s.b0).abs() <= 1e-5 * s.b0, "lower {} -> {}", s.b0, s.b1);
+        prop_assert!(s.pose.is_finite());
+        for bone in 0..s.pose.len() {
+            prop_assert!(s.pose.world_position(bone).is_finite());
+        }
+        prop_assert!(s.report.residual.is_finite() && s.report.elbow_bend.is_finite());
+        prop_assert!(s.report.bend_normal.is_finite());
+    }
+
+    #[test]
+    fn reachable_targets_are_reached(c in case()) {
+        let s = solve(&c, None);
+        if s.reachable {
+            let scale = s.a0 + s.b0;
+            prop_assert!(s.report.residual <= 1e-5 * scale,
+                "residual {:e} of {scale}", s.report.residual);
+            prop_assert!(s.report.reached);
+        }
+    }
+
+    #[test]
+    fn elbow_on_pole_side(c in case()) {
+        let s = solve(&c, None);
+        let u = (s.target - s.shoulder).normalize();
+        let w = s.pole - s.shoulder;
+        let w_perp = w - u * w.dot(u);
+        let scale = s.a0 + s.b0;
+        // Pole clearly off the reach line and a clearly bent elbow.
+        if s.reachable && w_perp.length() > 1e-3 * scale && s.report.elbow_bend > 1e-3 {
+            let e = s.pose.world_position(FORE) - s.shoulder;
+            let e_perp = e - u * e.dot(u);
+            prop_assert!(e_perp.dot(w_perp) > 0.0, "elbow on the wrong side");
+        }
+    }
+
+    #[test]
+    fn elbow_limit_is_respected(c in case(), lo in 0.0f64..1.5, span in 0.0f64..1.6) {
+        let hi = (lo + span).min(std::f64::consts::PI);
+        let s = solve(&c, Some(ElbowLimit { min_bend: lo, max_bend: hi, enabled: true }));
+        prop_assert!(s.pose.is_finite());
+        // The reach margin wins over the limit: the straightest bend is the one at
+        // d = a+b−m, the most folded the one at d = |a−b|+m.
+        let (a, b) = (s.a0, s.b0);
+        let m = a.min(b) * 1e-4;
+        let bend_at = |d: f64| std::f64::consts::PI
+            - ((a * a + b * b - d * d) / (2.0 * a * b)).clamp(-1.0, 1.0).acos();
+        let (straightest, most_folded) = (bend_at(a + b - m), bend_at((a - b).abs() + m));
+        let bend = s.report.elbow_bend;
+        let tol = 1e-6;
+        let lo_eff = lo.clamp(straightest, most_folded);
+        let hi_eff = hi.clamp(straightest, most_folded);
+        prop_assert!(bend >= lo_eff - tol && bend <= hi_eff + tol,
+            "bend {bend} outside [{lo}, {hi}] (reachable bends {straightest}..{most_folded})");
+    }
+}
