@@ -1,3 +1,5 @@
+use anglerpose::assetgen::generate_all;
+use anyhow::Context;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
@@ -15,5 +17,19 @@ pub struct GenerateArgs {
 }
 
 pub fn run(cmd: AssetsCommand) -> anyhow::Result<()> {
-    anyhow::bail!("not implemented yet: {cmd:?}")
+    match cmd {
+        AssetsCommand::Generate(args) => generate(&args.out),
+    }
+}
+
+fn generate(out: &std::path::Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("cannot create the output folder {}", out.display()))?;
+    for file in generate_all() {
+        let path = out.join(file.file_name);
+        std::fs::write(&path, &file.bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("wrote {} ({} bytes)", path.display(), file.bytes.len());
+    }
+    Ok(())
 }

@@ -91,8 +91,8 @@ const KEYS: [RodKey; 8] = [
     key(-0.10, 0.59, 0.17, 38.0, -8.0),  // end of the hold: a slight lift
     key(-0.14, 0.92, 0.20, 100.0, -4.0), // wind-up: tip past vertical ("1 o'clock")
     key(-0.12, 0.86, 0.32, 55.0, -4.0),  // forward stroke to "10 o'clock"
-    key(-0.10, 0.72, 0.34, 15.0, -6.0),  // follow-through toward the water
-    key(-0.10, 0.62, 0.24, 28.0, -8.0),  // retrieve
+    key(-0.10, 0.68, 0.07, 16.0, -5.0),  // follow-through toward the water
+    key(-0.08, 0.60, 0.06, 30.0, -4.0),  // retrieve: rod drawn in, reel in reach
     key(-0.12, 0.72, 0.20, 70.0, -8.0),  // strike
     key(-0.22, 0.98, 0.10, 62.0, -25.0), // landing: rod high and back
 ];
@@ -129,7 +129,8 @@ fn rod_at(state: &SessionState) -> Transform {
     Transform::new(butt, rod_rotation(el, az), DVec3::ONE)
 }
 
-/// Net resting against the stool (grip near the left hip) and held out low over the water.
+/// Net leaning against the stool (grip near the left hip, hoop on the ground ahead) and held
+/// out low over the water while landing.
 fn net_at(state: &SessionState) -> Transform {
     let place = |grip: DVec3, dir: DVec3| {
         let dir = dir.normalize();
@@ -137,7 +138,7 @@ fn net_at(state: &SessionState) -> Transform {
         let rot = basis_from_directions(dir, DVec3::NEG_Y, 1, 2);
         Transform::new(grip - dir * NET_GRIP, rot, DVec3::ONE)
     };
-    let rest = place(DVec3::new(0.34, 0.66, 0.06), DVec3::new(0.85, -0.42, 0.30));
+    let rest = place(DVec3::new(0.34, 0.66, 0.06), DVec3::new(0.70, -0.41, 1.05));
     let held = place(DVec3::new(0.28, 0.80, 0.44), DVec3::new(0.15, -0.45, 0.88));
     if state.phase != Phase::Landing {
         return rest;

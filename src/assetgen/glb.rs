@@ -1,0 +1,352 @@
+//! A minimal, deterministic glTF 2.0 binary (GLB) writer.
+//!
+//! JSON is built from an ordered [`Json`] tree (object keys keep insertion order, floats print
+//! with Rust's shortest round-trip formatting), so the same input always gives the same bytes
+//! whatever features `serde_json` was compiled with. Buffer views start on 4-byte boundaries;
+//! the JSON chunk is padded with spaces and the BIN chunk with zeros.
+
+use super::mesher::TriMesh;
+use std::fmt::Write as _;
+
+/// An ordered JSON value.
+#[derive(Clone, Debug)]
+pub enum Json {
+    Int(i64),
+    Num(f64),
+    Bool(bool),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    /// An object from `(key, value)` pairs, in the given order.
+    pub fn obj<const N: usize>(pairs: [(&str, Json); N]) -> Json {
+        Json::Obj(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+    }
+
+    pub fn str(s: &str) -> Json {
+        Json::Str(s.to_string())
+    }
+
+    pub fn nums(values: &[f64]) -> Json {
+        Json::Arr(values.iter().map(|v| Json::Num(*v)).collect())
+    }
+
+    /// Adds a key to an object (no-op on other values).
+    pub fn set(&mut self, key: &str, value: Json) {
+        if let Json::Obj(pairs) = self {
+            pairs.push((key.to_string(), value));
+        }
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            Json::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            // Non-finite numbers never reach here (all generated data is finite); write 0 so the
+            // output stays valid JSON regardless.
+            Json::Num(v) if !v.is_finite() => out.push('0'),
+            Json::Num(v) => {
+                let _ = write!(out, "{v}");
+            }
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Str(s) => write_string(s, out),
+            Json::Arr(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write(out);
+                }
+                out.push(']');
+            }
+            Json::Obj(pairs) => {
+                out.push('{');
+                for (i, (k, v)) in pairs.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_string(k, out);
+                    out.push(':');
+                    v.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+fn write_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+const ARRAY_BUFFER: i64 = 34962;
+const ELEMENT_ARRAY_BUFFER: i64 = 34963;
+const FLOAT: i64 = 5126;
+const UNSIGNED_BYTE: i64 = 5121;
+const UNSIGNED_SHORT: i64 = 5123;
+const UNSIGNED_INT: i64 = 5125;
+
+/// Per-vertex skinning data: four joint indices (into the skin's joint list) and weights.
+pub struct SkinAttributes<'a> {
+    pub joints: &'a [[u16; 4]],
+    pub weights: &'a [[f32; 4]],
+}
+
+/// Accumulates buffer views, accessors, meshes, nodes and skins of one GLB file.
+#[derive(Default)]
+pub struct GlbBuilder {
+    bin: Vec<u8>,
+    views: Vec<Json>,
+    accessors: Vec<Json>,
+    meshes: Vec<Json>,
+    nodes: Vec<Json>,
+    skins: Vec<Json>,
+    scene_roots: Vec<usize>,
+}
+
+impl GlbBuilder {
+    fn push_view(&mut self, bytes: &[u8], target: Option<i64>) -> usize {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let mut view = Json::obj([
+            ("buffer", Json::Int(0)),
+            ("byteOffset", Json::Int(self.bin.len() as i64)),
+            ("byteLength", Json::Int(bytes.len() as i64)),
+        ]);
+        if let Some(t) = target {
+            view.set("target", Json::Int(t));
+        }
+        self.bin.extend_from_slice(bytes);
+        self.views.push(view);
+        self.views.len() - 1
+    }
+
+    fn push_accessor(&mut self, view: usize, component: i64, count: usize, kind: &str) -> usize {
+        self.accessors.push(Json::obj([
+            ("bufferView", Json::Int(view as i64)),
+            ("componentType", Json::Int(component)),
+            ("count", Json::Int(count as i64)),
+            ("type", Json::str(kind)),
+        ]));
+        self.accessors.len() - 1
+    }
+
+    /// VEC3 float accessor; `min_max` adds the bounds (required for POSITION).
+    fn vec3(&mut self, data: &[[f32; 3]], min_max: bool) -> usize {
+        let view = self.push_view(bytemuck::cast_slice(data), Some(ARRAY_BUFFER));
+        let acc = self.push_accessor(view, FLOAT, data.len(), "VEC3");
+        if min_max {
+            let mut lo = [f32::INFINITY; 3];
+            let mut hi = [f32::NEG_INFINITY; 3];
+            for p in data {
+                for i in 0..3 {
+                    lo[i] = lo[i].min(p[i]);
+                    hi[i] = hi[i].max(p[i]);
+                }
+            }
+            let a = &mut self.accessors[acc];
+            a.set("min", Json::nums(&lo.map(f64::from)));
+            a.set("max", Json::nums(&hi.map(f64::from)));
+        }
+        acc
+    }
+
+    /// Adds a mesh primitive's accessors and returns the primitive object.
+    pub fn primitive(&mut self, mesh: &TriMesh, skin: Option<SkinAttributes>) -> Json {
+        let positions: Vec<[f32; 3]> = mesh.positions.iter().map(|p| p.as_vec3().into()).collect();
+        let normals: Vec<[f32; 3]> = mesh
+            .normals
+            .iter()
+            .map(|n| n.as_vec3().normalize_or(glam::Vec3::Y).into())
+            .collect();
+        let colours: Vec<[u8; 4]> = mesh
+            .colours
+            .iter()
+            .map(|c| {
+                let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+                [q(c[0]), q(c[1]), q(c[2]), 255]
+            })
+            .collect();
+        let pos = self.vec3(&positions, true);
+        let nor = self.vec3(&normals, false);
+        let view = self.push_view(bytemuck::cast_slice(&colours), Some(ARRAY_BUFFER));
+        let col = self.push_accessor(view, UNSIGNED_BYTE, colours.len(), "VEC4");
+        self.accessors[col].set("normalized", Json::Bool(true));
+        let mut attributes = Json::obj([
+            ("POSITION", Json::Int(pos as i64)),
+            ("NORMAL", Json::Int(nor as i64)),
+            ("COLOR_0", Json::Int(col as i64)),
+        ]);
+        if let Some(s) = skin {
+            let view = self.push_view(bytemuck::cast_slice(s.joints), Some(ARRAY_BUFFER));
+            let j = self.push_accessor(view, UNSIGNED_SHORT, s.joints.len(), "VEC4");
+            let view = self.push_view(bytemuck::cast_slice(s.weights), Some(ARRAY_BUFFER));
+            let w = self.push_accessor(view, FLOAT, s.weights.len(), "VEC4");
+            attributes.set("JOINTS_0", Json::Int(j as i64));
+            attributes.set("WEIGHTS_0", Json::Int(w as i64));
+        }
+        // 16-bit indices whenever the primitive is small enough.
+        let idx = if mesh.positions.len() <= usize::from(u16::MAX) {
+            let short: Vec<u16> = mesh.indices.iter().map(|&i| i as u16).collect();
+            let view = self.push_view(bytemuck::cast_slice(&short), Some(ELEMENT_ARRAY_BUFFER));
+            self.push_accessor(view, UNSIGNED_SHORT, short.len(), "SCALAR")
+        } else {
+            let view = self.push_view(
+                bytemuck::cast_slice(&mesh.indices),
+                Some(ELEMENT_ARRAY_BUFFER),
+            );
+            self.push_accessor(view, UNSIGNED_INT, mesh.indices.len(), "SCALAR")
+        };
+        Json::obj([
+            ("attributes", attributes),
+            ("indices", Json::Int(idx as i64)),
+            ("material", Json::Int(0)),
+            ("mode", Json::Int(4)),
+        ])
+    }
+
+    /// Adds a mesh made of `primitives` and returns its index.
+    pub fn mesh(&mut self, name: &str, primitives: Vec<Json>) -> usize {
+        self.meshes.push(Json::obj([
+            ("name", Json::str(name)),
+            ("primitives", Json::Arr(primitives)),
+        ]));
+        self.meshes.len() - 1
+    }
+
+    /// Adds a node and returns its index. `translation`/`rotation` are omitted when identity.
+    pub fn node(&mut self, name: &str, translation: [f64; 3], rotation: [f64; 4]) -> usize {
+        let mut node = Json::obj([("name", Json::str(name))]);
+        if rotation != [0.0, 0.0, 0.0, 1.0] {
+            node.set("rotation", Json::nums(&rotation));
+        }
+        if translation != [0.0; 3] {
+            node.set("translation", Json::nums(&translation));
+        }
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    /// Sets a node's children (call once per node).
+    pub fn set_children(&mut self, node: usize, children: &[usize]) {
+        if !children.is_empty() {
+            let list = Json::Arr(children.iter().map(|c| Json::Int(*c as i64)).collect());
+            self.nodes[node].set("children", list);
+        }
+    }
+
+    /// Attaches a mesh (and optionally a skin) to a node.
+    pub fn set_mesh(&mut self, node: usize, mesh: usize, skin: Option<usize>) {
+        self.nodes[node].set("mesh", Json::Int(mesh as i64));
+        if let Some(s) = skin {
+            self.nodes[node].set("skin", Json::Int(s as i64));
+        }
+    }
+
+    /// Adds a skin with its joints (node indices), inverse bind matrices (column-major) and
+    /// skeleton root node; returns its index.
+    pub fn skin(&mut self, name: &str, joints: &[usize], ibm: &[[f32; 16]], root: usize) -> usize {
+        let view = self.push_view(bytemuck::cast_slice(ibm), None);
+        let acc = self.push_accessor(view, FLOAT, ibm.len(), "MAT4");
+        self.skins.push(Json::obj([
+            ("name", Json::str(name)),
+            ("inverseBindMatrices", Json::Int(acc as i64)),
+            ("skeleton", Json::Int(root as i64)),
+            (
+                "joints",
+                Json::Arr(joints.iter().map(|j| Json::Int(*j as i64)).collect()),
+            ),
+        ]));
+        self.skins.len() - 1
+    }
+
+    /// Marks a node as a root of the (single) scene.
+    pub fn scene_root(&mut self, node: usize) {
+        self.scene_roots.push(node);
+    }
+
+    /// Serialises the whole file.
+    pub fn finish(self) -> Vec<u8> {
+        let mut bin = self.bin;
+        while !bin.len().is_multiple_of(4) {
+            bin.push(0);
+        }
+        let material = Json::obj([
+            ("name", Json::str("vertex_colour")),
+            (
+                "pbrMetallicRoughness",
+                Json::obj([
+                    ("baseColorFactor", Json::nums(&[1.0, 1.0, 1.0, 1.0])),
+                    ("metallicFactor", Json::Num(0.0)),
+                    ("roughnessFactor", Json::Num(0.85)),
+                ]),
+            ),
+        ]);
+        let roots = Json::Arr(
+            self.scene_roots
+                .iter()
+                .map(|n| Json::Int(*n as i64))
+                .collect(),
+        );
+        let mut root = Json::obj([
+            (
+                "asset",
+                Json::obj([
+                    ("version", Json::str("2.0")),
+                    ("generator", Json::str("anglerpose assetgen")),
+                ]),
+            ),
+            ("scene", Json::Int(0)),
+            ("scenes", Json::Arr(vec![Json::obj([("nodes", roots)])])),
+            ("nodes", Json::Arr(self.nodes)),
+            ("meshes", Json::Arr(self.meshes)),
+            ("materials", Json::Arr(vec![material])),
+        ]);
+        if !self.skins.is_empty() {
+            root.set("skins", Json::Arr(self.skins));
+        }
+        root.set("accessors", Json::Arr(self.accessors));
+        root.set("bufferViews", Json::Arr(self.views));
+        root.set(
+            "buffers",
+            Json::Arr(vec![Json::obj([(
+                "byteLength",
+                Json::Int(bin.len() as i64),
+            )])]),
+        );
+        let mut json = String::new();
+        root.write(&mut json);
+        let mut json = json.into_bytes();
+        while !json.len().is_multiple_of(4) {
+            json.push(b' ');
+        }
+        let total = 12 + 8 + json.len() + 8 + bin.len();
+        let mut out = Vec::with_capacity(total);
+        out.extend_from_slice(b"glTF");
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&(total as u32).to_le_bytes());
+        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"JSON");
+        out.extend_from_slice(&json);
+        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+        out
+    }
+}

@@ -1,0 +1,183 @@
+//! The assembled angler scene: character, rod, net and stool, the fishing session that poses
+//! them, and the plain per-frame draw data (meshes, skin matrices, overlays) the renderer
+//! draws. Shared by `anglerpose render` and the editor; headless.
+
+mod meshes;
+mod overlays;
+mod view;
+
+pub use meshes::{MeshTable, mesh_data_from_primitive};
+pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc};
+pub use view::{CameraPreset, ViewOptions, camera_for};
+
+use crate::fishing::{
+    ActorError, ActorRig, GripCalibration, PoseEvaluation, Poser, SessionError, SessionState,
+    SolverSettings,
+};
+use crate::gltf_io::{self, Character, LoadError};
+use crate::render::{FrameData, MeshData, RigidDraw, SkinnedDraw};
+use crate::rig::{HumanoidMap, Pose, Transform};
+use glam::{DAffine3, DMat4};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum StageError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error("{path}: {source}")]
+    Actor {
+        path: PathBuf,
+        source: ActorError,
+    },
+    #[error(transparent)]
+    Session(#[from] SessionError),
+}
+
+/// The bundled props (rigid meshes, each in its own object space; see `fishing::rod`).
+#[derive(Clone, Debug)]
+pub struct Props {
+    pub rod: Character,
+    pub net: Character,
+    pub stool: Character,
+}
+
+impl Props {
+    pub fn load(assets: &Path) -> Result<Self, LoadError> {
+        Ok(Self {
+            rod: gltf_io::load(assets.join("rod.glb"))?,
+            net: gltf_io::load(assets.join("net.glb"))?,
+            stool: gltf_io::load(assets.join("stool.glb"))?,
+        })
+    }
+}
+
+/// Everything needed to pose and draw one angler.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    pub character: Character,
+    pub map: HumanoidMap,
+    pub actor: ActorRig,
+    pub props: Props,
+    pub calibration: GripCalibration,
+    pub settings: SolverSettings,
+    pub state: SessionState,
+    pub world_from_actor: Transform,
+    pub pose: Pose,
+    poser: Poser,
+    last: Option<PoseEvaluation>,
+    table: MeshTable,
+}
+
+/// The folder of the bundled assets in this source tree.
+pub fn bundled_assets_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets")
+}
+
+impl Stage {
+    /// The bundled angler with the bundled props and default calibration.
+    pub fn bundled() -> Result<Self, StageError> {
+        let dir = bundled_assets_dir();
+        let character = gltf_io::load(dir.join("angler.glb"))?;
+        Self::new(character, Props::load(&dir)?)
+    }
+
+    /// Any character with a humanoid map that has both arms.
+    pub fn new(character: Character, props: Props) -> Result<Self, StageError> {
+        let rest = Pose::rest(&character.skeleton);
+        let map = HumanoidMap::detect(&character.skeleton, &rest);
+        let actor = ActorRig::new(character.skeleton.clone(), &rest, &map).map_err(|source| {
+            StageError::Actor {
+                path: character.source.clone(),
+                source,
+            }
+        })?;
+        let calibration = actor.default_calibration();
+        let table = MeshTable::new(&character, &props);
+        let mut stage = Self {
+            pose: actor.base.clone(),
+            character,
+            map,
+            actor,
+            props,
+            calibration,
+            settings: SolverSettings::default(),
+            state: SessionState::default(),
+            world_from_actor: Transform::IDENTITY,
+            poser: Poser::new(),
+            last: None,
+            table,
+        };
+        stage.update()?;
+        Ok(stage)
+    }
+
+    /// Re-poses for the current state, calibration and settings (seed 001's order).
+    pub fn update(&mut self) -> Result<&PoseEvaluation, SessionError> {
+        let eval = self.poser.evaluate(
+            &self.actor,
+            &self.calibration,
+            &self.settings,
+            &self.state,
+            &self.world_from_actor,
+            &mut self.pose,
+        )?;
+        Ok(self.last.insert(eval))
+    }
+
+    /// Forgets the previous evaluation, so the next update reports no flips (use after a jump
+    /// in time rather than a step).
+    pub fn reset_flip_tracking(&mut self) {
+        self.poser.reset();
+    }
+
+    pub fn evaluation(&self) -> Option<&PoseEvaluation> {
+        self.last.as_ref()
+    }
+
+    /// Meshes to upload, in handle order (mesh `i` is `MeshHandle` number `i`).
+    pub fn mesh_data(&self) -> Vec<MeshData> {
+        self.table.mesh_data(&self.character, &self.props)
+    }
+
+    /// Draw data for the current pose.
+    pub fn frame(&self, camera: crate::render::Camera, options: &ViewOptions) -> FrameData {
+        let mut frame = FrameData::new(camera);
+        frame.grid = options.grid;
+        if options.mesh_visible {
+            let palettes = gltf_io::skin_matrices(&self.character, &self.pose);
+            for (handle, skin) in self.table.skinned() {
+                frame.skinned.push(SkinnedDraw {
+                    mesh: handle,
+                    skin_matrices: palettes.get(skin).cloned().unwrap_or_default(),
+                });
+            }
+        }
+        let world = self.world_from_actor.to_affine();
+        if let Some(eval) = &self.last {
+            let objects = [
+                (self.table.rod(), world * eval.frames.actor_from_rod.to_affine()),
+                (self.table.net(), world * eval.frames.actor_from_net.to_affine()),
+                (self.table.stool(), world),
+                (self.table.rigid_character(), world),
+            ];
+            for (draws, world_from_object) in objects {
+                for &(handle, object_from_mesh) in draws {
+                    frame.rigid.push(RigidDraw {
+                        mesh: handle,
+                        world_from_mesh: to_f32(world_from_object * object_from_mesh),
+                        tint: [1.0; 4],
+                    });
+                }
+            }
+            if options.overlays.any() {
+                frame.overlays = arm_overlays(self, eval, &options.overlays);
+            }
+        }
+        frame
+    }
+}
+
+fn to_f32(m: DAffine3) -> [[f32; 4]; 4] {
+    DMat4::from(m).to_cols_array_2d().map(|c| c.map(|v| v as f32))
+}

@@ -1,0 +1,184 @@
+//! CCD-helper style overlays for the two-bone arms: target 0xff8888, effector 0x88ff88, links
+//! 0x8888ff, the red polyline target → effector → links, the pole marker, bone lines, the
+//! elbow's limit arc and its bend plane. Everything is drawn over the model.
+
+use super::Stage;
+use crate::fishing::{PoseEvaluation, SIDES};
+use crate::ik::limits::LimitArc;
+use crate::ik::two_bone::ElbowLimit;
+use crate::render::overlay::colors;
+use crate::render::{OverlayArc, OverlayLine, OverlaySphere, OverlayTriangle, Overlays};
+use crate::rig::Pose;
+use glam::{DQuat, DVec3};
+
+/// Which overlay groups to draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OverlayOptions {
+    /// Target / effector / link spheres and the red polyline.
+    pub spheres: bool,
+    pub bone_lines: bool,
+    pub limit_arcs: bool,
+    /// Pole marker, elbow→pole line and the bend plane.
+    pub pole_and_plane: bool,
+}
+
+impl Default for OverlayOptions {
+    fn default() -> Self {
+        Self {
+            spheres: true,
+            bone_lines: false,
+            limit_arcs: true,
+            pole_and_plane: true,
+        }
+    }
+}
+
+impl OverlayOptions {
+    pub const NONE: Self = Self {
+        spheres: false,
+        bone_lines: false,
+        limit_arcs: false,
+        pole_and_plane: false,
+    };
+
+    pub fn any(&self) -> bool {
+        self.spheres || self.bone_lines || self.limit_arcs || self.pole_and_plane
+    }
+}
+
+fn f32s(v: DVec3) -> [f32; 3] {
+    [v.x as f32, v.y as f32, v.z as f32]
+}
+
+/// The elbow's hinge-limit arc from the solved arm: centred on the elbow, about the bend axis,
+/// starting at the minimum bend. `bend` is the current bend (0 = straight).
+///
+/// Singular case: a perfectly straight arm has no bend axis; `fallback_axis` (the report's
+/// bend-plane normal) is used, negated so that positive angles fold the forearm toward the
+/// pole side.
+pub fn elbow_limit_arc(
+    shoulder: DVec3,
+    elbow: DVec3,
+    wrist: DVec3,
+    limit: &ElbowLimit,
+    on_limit: bool,
+    fallback_axis: DVec3,
+    radius: f64,
+) -> LimitArc {
+    let upper_dir = (elbow - shoulder).normalize_or(DVec3::Y);
+    let fore_dir = (wrist - elbow).normalize_or(upper_dir);
+    let axis = upper_dir
+        .cross(fore_dir)
+        .try_normalize()
+        .unwrap_or_else(|| (-fallback_axis).normalize_or(upper_dir.any_orthonormal_vector()));
+    let bend = upper_dir.angle_between(fore_dir);
+    let dir = |a: f64| DQuat::from_axis_angle(axis, a) * upper_dir;
+    LimitArc {
+        centre_in_world: elbow,
+        axis_in_world: axis,
+        start_dir_in_world: dir(limit.min_bend),
+        sweep: limit.max_bend - limit.min_bend,
+        current_angle: bend - limit.min_bend,
+        current_dir_in_world: fore_dir,
+        on_limit,
+        radius,
+    }
+}
+
+/// Overlays for both arms of `stage` as evaluated in `eval`.
+pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptions) -> Overlays {
+    let pose: &Pose = &stage.pose;
+    let size = stage.actor.height;
+    let radius = (0.011 * size) as f32;
+    let mut out = Overlays::default();
+    if options.bone_lines {
+        let skel = &stage.actor.skeleton;
+        for b in 0..skel.len() {
+            if let Some(p) = skel.parent(b) {
+                if !stage.character.is_joint(b) || !stage.character.is_joint(p) {
+                    continue;
+                }
+                out.lines.push(OverlayLine {
+                    points: vec![f32s(pose.world_position(p)), f32s(pose.world_position(b))],
+                    rgba: colors::linear(colors::BONE, 0.8),
+                    width_px: 1.5,
+                });
+            }
+        }
+    }
+    for side in SIDES {
+        let arm = stage.actor.arm(side);
+        let report = eval.arms.get(side);
+        let shoulder = pose.world_position(arm.upper);
+        let elbow = pose.world_position(arm.fore);
+        let wrist = pose.world_position(arm.hand);
+        let target = report.wrist_target_in_world;
+        if options.pole_and_plane {
+            out.triangles.push(OverlayTriangle {
+                points: [f32s(shoulder), f32s(elbow), f32s(wrist)],
+                rgba: colors::linear(colors::BEND_PLANE, 0.25),
+            });
+            out.lines.push(OverlayLine {
+                points: vec![f32s(elbow), f32s(report.pole_in_world)],
+                rgba: colors::linear(colors::POLE, 0.6),
+                width_px: 1.5,
+            });
+            out.spheres.push(OverlaySphere {
+                centre: f32s(report.pole_in_world),
+                radius: radius * 0.9,
+                rgba: colors::linear(colors::POLE, 1.0),
+            });
+        }
+        if options.limit_arcs {
+            let mut limit = stage.settings.elbow_limit;
+            limit.enabled &= stage.settings.limits_enabled;
+            let arc = elbow_limit_arc(
+                shoulder,
+                elbow,
+                wrist,
+                &limit,
+                report.ik.elbow_limited,
+                report.ik.bend_normal,
+                0.25 * (elbow - shoulder).length(),
+            );
+            let fill_alpha = if limit.enabled { 0.3 } else { 0.1 };
+            out.arcs.push(OverlayArc {
+                centre: f32s(arc.centre_in_world),
+                axis: f32s(arc.axis_in_world),
+                start_dir: f32s(arc.start_dir_in_world),
+                sweep_rad: arc.sweep as f32,
+                radius: arc.radius as f32,
+                current_angle: arc.current_angle as f32,
+                fill_rgba: colors::linear(colors::ARC, fill_alpha),
+                line_rgba: colors::linear(colors::ARC, 0.9),
+                limit_rgba: colors::linear(colors::ARC_ON_LIMIT, 1.0),
+                on_limit: arc.on_limit,
+            });
+        }
+        if options.spheres {
+            out.lines.push(OverlayLine {
+                points: vec![f32s(target), f32s(wrist), f32s(elbow), f32s(shoulder)],
+                rgba: colors::linear(colors::POLYLINE, 1.0),
+                width_px: 2.0,
+            });
+            out.spheres.push(OverlaySphere {
+                centre: f32s(target),
+                radius,
+                rgba: colors::linear(colors::TARGET, 1.0),
+            });
+            out.spheres.push(OverlaySphere {
+                centre: f32s(wrist),
+                radius,
+                rgba: colors::linear(colors::EFFECTOR, 1.0),
+            });
+            for link in [elbow, shoulder] {
+                out.spheres.push(OverlaySphere {
+                    centre: f32s(link),
+                    radius,
+                    rgba: colors::linear(colors::LINK, 1.0),
+                });
+            }
+        }
+    }
+    out
+}

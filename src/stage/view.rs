@@ -1,0 +1,43 @@
+//! View options and camera presets framing the seated angler with his rod.
+
+use crate::render::Camera;
+use super::OverlayOptions;
+
+/// What to draw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewOptions {
+    pub mesh_visible: bool,
+    pub grid: bool,
+    pub overlays: OverlayOptions,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        Self {
+            mesh_visible: true,
+            grid: true,
+            overlays: OverlayOptions::default(),
+        }
+    }
+}
+
+/// Named viewpoints (actor space: the angler faces +Z, his left is +X).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CameraPreset {
+    Front,
+    Side,
+    ThreeQuarter,
+    /// Close on the hands and the rod's grips.
+    Hands,
+}
+
+/// A perspective camera for `preset` at `size` pixels, framing the angler and the rod.
+pub fn camera_for(preset: CameraPreset, size: [u32; 2]) -> Camera {
+    let (eye, target) = match preset {
+        CameraPreset::Front => ([0.35, 1.25, 4.1], [0.0, 0.95, 0.55]),
+        CameraPreset::Side => ([-4.0, 1.3, 0.8], [0.0, 0.95, 0.55]),
+        CameraPreset::ThreeQuarter => ([-2.3, 1.55, 2.5], [0.05, 0.9, 0.5]),
+        CameraPreset::Hands => ([-0.75, 1.15, 1.05], [-0.05, 0.75, 0.3]),
+    };
+    Camera::look_at(eye, target, [0.0, 1.0, 0.0], 40f32.to_radians(), size, 0.05, 100.0)
+}
