@@ -4,6 +4,11 @@
 //! the solvers. Loaders, the renderer and the editor depend on the core, never the reverse.
 //! See `ARCHITECTURE.md` for the module map and data flow.
 
+pub mod assetgen;
+pub mod fishing;
+pub mod gltf_io;
 pub mod ik;
+pub mod render;
 pub mod rig;
 pub mod scene;
+pub mod stage;

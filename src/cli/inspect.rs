@@ -1,12 +1,245 @@
+//! `anglerpose inspect FILE [--json]`: what the importer sees in a glTF file.
+
+use anglerpose::gltf_io::{self, Character};
+use anglerpose::rig::{ArmMap, ArmPart, Finger, HumanoidMap, Pose, Role, Side};
 use clap::Args;
+use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct InspectArgs {
     /// A .glb or .gltf file.
     pub file: PathBuf,
+    /// Print machine-readable JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: InspectArgs) -> anyhow::Result<()> {
-    anyhow::bail!("not implemented yet: {args:?}")
+    let character = gltf_io::load(&args.file)?;
+    let rest = Pose::rest(&character.skeleton);
+    let map = HumanoidMap::detect(&character.skeleton, &rest);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&character, &map))?
+        );
+    } else {
+        print!("{}", to_text(&character, &map));
+    }
+    Ok(())
+}
+
+fn bone_name(c: &Character, b: usize) -> &str {
+    &c.skeleton.bone(b).name
+}
+
+fn arm_json(c: &Character, a: &ArmMap) -> Value {
+    let fingers: serde_json::Map<String, Value> = Finger::ALL
+        .iter()
+        .map(|&f| {
+            let names: Vec<&str> = a.finger(f).iter().map(|&b| bone_name(c, b)).collect();
+            (f.name().to_string(), json!(names))
+        })
+        .collect();
+    json!({
+        "clavicle": a.clavicle.map(|b| bone_name(c, b)),
+        "upper_arm": bone_name(c, a.upper_arm),
+        "forearm": bone_name(c, a.forearm),
+        "hand": bone_name(c, a.hand),
+        "fingers": fingers,
+        "upper_arm_length": a.upper_arm_length,
+        "forearm_length": a.forearm_length,
+        "palm_length": a.palm_length,
+        "finger_lengths": a.finger_lengths.iter().zip(Finger::ALL)
+            .map(|(l, f)| (f.name().to_string(), json!(l)))
+            .collect::<serde_json::Map<_, _>>(),
+        "elbow_axis_in_world": a.elbow_axis_in_world.to_array(),
+        "elbow_axis_in_upper_arm": a.elbow_axis_in_upper_arm.to_array(),
+    })
+}
+
+fn to_json(c: &Character, map: &HumanoidMap) -> Value {
+    json!({
+        "file": c.source.display().to_string(),
+        "nodes": c.skeleton.len(),
+        "skins": c.skins.iter().map(|s| json!({"name": s.name, "joints": s.joints.len()})).collect::<Vec<_>>(),
+        "meshes": c.meshes.iter().map(|m| json!({
+            "name": m.name,
+            "node": bone_name(c, m.node),
+            "skin": m.skin,
+            "primitives": m.primitives.iter().map(|p| json!({
+                "vertices": p.positions.len(),
+                "triangles": p.triangle_count(),
+                "uvs": p.uvs.is_some(),
+                "colors": p.colors.is_some(),
+                "skinned": p.joints.is_some(),
+                "base_color_texture": p.material.base_color_texture,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "vertices": c.vertex_count(),
+        "triangles": c.triangle_count(),
+        "images": c.images.iter().map(|i| [i.width, i.height]).collect::<Vec<_>>(),
+        "humanoid": {
+            "method": map.method,
+            "confidence": map.confidence,
+            "left": map.left.as_ref().map(|a| arm_json(c, a)),
+            "right": map.right.as_ref().map(|a| arm_json(c, a)),
+            "missing": map.missing.iter().map(Role::to_string).collect::<Vec<_>>(),
+            "notes": map.notes,
+            "forward": map.forward.to_array(),
+        },
+        "warnings": c.warnings,
+    })
+}
+
+fn to_text(c: &Character, map: &HumanoidMap) -> String {
+    let mut s = String::new();
+    let w = &mut s;
+    let _ = writeln!(w, "{}", c.source.display());
+    let _ = writeln!(w, "  nodes (bones): {}", c.skeleton.len());
+    let _ = writeln!(w, "  skins: {}", c.skins.len());
+    for (i, skin) in c.skins.iter().enumerate() {
+        let _ = writeln!(w, "    [{i}] {:?}: {} joints", skin.name, skin.joints.len());
+    }
+    let _ = writeln!(
+        w,
+        "  meshes: {} ({} vertices, {} triangles)",
+        c.meshes.len(),
+        c.vertex_count(),
+        c.triangle_count()
+    );
+    for m in &c.meshes {
+        let skin = m.skin.map_or("rigid".to_string(), |s| format!("skin {s}"));
+        let _ = writeln!(
+            w,
+            "    {:?} on node {:?}, {skin}",
+            m.name,
+            bone_name(c, m.node)
+        );
+        for (k, p) in m.primitives.iter().enumerate() {
+            let mut extras = Vec::new();
+            if p.uvs.is_some() {
+                extras.push("uv".to_string());
+            }
+            if p.colors.is_some() {
+                extras.push("colour".to_string());
+            }
+            if let Some(t) = p.material.base_color_texture {
+                extras.push(format!("texture image {t}"));
+            }
+            let _ = writeln!(
+                w,
+                "      primitive {k}: {} vertices, {} triangles {}",
+                p.positions.len(),
+                p.triangle_count(),
+                if extras.is_empty() {
+                    String::new()
+                } else {
+                    format!("[{}]", extras.join(", "))
+                }
+            );
+        }
+    }
+    if !c.images.is_empty() {
+        let dims: Vec<String> = c
+            .images
+            .iter()
+            .map(|i| format!("{}×{}", i.width, i.height))
+            .collect();
+        let _ = writeln!(w, "  images: {}", dims.join(", "));
+    }
+    let _ = writeln!(
+        w,
+        "  humanoid: {:?}, confidence {:.2}",
+        map.method, map.confidence
+    );
+    for side in [Side::Left, Side::Right] {
+        match map.arm(side) {
+            None => {
+                let _ = writeln!(w, "    {}: none", side.name());
+            }
+            Some(a) => write_arm(w, c, side, a),
+        }
+    }
+    if !map.missing.is_empty() {
+        let m: Vec<String> = map.missing.iter().map(Role::to_string).collect();
+        let _ = writeln!(w, "    missing: {}", m.join(", "));
+    }
+    for n in &map.notes {
+        let _ = writeln!(w, "    note: {n}");
+    }
+    let _ = writeln!(w, "  warnings: {}", c.warnings.len());
+    for warning in &c.warnings {
+        let _ = writeln!(w, "    - {warning}");
+    }
+    s
+}
+
+fn write_arm(w: &mut String, c: &Character, side: Side, a: &ArmMap) {
+    let part = |p: ArmPart| {
+        a.bone(p)
+            .map_or("-".to_string(), |b| bone_name(c, b).to_string())
+    };
+    let _ = writeln!(
+        w,
+        "    {}: clavicle {}, upper arm {} ({:.3}), forearm {} ({:.3}), hand {}{}",
+        side.name(),
+        part(ArmPart::Clavicle),
+        part(ArmPart::UpperArm),
+        a.upper_arm_length,
+        part(ArmPart::Forearm),
+        a.forearm_length,
+        part(ArmPart::Hand),
+        a.palm_length
+            .map_or(String::new(), |l| format!(" (palm {l:.3})")),
+    );
+    let ax = a.elbow_axis_in_world;
+    let _ = writeln!(
+        w,
+        "      elbow bend axis (world): [{:.3}, {:.3}, {:.3}]",
+        ax.x, ax.y, ax.z
+    );
+    for f in Finger::ALL {
+        let chain = a.finger(f);
+        if chain.is_empty() {
+            continue;
+        }
+        let names: Vec<&str> = chain.iter().map(|&b| bone_name(c, b)).collect();
+        let lens: Vec<String> = a.finger_lengths[f.index()]
+            .iter()
+            .map(|l| format!("{l:.3}"))
+            .collect();
+        let _ = writeln!(
+            w,
+            "      {}: {} (lengths {})",
+            f.name(),
+            names.join(" → "),
+            lens.join(", ")
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_skins_meshes_and_map() {
+        let path =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken/valid.glb");
+        let c = gltf_io::load(&path).unwrap();
+        let rest = Pose::rest(&c.skeleton);
+        let map = HumanoidMap::detect(&c.skeleton, &rest);
+        let text = to_text(&c, &map);
+        assert!(text.contains("2 joints"), "{text}");
+        assert!(text.contains("4 vertices, 2 triangles"), "{text}");
+        assert!(text.contains("humanoid: NotFound"), "{text}");
+        let j = to_json(&c, &map);
+        assert_eq!(j["skins"][0]["joints"], 2);
+        assert_eq!(j["meshes"][0]["primitives"][0]["triangles"], 2);
+        assert_eq!(j["humanoid"]["method"], "not_found");
+        assert!(j["humanoid"]["left"].is_null());
+    }
 }

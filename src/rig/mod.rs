@@ -4,10 +4,12 @@
 //! mutable state (local transforms plus cached world transforms). Cloning a `Pose` deep-copies
 //! everything mutable, so solving one clone never disturbs another.
 
+mod humanoid;
 mod pose;
 mod skeleton;
 mod transform;
 
+pub use humanoid::*;
 pub use pose::Pose;
 pub use skeleton::{Bone, Skeleton, SkeletonError};
 pub use transform::Transform;

@@ -1,0 +1,45 @@
+//! Full pose update of the bundled angler (both arms, palms, fingers, skin matrices) and a
+//! 600-sample timeline analysis.
+
+use anglerpose::fishing::{
+    ActorRig, Poser, SessionParams, SessionState, SolverSettings, analyse_timeline,
+};
+use anglerpose::gltf_io::{self, skin_matrices_into};
+use anglerpose::rig::{HumanoidMap, Pose, Transform};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn fishing(c: &mut Criterion) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/angler.glb");
+    let character = gltf_io::load(path).expect("bundled angler");
+    let rest = Pose::rest(&character.skeleton);
+    let map = HumanoidMap::detect(&character.skeleton, &rest);
+    let actor = ActorRig::new(character.skeleton.clone(), &rest, &map).expect("actor");
+    let calib = actor.default_calibration();
+    let settings = SolverSettings::default();
+    let params = SessionParams::default();
+    let skin = &character.skins[0];
+    let mut poser = Poser::new();
+    let mut pose = actor.base.clone();
+    let mut palette = Vec::new();
+    let mut k = 0usize;
+    c.bench_function("fishing/pose_update", |b| {
+        b.iter(|| {
+            k = (k + 1) % 600;
+            let state = SessionState::at_fraction(k as f64 / 599.0, params);
+            let eval = poser
+                .evaluate(&actor, &calib, &settings, &state, &Transform::IDENTITY, &mut pose)
+                .expect("pose");
+            skin_matrices_into(skin, &pose, &mut palette);
+            black_box((eval, &palette));
+        })
+    });
+    c.bench_function("fishing/timeline_600", |b| {
+        b.iter(|| {
+            black_box(analyse_timeline(&actor, &calib, &settings, &params, 600).expect("timeline"))
+        })
+    });
+}
+
+criterion_group!(benches, fishing);
+criterion_main!(benches);

@@ -1,0 +1,90 @@
+//! `anglerpose solve`: poses the bundled angler for one session state (or samples the whole
+//! timeline) and prints JSON.
+
+use super::render::parse_phase;
+use anglerpose::fishing::{Handedness, Phase, SessionState, analyse_timeline};
+use anglerpose::scene::quat_xyzw;
+use anglerpose::stage::Stage;
+use anyhow::Context;
+use clap::Args;
+use serde_json::json;
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike, landing).
+    #[arg(long, default_value = "seated_hold", value_parser = parse_phase)]
+    pub phase: Phase,
+    /// Normalised time within the phase, 0..1.
+    #[arg(long, default_value_t = 0.0)]
+    pub t: f64,
+    /// Instead of one state, sample the whole timeline N times and report flips, out-of-reach
+    /// runs and limit clamps.
+    #[arg(long, conflicts_with_all = ["phase", "t"])]
+    pub timeline: Option<usize>,
+    /// Pose a left-handed angler.
+    #[arg(long)]
+    pub left_handed: bool,
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<()> {
+    let mut stage = Stage::bundled().context("loading the bundled angler")?;
+    if args.left_handed {
+        stage.state.params.handedness = Handedness::Left;
+    }
+    let out = match args.timeline {
+        Some(n) => {
+            if !(2..=1_000_000).contains(&n) {
+                anyhow::bail!("--timeline {n}: use 2..=1000000 samples");
+            }
+            let analysis = analyse_timeline(
+                &stage.actor,
+                &stage.calibration,
+                &stage.settings,
+                &stage.state.params,
+                n,
+            )?;
+            json!({
+                "samples": n,
+                "duration": stage.state.params.total_duration(),
+                "flips": analysis.flips,
+                "out_of_reach": analysis.out_of_reach,
+                "limit_clamps": analysis.limit_clamps,
+                "arms": analysis.samples,
+            })
+        }
+        None => {
+            if !(args.t.is_finite() && (0.0..=1.0).contains(&args.t)) {
+                anyhow::bail!("--t {} is outside 0..1", args.t);
+            }
+            stage.state = SessionState::new(args.phase, args.t, stage.state.params);
+            let eval = *stage.update()?;
+            let bones: serde_json::Map<String, serde_json::Value> = (0..stage.pose.len())
+                .map(|b| {
+                    (
+                        stage.actor.skeleton.bone(b).name.clone(),
+                        json!({
+                            "quaternion": quat_xyzw(stage.pose.local(b).rotation),
+                            "worldPosition": stage.pose.world_position(b).to_array(),
+                        }),
+                    )
+                })
+                .collect();
+            let flips: Vec<&str> = [("left", eval.arms.left.flipped), ("right", eval.arms.right.flipped)]
+                .into_iter()
+                .filter(|(_, f)| *f)
+                .map(|(s, _)| s)
+                .collect();
+            json!({
+                "state": stage.state,
+                "time": stage.state.time(),
+                "bones": bones,
+                "arms": eval.arms,
+                "rod": eval.frames.actor_from_rod,
+                "net": eval.frames.actor_from_net,
+                "flips": flips,
+            })
+        }
+    };
+    println!("{}", serde_json::to_string_pretty(&out)?);
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! Which bones are the arms and hands of a humanoid, per side — found from bone names, from
+//! topology when names fail, or from an explicit override a preset can store.
+//!
+//! Pure: works on a [`Skeleton`] and its rest [`Pose`] only. World "up" is +Y (glTF); the
+//! body's forward direction is `left × up`, where `left` runs from the right shoulder to the
+//! left one (a glTF character facing +Z has its left side at +X).
+
+mod detect;
+mod names;
+mod roles;
+
+pub use roles::{ArmPart, Finger, HumanoidError, HumanoidOverride, Role, Side};
+
+use super::{Pose, Skeleton};
+use glam::DVec3;
+
+/// How a map was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MapMethod {
+    Names,
+    Topology,
+    Override,
+    NotFound,
+}
+
+/// One arm: bone indices (into the skeleton), rest lengths and the elbow's bend axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArmMap {
+    pub clavicle: Option<usize>,
+    pub upper_arm: usize,
+    pub forearm: usize,
+    pub hand: usize,
+    /// Finger chains base → tip, indexed by [`Finger::index`]; empty where absent.
+    pub fingers: [Vec<usize>; 5],
+    /// Shoulder → elbow distance in the rest pose (world units).
+    pub upper_arm_length: f64,
+    /// Elbow → wrist distance in the rest pose.
+    pub forearm_length: f64,
+    /// Wrist → base of the middle finger (else index, else the mean child), if any.
+    pub palm_length: Option<f64>,
+    /// Per finger, distances between consecutive joints (base → tip), rest pose.
+    pub finger_lengths: [Vec<f64>; 5],
+    /// Unit axis (world, rest pose) about which a positive rotation of the forearm flexes the
+    /// elbow (brings the hand toward the shoulder, in front of the body).
+    pub elbow_axis_in_world: DVec3,
+    /// The same axis in the upper arm's local frame (rotation only).
+    pub elbow_axis_in_upper_arm: DVec3,
+}
+
+impl ArmMap {
+    pub fn finger(&self, f: Finger) -> &[usize] {
+        &self.fingers[f.index()]
+    }
+
+    /// The bone playing `part`, if mapped.
+    pub fn bone(&self, part: ArmPart) -> Option<usize> {
+        match part {
+            ArmPart::Clavicle => self.clavicle,
+            ArmPart::UpperArm => Some(self.upper_arm),
+            ArmPart::Forearm => Some(self.forearm),
+            ArmPart::Hand => Some(self.hand),
+            ArmPart::Finger(f, j) => self.fingers[f.index()]
+                .get(j.checked_sub(1)? as usize)
+                .copied(),
+        }
+    }
+}
+
+/// Both arms of a humanoid (either may be absent), with how sure the mapping is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HumanoidMap {
+    pub left: Option<ArmMap>,
+    pub right: Option<ArmMap>,
+    /// 0 (nothing found) … 1 (complete, from names or an override).
+    pub confidence: f64,
+    pub method: MapMethod,
+    /// Roles not mapped: clavicle, upper arm, forearm, hand per side, and for fingers the
+    /// finger's first joint (`left.index.1` means the whole index finger is missing).
+    pub missing: Vec<Role>,
+    /// Human-readable findings ("no humanoid arms found: …").
+    pub notes: Vec<String>,
+    /// The body's forward direction in the rest pose (world, unit).
+    pub forward: DVec3,
+}
+
+impl HumanoidMap {
+    pub fn arm(&self, side: Side) -> Option<&ArmMap> {
+        match side {
+            Side::Left => self.left.as_ref(),
+            Side::Right => self.right.as_ref(),
+        }
+    }
+
+    /// True when both arms have upper arm, forearm and hand.
+    pub fn has_both_arms(&self) -> bool {
+        self.left.is_some() && self.right.is_some()
+    }
+
+    /// Every role mapped, with its bone.
+    pub fn roles(&self) -> Vec<(Role, usize)> {
+        let mut out = Vec::new();
+        for side in [Side::Left, Side::Right] {
+            let Some(arm) = self.arm(side) else { continue };
+            for part in ArmPart::all_core() {
+                if let Some(b) = arm.bone(part) {
+                    out.push((Role { side, part }, b));
+                }
+            }
+            for f in Finger::ALL {
+                for (j, &b) in arm.finger(f).iter().enumerate() {
+                    let part = ArmPart::Finger(f, j as u8 + 1);
+                    out.push((Role { side, part }, b));
+                }
+            }
+        }
+        out
+    }
+
+    /// Finds the arms from names, falling back to topology. `rest` must be the refreshed
+    /// rest pose of `skeleton`.
+    pub fn detect(skeleton: &Skeleton, rest: &Pose) -> Self {
+        detect::detect(skeleton, rest)
+    }
+
+    /// Like [`HumanoidMap::detect`], then applies `overrides` (role → bone name). Unknown bone
+    /// names are an error naming the name; an override that leaves an arm without upper arm,
+    /// forearm or hand drops that arm (listed in `missing`).
+    pub fn detect_with_override(
+        skeleton: &Skeleton,
+        rest: &Pose,
+        overrides: &HumanoidOverride,
+    ) -> Result<Self, HumanoidError> {
+        detect::detect_with_override(skeleton, rest, overrides)
+    }
+}
+
+#[cfg(test)]
+mod tests;
