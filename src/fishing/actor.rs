@@ -178,6 +178,7 @@ impl ActorRig {
     pub fn default_calibration(&self) -> GripCalibration {
         GripCalibration {
             grips: BTreeMap::new(),
+            rod_adjust: Default::default(),
             hands: PerSide::default(),
             poles: self
                 .arms

@@ -118,6 +118,10 @@ impl PoleKeys {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GripCalibration {
     pub grips: BTreeMap<GripKind, GripOffset>,
+    /// Adjustment of the rod relative to the session's rod pose, in rod space (moves the
+    /// rod and every rod grip with it; e.g. to fit another character's lap).
+    #[serde(default)]
+    pub rod_adjust: GripOffset,
     pub hands: PerSide<HandCalibration>,
     pub poles: PerSide<PoleKeys>,
 }
@@ -139,6 +143,13 @@ impl GripCalibration {
             if (g.rotation.length() - 1.0).abs() > 1e-3 {
                 return Err(format!("grips.{kind:?}.rotation: not a unit quaternion"));
             }
+        }
+        let r = &self.rod_adjust;
+        if !finite3(r.offset_in_object) || !r.rotation.is_finite() {
+            return Err("rod_adjust: not finite".into());
+        }
+        if (r.rotation.length() - 1.0).abs() > 1e-3 {
+            return Err("rod_adjust.rotation: not a unit quaternion".into());
         }
         for (side, hand) in [("left", &self.hands.left), ("right", &self.hands.right)] {
             if !hand.palm_correction.is_finite()

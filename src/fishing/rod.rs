@@ -244,7 +244,11 @@ impl SessionFrames {
     /// Evaluates the rod, the net and both grips for `state` with `calib`'s grip offsets.
     /// Pure and deterministic: the same inputs give bit-identical frames.
     pub fn evaluate(state: &SessionState, calib: &GripCalibration) -> Self {
-        let rod = rod_at(state);
+        let adjust = &calib.rod_adjust;
+        let rod = compose(
+            &rod_at(state),
+            &Transform::new(adjust.offset_in_object, adjust.rotation, DVec3::ONE),
+        );
         let net = net_at(state);
         let front = GripTarget {
             hold: GripHold::on(GripKind::RodFront),
