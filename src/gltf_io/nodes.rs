@@ -19,6 +19,21 @@ pub fn node_name(node: &gltf::Node) -> String {
     }
 }
 
+/// Scales decomposed from `f32` matrices differ from uniform (and from 1) by rounding noise
+/// (~1e-7), which would make bone lengths drift as IK rotates the bones under them. Scales
+/// uniform within 1e-5 become exactly uniform, and then exactly 1 when within 1e-5 of it.
+fn snap_scale(scale: DVec3) -> DVec3 {
+    let mean = (scale.x + scale.y + scale.z) / 3.0;
+    if (scale - DVec3::splat(mean)).abs().max_element() > 1e-5 * mean {
+        return scale;
+    }
+    if (mean - 1.0).abs() <= 1e-5 {
+        DVec3::ONE
+    } else {
+        DVec3::splat(mean)
+    }
+}
+
 /// Decomposes a node matrix into TRS. Errors (as text) on non-finite values, a projective
 /// bottom row, a non-positive determinant (mirroring or collapse) or shear.
 pub fn decompose_matrix(m: &DMat4) -> Result<Transform, String> {
@@ -52,7 +67,7 @@ pub fn decompose_matrix(m: &DMat4) -> Result<Transform, String> {
         linear.z_axis / scale.z,
     );
     let rotation = DQuat::from_mat3(&rot).normalize();
-    let t = Transform::new(affine.translation, rotation, scale);
+    let t = Transform::new(affine.translation, rotation, snap_scale(scale));
     let rebuilt = t.to_affine().matrix3;
     let err = (rebuilt - linear)
         .to_cols_array()
