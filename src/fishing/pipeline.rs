@@ -183,9 +183,10 @@ impl Poser {
             elbow_limit: Some(limit),
             ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
         };
-        let ik = job
-            .solve(skel, pose)
+        job.validate(skel, pose)
             .map_err(|source| SessionError::Arm { side: name, source })?;
+        // The arm subtree is refreshed once, after palm and fingers.
+        let ik = job.solve_chain_unchecked(skel, pose);
 
         let palm = PalmJob {
             hand: arm.hand,
@@ -193,9 +194,9 @@ impl Poser {
             grip_rotation_in_world: world_from_grip.rotation,
             weight: settings.weight,
         };
-        let palm_turn = palm
-            .solve(skel, pose)
+        palm.validate(skel)
             .map_err(|source| SessionError::Hand { side: name, source })?;
+        let palm_turn = palm.apply_unchecked(skel, pose);
 
         for (finger, chain) in &arm.fingers {
             let amount = if *finger == crate::rig::Finger::Thumb {
@@ -209,7 +210,7 @@ impl Poser {
                 .curl(pose, &[], amount)
                 .map_err(|source| SessionError::Hand { side: name, source })?;
         }
-        pose.refresh_subtree(skel, arm.hand);
+        pose.refresh_subtree(skel, arm.upper);
 
         let previous = self.previous_normals.get_mut(side);
         let flipped = previous.is_some_and(|n| n.dot(ik.bend_normal) < 0.0);

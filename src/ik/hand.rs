@@ -96,6 +96,14 @@ impl PalmJob {
     /// Precondition: world transforms of the hand's ancestors are current.
     pub fn solve(&self, skeleton: &Skeleton, pose: &mut Pose) -> Result<f64, HandError> {
         self.validate(skeleton)?;
+        let turned = self.apply_unchecked(skeleton, pose);
+        pose.refresh_subtree(skeleton, self.hand);
+        Ok(turned)
+    }
+
+    /// Turns the hand without validating and refreshes only the hand bone itself (its
+    /// descendants stay stale until the caller refreshes the hand's subtree).
+    pub fn apply_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> f64 {
         let current = pose.world_rotation(self.hand);
         let desired = (self.grip_rotation_in_world.normalize()
             * self.grip_in_hand.normalize().inverse())
@@ -103,8 +111,8 @@ impl PalmJob {
         let goal = current.slerp(desired, self.weight);
         let delta = (goal * current.inverse()).normalize();
         apply_world_rotation(skeleton, pose, self.hand, delta);
-        pose.refresh_subtree(skeleton, self.hand);
-        Ok(current.angle_between(goal))
+        pose.refresh_bone(skeleton, self.hand);
+        current.angle_between(goal)
     }
 }
 

@@ -332,6 +332,15 @@ impl TwoBoneJob {
     /// pose with the same segment lengths, and `pose` world transforms are current. Refreshes
     /// the world transforms of `root`'s subtree before returning.
     pub fn solve_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
+        let report = self.solve_chain_unchecked(skeleton, pose);
+        pose.refresh_subtree(skeleton, self.root);
+        report
+    }
+
+    /// Like [`TwoBoneJob::solve_unchecked`], but refreshes only the bones on the path
+    /// `root → tip`: descendants of `tip` and side branches stay stale until the caller
+    /// refreshes `root`'s subtree (the pose pipeline does so once, after palm and fingers).
+    pub fn solve_chain_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
         let (root, mid, tip) = (self.root, self.mid, self.tip);
         let a_pos = pose.world_position(root);
         let b_pos = pose.world_position(mid);
@@ -444,7 +453,7 @@ impl TwoBoneJob {
             pose.set_local_rotation(root, saved.0.slerp(solved.0, self.weight).normalize());
             pose.set_local_rotation(mid, saved.1.slerp(solved.1, self.weight).normalize());
         }
-        pose.refresh_subtree(skeleton, root);
+        refresh_path(skeleton, pose, root, tip);
 
         let a_fin = pose.world_position(root);
         let b_fin = pose.world_position(mid);

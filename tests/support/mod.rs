@@ -1,1 +1,2 @@
 pub mod arm;
+pub mod golden;
