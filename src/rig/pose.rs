@@ -16,6 +16,8 @@ pub struct Pose {
     world_rot: Vec<DQuat>,
     /// Placement of the whole skeleton: world-from-actor-root (roots are its children).
     world_from_actor: Transform,
+    /// `world_from_actor` as a matrix (cached; roots compose with it).
+    world_from_actor_affine: DAffine3,
     stack: Vec<usize>,
 }
 
@@ -29,6 +31,7 @@ impl Pose {
             world: vec![DAffine3::IDENTITY; n],
             world_rot: vec![DQuat::IDENTITY; n],
             world_from_actor: Transform::IDENTITY,
+            world_from_actor_affine: DAffine3::IDENTITY,
             stack: Vec::new(),
         };
         pose.refresh_all(skeleton);
@@ -43,6 +46,7 @@ impl Pose {
         self.local.is_empty()
     }
 
+    #[inline]
     pub fn local(&self, bone: usize) -> &Transform {
         &self.local[bone]
     }
@@ -51,10 +55,12 @@ impl Pose {
         &self.local
     }
 
+    #[inline]
     pub fn set_local(&mut self, bone: usize, t: Transform) {
         self.local[bone] = t;
     }
 
+    #[inline]
     pub fn set_local_rotation(&mut self, bone: usize, q: DQuat) {
         self.local[bone].rotation = q;
     }
@@ -66,9 +72,11 @@ impl Pose {
     /// Moves the whole skeleton. Call [`Pose::refresh_all`] afterwards.
     pub fn set_world_from_actor(&mut self, t: Transform) {
         self.world_from_actor = t;
+        self.world_from_actor_affine = t.to_affine();
     }
 
     /// World-from-bone affine matrix (cached).
+    #[inline]
     pub fn world_from_bone(&self, bone: usize) -> &DAffine3 {
         &self.world[bone]
     }
@@ -78,16 +86,19 @@ impl Pose {
     }
 
     /// World position of the bone's origin (cached).
+    #[inline]
     pub fn world_position(&self, bone: usize) -> DVec3 {
         self.world[bone].translation
     }
 
     /// World rotation of the bone, scale removed (cached; see the type docs).
+    #[inline]
     pub fn world_rotation(&self, bone: usize) -> DQuat {
         self.world_rot[bone]
     }
 
     /// World rotation of the bone's parent, or of the actor for a root.
+    #[inline]
     pub fn parent_world_rotation(&self, skeleton: &Skeleton, bone: usize) -> DQuat {
         match skeleton.parent(bone) {
             Some(p) => self.world_rot[p],
@@ -95,17 +106,17 @@ impl Pose {
         }
     }
 
+    /// World rotations are composed without renormalising: products of unit quaternions drift
+    /// by ~1e-16 per level, far below anything the solvers can see.
+    #[inline]
     fn update_one(&mut self, skeleton: &Skeleton, bone: usize) {
         let local = &self.local[bone];
         let (pw, pr) = match skeleton.parent(bone) {
             Some(p) => (self.world[p], self.world_rot[p]),
-            None => (
-                self.world_from_actor.to_affine(),
-                self.world_from_actor.rotation,
-            ),
+            None => (self.world_from_actor_affine, self.world_from_actor.rotation),
         };
         self.world[bone] = pw * local.to_affine();
-        self.world_rot[bone] = (pr * local.rotation).normalize();
+        self.world_rot[bone] = pr * local.rotation;
     }
 
     /// Recomputes every world transform, parents first.
@@ -130,6 +141,7 @@ impl Pose {
     }
 
     /// Recomputes only `bone` itself (not descendants). Precondition: parent current.
+    #[inline]
     pub fn refresh_bone(&mut self, skeleton: &Skeleton, bone: usize) {
         self.update_one(skeleton, bone);
     }

@@ -102,6 +102,7 @@ impl Skeleton {
         })
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.bones.len()
     }
@@ -118,10 +119,12 @@ impl Skeleton {
         &self.bones[i]
     }
 
+    #[inline]
     pub fn parent(&self, i: usize) -> Option<usize> {
         self.bones[i].parent
     }
 
+    #[inline]
     pub fn children(&self, i: usize) -> &[usize] {
         &self.children[i]
     }

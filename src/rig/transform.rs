@@ -38,6 +38,7 @@ impl Transform {
     }
 
     /// The affine matrix `T * R * S`.
+    #[inline]
     pub fn to_affine(&self) -> DAffine3 {
         DAffine3::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
     }
