@@ -214,6 +214,34 @@ fn refresh_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
     }
 }
 
+/// Refreshes every descendant of `from` that is not on the (already refreshed) path
+/// `from → to`: the subtrees hanging off the path, and everything below `to`.
+fn refresh_off_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
+    let mut on_path = [usize::MAX; 16];
+    let mut len = 0;
+    let mut cur = Some(to);
+    while let Some(b) = cur {
+        if len == on_path.len() {
+            pose.refresh_subtree(skeleton, from);
+            return;
+        }
+        on_path[len] = b;
+        len += 1;
+        if b == from {
+            break;
+        }
+        cur = skeleton.parent(b);
+    }
+    let path = &on_path[..len];
+    for &b in path {
+        for &child in skeleton.children(b) {
+            if !path.contains(&child) {
+                pose.refresh_subtree(skeleton, child);
+            }
+        }
+    }
+}
+
 fn is_uniform(s: DVec3) -> bool {
     let tol = 1e-6 * s.x.abs().max(1e-300);
     (s.x - s.y).abs() <= tol && (s.x - s.z).abs() <= tol
@@ -333,7 +361,7 @@ impl TwoBoneJob {
     /// the world transforms of `root`'s subtree before returning.
     pub fn solve_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
         let report = self.solve_chain_unchecked(skeleton, pose);
-        pose.refresh_subtree(skeleton, self.root);
+        refresh_off_path(skeleton, pose, self.root, self.tip);
         report
     }
 
@@ -452,8 +480,11 @@ impl TwoBoneJob {
             let solved = (pose.local(root).rotation, pose.local(mid).rotation);
             pose.set_local_rotation(root, saved.0.slerp(solved.0, self.weight).normalize());
             pose.set_local_rotation(mid, saved.1.slerp(solved.1, self.weight).normalize());
+            refresh_path(skeleton, pose, root, tip);
+        } else {
+            // Only the forearm changed since the last refresh.
+            refresh_path(skeleton, pose, mid, tip);
         }
-        refresh_path(skeleton, pose, root, tip);
 
         let a_fin = pose.world_position(root);
         let b_fin = pose.world_position(mid);
