@@ -1,1 +1,345 @@
-//! (in progress)
+//! Joint angle limits shared by the CCD and two-bone solvers, three.js-exact Euler XYZ
+//! conversions, and the arc data a UI needs to draw a limit.
+//!
+//! Conventions: quaternions are glam `DQuat` (x, y, z, w); Euler angles are three.js order
+//! `'XYZ'`, i.e. `q = Rx(x) * Ry(y) * Rz(z)` applied to column vectors. Every function here is
+//! pure, allocation-free and finite for finite input.
+
+use crate::rig::{Pose, Skeleton};
+use glam::{DQuat, DVec3};
+use std::f64::consts::PI;
+
+/// Euler XYZ angles of `q`, computed exactly like three.js r187
+/// (`Euler.setFromQuaternion` → `Matrix4.makeRotationFromQuaternion` → `setFromRotationMatrix`):
+/// `y = asin(clamp(m13, -1, 1))`; if `|m13| < 0.9999999`, `x = atan2(-m23, m33)` and
+/// `z = atan2(-m12, m11)`, else (gimbal lock, `y = ±π/2`) `x = atan2(m32, m22)` and `z = 0`.
+///
+/// `q` is used as given (three does not normalise it either). Singular case: at gimbal lock
+/// the split between x and z is not unique and all of it goes to x. A zero quaternion yields
+/// the matrix identity and therefore `(0, 0, 0)`.
+pub fn euler_xyz_from_quat(q: DQuat) -> DVec3 {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    let m11 = 1.0 - (yy + zz);
+    let m12 = xy - wz;
+    let m13 = xz + wy;
+    let m22 = 1.0 - (xx + zz);
+    let m23 = yz - wx;
+    let m32 = yz + wx;
+    let m33 = 1.0 - (xx + yy);
+    let ey = m13.clamp(-1.0, 1.0).asin();
+    if m13.abs() < 0.9999999 {
+        DVec3::new((-m23).atan2(m33), ey, (-m12).atan2(m11))
+    } else {
+        DVec3::new(m32.atan2(m22), ey, 0.0)
+    }
+}
+
+/// Quaternion of Euler XYZ angles `v`, exactly like three.js `Quaternion.setFromEuler` for
+/// order `'XYZ'`. Always unit length (up to rounding); any finite `v` is accepted.
+pub fn quat_from_euler_xyz(v: DVec3) -> DQuat {
+    let (s1, c1) = (v.x / 2.0).sin_cos();
+    let (s2, c2) = (v.y / 2.0).sin_cos();
+    let (s3, c3) = (v.z / 2.0).sin_cos();
+    DQuat::from_xyzw(
+        s1 * c2 * c3 + c1 * s2 * s3,
+        c1 * s2 * c3 - s1 * c2 * s3,
+        c1 * c2 * s3 + s1 * s2 * c3,
+        c1 * c2 * c3 - s1 * s2 * s3,
+    )
+}
+
+/// three.js `MathUtils.euclideanModulo(n, m)`: `((n % m) + m) % m`, in `[0, m)` for `m > 0`.
+pub fn euclidean_modulo(n: f64, m: f64) -> f64 {
+    ((n % m) + m) % m
+}
+
+/// Wraps `angle` into `[centre - π, centre + π)` (three r187's wrap before an Euler clamp, so
+/// that ranges crossing ±π clamp correctly).
+pub fn wrap_near(angle: f64, centre: f64) -> f64 {
+    centre + euclidean_modulo(angle - centre + PI, 2.0 * PI) - PI
+}
+
+/// three.js r187 Euler clamp of the CCD solver: when both limits exist, each component is first
+/// wrapped into `centre ± π` (`centre = (min + max) / 2`); then `v = max(v, min)`,
+/// `v = min(v, max)`. Returns the clamped vector and whether any component was moved by the
+/// clamp (the wrap alone does not count: it names the same rotation).
+///
+/// Singular case: when `min > max` on a component the result is `max` (three's order).
+pub fn clamp_euler_three(v: DVec3, min: Option<DVec3>, max: Option<DVec3>) -> (DVec3, bool) {
+    let mut w = v;
+    if let (Some(lo), Some(hi)) = (min, max) {
+        let c = (lo + hi) * 0.5;
+        w = DVec3::new(
+            wrap_near(w.x, c.x),
+            wrap_near(w.y, c.y),
+            wrap_near(w.z, c.z),
+        );
+    }
+    let wrapped = w;
+    if let Some(lo) = min {
+        w = DVec3::new(w.x.max(lo.x), w.y.max(lo.y), w.z.max(lo.z));
+    }
+    if let Some(hi) = max {
+        w = DVec3::new(w.x.min(hi.x), w.y.min(hi.y), w.z.min(hi.z));
+    }
+    (w, w != wrapped)
+}
+
+/// Per-component Euler XYZ limits of a bone's *local* rotation (three.js
+/// `rotationMin` / `rotationMax`). A disabled limit leaves rotations untouched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EulerLimit {
+    pub min: DVec3,
+    pub max: DVec3,
+    pub enabled: bool,
+}
+
+impl EulerLimit {
+    /// Clamps a local rotation with three r187's wrap-then-clamp. Returns the new rotation, the
+    /// Euler vector three would store, and whether a component was clamped. When disabled,
+    /// returns `q` unchanged with its Euler angles and `false`.
+    pub fn clamp(&self, q: DQuat) -> (DQuat, DVec3, bool) {
+        let v = euler_xyz_from_quat(q);
+        if !self.enabled {
+            return (q, v, false);
+        }
+        let (c, hit) = clamp_euler_three(v, Some(self.min), Some(self.max));
+        (quat_from_euler_xyz(c), c, hit)
+    }
+
+    /// True when some component of `q`'s Euler angles (wrapped near the range centre) sits
+    /// on or beyond a limit, within `tolerance` radians.
+    pub fn on_limit(&self, q: DQuat, tolerance: f64) -> bool {
+        let v = euler_xyz_from_quat(q);
+        let c = (self.min + self.max) * 0.5;
+        let w = DVec3::new(
+            wrap_near(v.x, c.x),
+            wrap_near(v.y, c.y),
+            wrap_near(v.z, c.z),
+        );
+        (0..3).any(|i| w[i] <= self.min[i] + tolerance || w[i] >= self.max[i] - tolerance)
+    }
+
+    /// Three arcs, one per Euler component (X about the parent's X axis, Y about `Rx(x)·Y`,
+    /// Z about `Rx(x)Ry(y)·Z`), for drawing. `zero` directions are perpendicular bone-frame axes
+    /// (Y for X, Z for Y, X for Z). See [`LimitArc`] for singular cases.
+    pub fn arcs(
+        &self,
+        skeleton: &Skeleton,
+        pose: &Pose,
+        bone: usize,
+        radius: f64,
+    ) -> [LimitArc; 3] {
+        let parent_rot = pose.parent_world_rotation(skeleton, bone);
+        let centre = pose.world_position(bone);
+        let v = euler_xyz_from_quat(pose.local(bone).rotation);
+        let frames = [
+            parent_rot,
+            parent_rot * DQuat::from_rotation_x(v.x),
+            parent_rot * DQuat::from_rotation_x(v.x) * DQuat::from_rotation_y(v.y),
+        ];
+        let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+        let refs = [DVec3::Y, DVec3::Z, DVec3::X];
+        std::array::from_fn(|i| {
+            let frame = frames[i];
+            let axis = axes[i];
+            let from = |a: f64| frame * (DQuat::from_axis_angle(axis, a) * refs[i]);
+            let on_limit = self.enabled
+                && (v[i] <= self.min[i] + ON_LIMIT_TOLERANCE
+                    || v[i] >= self.max[i] - ON_LIMIT_TOLERANCE);
+            LimitArc {
+                centre_in_world: centre,
+                axis_in_world: frame * axis,
+                start_dir_in_world: from(self.min[i]),
+                sweep: self.max[i] - self.min[i],
+                current_angle: v[i] - self.min[i],
+                current_dir_in_world: from(v[i]),
+                on_limit,
+                radius,
+            }
+        })
+    }
+}
+
+/// Tolerance (radians) under which a joint counts as sitting on a limit for drawing.
+pub const ON_LIMIT_TOLERANCE: f64 = 1e-6;
+
+/// A one-axis (hinge) limit of a bone's local rotation.
+///
+/// The hinge angle of a local rotation `q` is the signed twist angle of `zero⁻¹ * q` about
+/// `axis` (both in the bone's parent frame after `zero`), in `(-π, π]`: `zero` is the local
+/// rotation at angle 0 (the bind pose, usually), `reference` a bone-local direction that
+/// marks angle 0 when drawing (typically the direction to the child joint).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HingeLimit {
+    /// Unit hinge axis in the bone's local frame at angle 0.
+    pub axis: DVec3,
+    /// Local rotation at hinge angle 0.
+    pub zero: DQuat,
+    /// Bone-local direction marking angle 0 in drawings; projected onto the plane normal to
+    /// `axis` (any perpendicular is used when it is parallel to `axis` or zero).
+    pub reference: DVec3,
+    /// Lower bound (radians), `min <= max`.
+    pub min: f64,
+    /// Upper bound (radians).
+    pub max: f64,
+    pub enabled: bool,
+}
+
+impl HingeLimit {
+    /// Hinge about `axis` with `zero = identity`, reference any perpendicular.
+    pub fn new(axis: DVec3, min: f64, max: f64) -> Self {
+        let axis = axis.normalize_or(DVec3::X);
+        Self {
+            axis,
+            zero: DQuat::IDENTITY,
+            reference: axis.any_orthonormal_vector(),
+            min,
+            max,
+            enabled: true,
+        }
+    }
+
+    /// Signed twist angle of `q` about the hinge axis, in `(-π, π]`.
+    ///
+    /// Singular case: when `q` (relative to `zero`) is a half-turn about an axis
+    /// perpendicular to the hinge, the twist is undefined and 0 is returned.
+    pub fn angle_of(&self, q: DQuat) -> f64 {
+        let r = self.zero.conjugate() * q;
+        let along = DVec3::new(r.x, r.y, r.z).dot(self.axis);
+        if along == 0.0 && r.w == 0.0 {
+            return 0.0;
+        }
+        let a = 2.0 * along.atan2(r.w);
+        wrap_near(a, 0.0).clamp(-PI, PI)
+    }
+
+    /// `angle` clamped into `[min, max]` when enabled, and whether it moved.
+    pub fn clamp_angle(&self, angle: f64) -> (f64, bool) {
+        if !self.enabled {
+            return (angle, false);
+        }
+        let c = angle.max(self.min).min(self.max);
+        (c, c != angle)
+    }
+
+    /// Local rotation whose hinge angle is `angle` and with no swing: `zero * R(axis, angle)`.
+    pub fn rotation_at(&self, angle: f64) -> DQuat {
+        self.zero * DQuat::from_axis_angle(self.axis, angle)
+    }
+
+    /// Clamps `q`'s hinge angle (swing–twist split: the swing part is kept). Returns the new
+    /// rotation and whether the limit was active. When disabled, returns `q` and `false`.
+    pub fn clamp(&self, q: DQuat) -> (DQuat, bool) {
+        if !self.enabled {
+            return (q, false);
+        }
+        let angle = self.angle_of(q);
+        let (c, hit) = self.clamp_angle(angle);
+        if !hit {
+            return (q, false);
+        }
+        // zero⁻¹ q = swing * twist(angle)  =>  swing * twist(c)
+        let r = self.zero.conjugate() * q;
+        let swing = r * DQuat::from_axis_angle(self.axis, -angle);
+        (
+            (self.zero * swing * DQuat::from_axis_angle(self.axis, c)).normalize(),
+            true,
+        )
+    }
+
+    /// Arc data for bone `bone` with this limit, from the pose's cached world transforms
+    /// (refresh the pose first). See [`LimitArc`].
+    pub fn arc(&self, skeleton: &Skeleton, pose: &Pose, bone: usize, radius: f64) -> LimitArc {
+        let frame = pose.parent_world_rotation(skeleton, bone) * self.zero;
+        let axis = self.axis.normalize_or(DVec3::X);
+        let mut reference = self.reference - axis * self.reference.dot(axis);
+        reference = reference.normalize_or(axis.any_orthonormal_vector());
+        let dir = |a: f64| frame * (DQuat::from_axis_angle(axis, a) * reference);
+        let current = self.angle_of(pose.local(bone).rotation);
+        LimitArc {
+            centre_in_world: pose.world_position(bone),
+            axis_in_world: frame * axis,
+            start_dir_in_world: dir(self.min),
+            sweep: self.max - self.min,
+            current_angle: current - self.min,
+            current_dir_in_world: dir(current),
+            on_limit: self.enabled
+                && (current <= self.min + ON_LIMIT_TOLERANCE
+                    || current >= self.max - ON_LIMIT_TOLERANCE),
+            radius,
+        }
+    }
+}
+
+/// What a UI draws for one limited rotation axis: an arc of `sweep` radians around
+/// `axis_in_world` (right-hand rule) starting at `start_dir_in_world`, centred on the joint,
+/// plus a line from the centre along `current_dir_in_world`.
+///
+/// Singular cases: `sweep` may be negative if `min > max` was configured; `current_angle` is
+/// measured from the start of the arc and lies outside `[0, sweep]` when the joint is beyond a
+/// limit (then `on_limit` is true if the limit is enabled). Directions are unit length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LimitArc {
+    pub centre_in_world: DVec3,
+    pub axis_in_world: DVec3,
+    pub start_dir_in_world: DVec3,
+    /// Arc length in radians (`max - min`).
+    pub sweep: f64,
+    /// Current angle measured from the start direction (radians).
+    pub current_angle: f64,
+    pub current_dir_in_world: DVec3,
+    /// The joint sits on (or beyond) an enabled limit.
+    pub on_limit: bool,
+    pub radius: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn euler_round_trip_matches_rotation_order() {
+        let v = DVec3::new(0.3, -0.7, 1.1);
+        let q = quat_from_euler_xyz(v);
+        let expect =
+            DQuat::from_rotation_x(v.x) * DQuat::from_rotation_y(v.y) * DQuat::from_rotation_z(v.z);
+        assert!(q.dot(expect).abs() > 1.0 - 1e-14);
+        assert!((euler_xyz_from_quat(q) - v).abs().max_element() < 1e-12);
+    }
+
+    #[test]
+    fn wrap_keeps_values_near_centre() {
+        let w = wrap_near(-3.0, 3.0);
+        assert!((w - (2.0 * PI - 3.0)).abs() < 1e-12);
+        let (c, hit) = clamp_euler_three(
+            DVec3::new(-3.0, 0.0, 0.0),
+            Some(DVec3::new(2.8, -1.0, -1.0)),
+            Some(DVec3::new(3.5, 1.0, 1.0)),
+        );
+        assert!(!hit, "-3 wraps to 3.28, inside [2.8, 3.5]");
+        assert!((c.x - (2.0 * PI - 3.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn hinge_clamp_keeps_swing_and_limits_twist() {
+        let h = HingeLimit::new(DVec3::X, -0.5, 0.25);
+        let swing = DQuat::from_rotation_y(0.2);
+        let q = swing * DQuat::from_rotation_x(1.0);
+        assert!((h.angle_of(q) - 1.0).abs() < 1e-12);
+        let (c, hit) = h.clamp(q);
+        assert!(hit);
+        assert!((h.angle_of(c) - 0.25).abs() < 1e-12);
+        let expect = swing * DQuat::from_rotation_x(0.25);
+        assert!(c.dot(expect).abs() > 1.0 - 1e-14);
+        let off = HingeLimit {
+            enabled: false,
+            ..h
+        };
+        assert_eq!(off.clamp(q), (q, false));
+    }
+}

@@ -1,0 +1,92 @@
+// Lit mesh pipeline: GPU skinning (skinning.wgsl) for skinned draws, a model matrix for rigid
+// props. Material: hemisphere ambient + camera-relative key light + cool fill + rim, base
+// colour x vertex colour x texture.
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(0) @binding(1) var<storage, read> joint_matrices: array<mat4x4<f32>>;
+
+struct Draw {
+    world_from_mesh: mat4x4<f32>,
+    // Inverse-transpose of world_from_mesh (for normals).
+    normal_from_mesh: mat4x4<f32>,
+    // Base colour factor x tint (linear).
+    colour: vec4<f32>,
+    // x: 1 = skinned, y: first joint of this draw's palette in joint_matrices.
+    flags: vec4<u32>,
+};
+@group(0) @binding(2) var<uniform> draw: Draw;
+
+@group(1) @binding(0) var base_texture: texture_2d<f32>;
+@group(1) @binding(1) var base_sampler: sampler;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) colour: vec4<f32>,
+    @location(4) joints: vec4<u32>,
+    @location(5) weights: vec4<f32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) world: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) colour: vec4<f32>,
+};
+
+@vertex
+fn vs_main(v: VertexIn) -> VertexOut {
+    var position = vec4<f32>(v.position, 1.0);
+    var normal = vec4<f32>(v.normal, 0.0);
+    if (draw.flags.x == 1u) {
+        let skin = skin_matrix(v.joints, v.weights, draw.flags.y);
+        position = skin * position;
+        normal = skin * normal;
+    }
+    let world = draw.world_from_mesh * position;
+    var out: VertexOut;
+    out.world = world.xyz / world.w;
+    out.clip = frame.clip_from_world * world;
+    out.normal = (draw.normal_from_mesh * normal).xyz;
+    out.uv = v.uv;
+    out.colour = v.colour;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let texel = textureSample(base_texture, base_sampler, in.uv);
+    let albedo = draw.colour * in.colour * texel;
+
+    var n = in.normal;
+    let len = length(n);
+    if (len > 1e-8) { n = n / len; } else { n = vec3<f32>(0.0, 1.0, 0.0); }
+    if (!front) { n = -n; }
+    let to_eye = frame.eye.xyz - in.world;
+    let v = select(vec3<f32>(0.0, 0.0, 1.0), normalize(to_eye), length(to_eye) > 1e-8);
+
+    // Hemisphere ambient: sky from above, warm ground bounce from below.
+    let sky = vec3<f32>(0.50, 0.58, 0.72);
+    let ground = vec3<f32>(0.24, 0.20, 0.16);
+    let ambient = mix(ground, sky, n.y * 0.5 + 0.5) * 0.75;
+
+    // Key light (camera-relative, from upper left), slightly wrapped for softer terminators.
+    let l = frame.key_dir.xyz;
+    let ndl = dot(n, l);
+    let key = vec3<f32>(1.00, 0.95, 0.88) * 1.25 * max((ndl + 0.15) / 1.15, 0.0);
+
+    // Cool fill from the opposite side.
+    let fill_dir = normalize(vec3<f32>(-l.x, 0.25, -l.z));
+    let fill = vec3<f32>(0.55, 0.65, 0.85) * 0.22 * max(dot(n, fill_dir), 0.0);
+
+    let h = normalize(l + v);
+    let spec = pow(max(dot(n, h), 0.0), 40.0) * 0.18 * step(0.0, ndl);
+    let rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.28 * vec3<f32>(0.85, 0.90, 1.0);
+
+    var c = albedo.rgb * (ambient + key + fill) + vec3<f32>(spec) + rim * albedo.rgb;
+    // Soft shoulder instead of a hard clip on highlights.
+    c = c / (1.0 + 0.12 * c);
+    return output_colour(frame.flags, vec4<f32>(c, albedo.a));
+}

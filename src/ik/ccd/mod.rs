@@ -1,0 +1,372 @@
+//! CCD (cyclic coordinate descent) IK with three.js r187 `CCDIKSolver.update()` semantics.
+//!
+//! The step list is `shared/oracles/threejs-ccd/README.md`; this port follows it in f64 and
+//! matches three.js to ~1e-11. Deliberate differences, all in cases where three builds a
+//! non-unit or NaN quaternion: when `cross(e, t) = 0` with the target exactly behind the
+//! effector, the step turns about a fixed perpendicular of `e` (`any_orthonormal_vector`);
+//! when the effector or target sits on the link (a zero direction) the step is skipped like a
+//! sub-1e-5 one; and the limitation's `c = w` is also clamped below at -1.
+//!
+//! Speed: `update_into` allocates nothing once its report has grown to size; a pass costs
+//! O(links) with uniform scales (see `solve.rs` for the two bookkeeping variants), and the moved
+//! subtree is refreshed in the pose once at the end of each chain — identical to three's
+//! per-step subtree refresh, because nothing else is read inside a chain. The step itself uses
+//! the half-way quaternion `normalize(e × t, |e||t| + e·t)` instead of acos/sin/cos unless a
+//! min/max angle needs the angle. These change results only at rounding level (~1e-15).
+
+mod solve;
+
+use crate::rig::{Pose, Skeleton};
+use glam::{DAffine3, DQuat, DVec3};
+use thiserror::Error;
+
+/// One link of a chain (three.js `BoneLink`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcdLink {
+    pub index: usize,
+    /// Hinge axis (link-local, should be unit): the link's local rotation is forced to a
+    /// rotation about this axis, keeping its angle and the sign of its component along it.
+    pub limitation: Option<DVec3>,
+    /// Euler XYZ lower limits of the link's local rotation (radians).
+    pub rotation_min: Option<DVec3>,
+    /// Euler XYZ upper limits of the link's local rotation (radians).
+    pub rotation_max: Option<DVec3>,
+    /// `false` stops the link loop here: this link and all links nearer the root are skipped.
+    pub enabled: bool,
+    /// Editor switch: `false` ignores `limitation` and `rotation_min/max` of this link.
+    pub limits_enabled: bool,
+}
+
+impl CcdLink {
+    /// A free, enabled link.
+    pub fn new(index: usize) -> Self {
+        Self {
+            index,
+            limitation: None,
+            rotation_min: None,
+            rotation_max: None,
+            enabled: true,
+            limits_enabled: true,
+        }
+    }
+}
+
+/// One chain (three.js `IK` object). `links[0]` is the effector's parent, each next link the
+/// previous one's parent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CcdChain {
+    pub target: usize,
+    pub effector: usize,
+    pub links: Vec<CcdLink>,
+    /// Passes per update (three's default 1).
+    pub iteration: u32,
+    /// Raises every step angle below it to it (radians).
+    pub min_angle: Option<f64>,
+    /// Caps every step angle (radians).
+    pub max_angle: Option<f64>,
+    /// Per-chain blend; overrides the global blend of [`CcdSolver::update`].
+    pub blend_factor: Option<f64>,
+}
+
+impl CcdChain {
+    pub fn new(target: usize, effector: usize, links: Vec<CcdLink>) -> Self {
+        Self {
+            target,
+            effector,
+            links,
+            iteration: 1,
+            min_angle: None,
+            max_angle: None,
+            blend_factor: None,
+        }
+    }
+}
+
+/// Which field of a chain an error is about; `path()` renders it like the scene JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CcdField {
+    Target,
+    Effector,
+    LinkIndex(usize),
+    Limitation(usize),
+    RotationMin(usize),
+    RotationMax(usize),
+    MinAngle,
+    MaxAngle,
+    BlendFactor,
+}
+
+impl std::fmt::Display for CcdField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Target => write!(f, "target"),
+            Self::Effector => write!(f, "effector"),
+            Self::LinkIndex(j) => write!(f, "links[{j}].index"),
+            Self::Limitation(j) => write!(f, "links[{j}].limitation"),
+            Self::RotationMin(j) => write!(f, "links[{j}].rotationMin"),
+            Self::RotationMax(j) => write!(f, "links[{j}].rotationMax"),
+            Self::MinAngle => write!(f, "minAngle"),
+            Self::MaxAngle => write!(f, "maxAngle"),
+            Self::BlendFactor => write!(f, "blendFactor"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum CcdError {
+    #[error("iks[{chain}].{field}: {index} is out of range ({count} bones)")]
+    OutOfRange {
+        chain: usize,
+        field: CcdField,
+        index: usize,
+        count: usize,
+    },
+    #[error(
+        "iks[{chain}].{field}: bone {bone} is not the parent of bone {child} \
+         (links must run from the effector's parent towards the root; expected {expected})"
+    )]
+    NotAChain {
+        chain: usize,
+        field: CcdField,
+        bone: usize,
+        child: usize,
+        /// The parent the link should have been (`none` for a root child).
+        expected: String,
+    },
+    #[error("iks[{chain}].{field}: {problem}")]
+    BadValue {
+        chain: usize,
+        field: CcdField,
+        problem: &'static str,
+    },
+    #[error("the pose has {pose} bones but the skeleton {skeleton}")]
+    PoseMismatch { pose: usize, skeleton: usize },
+}
+
+impl CcdError {
+    /// JSON-style path of the offending field, e.g. `iks[0].links[2].index`.
+    pub fn path(&self) -> String {
+        match self {
+            Self::OutOfRange { chain, field, .. }
+            | Self::NotAChain { chain, field, .. }
+            | Self::BadValue { chain, field, .. } => format!("iks[{chain}].{field}"),
+            Self::PoseMismatch { .. } => String::new(),
+        }
+    }
+}
+
+/// How three.js's stored `bone.rotation` (Euler) relates to a link after an update.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EulerState {
+    /// The update did not write this link.
+    Untouched,
+    /// Last written as a quaternion: three's Euler is derived from the quaternion.
+    FromQuaternion,
+    /// Last written by an Euler clamp: three keeps this exact vector (it may lie outside
+    /// (-π, π] after the wrap).
+    Stored(DVec3),
+}
+
+/// Per-link outcome of one update.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinkReport {
+    pub bone: usize,
+    /// Steps that rotated this link (summed over passes).
+    pub rotations: u32,
+    /// An Euler limit moved the rotation in the last step that touched this link.
+    pub on_limit: bool,
+    pub euler: EulerState,
+}
+
+/// Per-chain outcome of one update.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChainReport {
+    /// Target–effector distance when the chain started.
+    pub initial_distance: f64,
+    /// Target–effector distance after the chain (and its blend).
+    pub final_distance: f64,
+    /// Passes started (≤ `iteration`).
+    pub iterations: u32,
+    /// A pass rotated nothing, so later passes were not run.
+    pub exited_early: bool,
+    /// The blend used (`blend_factor` or the global one).
+    pub blend: f64,
+    pub links: Vec<LinkReport>,
+    /// The chain was skipped because an index is out of range (call `validate`).
+    pub skipped: bool,
+    saved: Vec<DQuat>,
+    local_aff: Vec<DAffine3>,
+    world: Vec<DAffine3>,
+    scratch: Vec<DVec3>,
+}
+
+/// Outcome of one [`CcdSolver::update`]; reuse it with [`CcdSolver::update_into`] to avoid
+/// allocating.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CcdReport {
+    pub chains: Vec<ChainReport>,
+}
+
+/// A set of chains solved in array order (three.js `CCDIKSolver`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CcdSolver {
+    pub chains: Vec<CcdChain>,
+    /// Global editor switch: `false` ignores every link's limits.
+    pub limits_enabled: bool,
+}
+
+/// Step angles below this are skipped (three's vibration guard).
+pub const MIN_STEP_ANGLE: f64 = 1e-5;
+
+impl CcdSolver {
+    pub fn new(chains: Vec<CcdChain>) -> Self {
+        Self {
+            chains,
+            limits_enabled: true,
+        }
+    }
+
+    /// Checks every chain against `skeleton`: indices in range, links forming the parent chain
+    /// from the effector (three only warns; this is an error), finite numbers, non-zero
+    /// limitation axes. `update` assumes this passed.
+    pub fn validate(&self, skeleton: &Skeleton) -> Result<(), CcdError> {
+        let count = skeleton.len();
+        for (k, chain) in self.chains.iter().enumerate() {
+            let range = |field, index: usize| {
+                if index >= count {
+                    Err(CcdError::OutOfRange {
+                        chain: k,
+                        field,
+                        index,
+                        count,
+                    })
+                } else {
+                    Ok(())
+                }
+            };
+            range(CcdField::Target, chain.target)?;
+            range(CcdField::Effector, chain.effector)?;
+            let bad = |field, problem| CcdError::BadValue {
+                chain: k,
+                field,
+                problem,
+            };
+            for (field, v) in [
+                (CcdField::MinAngle, chain.min_angle),
+                (CcdField::MaxAngle, chain.max_angle),
+                (CcdField::BlendFactor, chain.blend_factor),
+            ] {
+                if v.is_some_and(|v| !v.is_finite()) {
+                    return Err(bad(field, "must be a finite number"));
+                }
+            }
+            let mut child = chain.effector;
+            for (j, link) in chain.links.iter().enumerate() {
+                range(CcdField::LinkIndex(j), link.index)?;
+                if skeleton.parent(child) != Some(link.index) {
+                    return Err(CcdError::NotAChain {
+                        chain: k,
+                        field: CcdField::LinkIndex(j),
+                        bone: link.index,
+                        child,
+                        expected: skeleton
+                            .parent(child)
+                            .map_or("none: it is a root".into(), |p| format!("bone {p}")),
+                    });
+                }
+                if let Some(a) = link.limitation {
+                    if !a.is_finite() {
+                        return Err(bad(CcdField::Limitation(j), "must be finite"));
+                    }
+                    if a.length_squared() == 0.0 {
+                        return Err(bad(CcdField::Limitation(j), "axis has zero length"));
+                    }
+                }
+                if link.rotation_min.is_some_and(|v| !v.is_finite()) {
+                    return Err(bad(CcdField::RotationMin(j), "must be finite"));
+                }
+                if link.rotation_max.is_some_and(|v| !v.is_finite()) {
+                    return Err(bad(CcdField::RotationMax(j), "must be finite"));
+                }
+                child = link.index;
+            }
+        }
+        Ok(())
+    }
+
+    /// One three.js `update(global_blend)`: every chain in order. World transforms in `pose`
+    /// must be current (refresh before the call, as a render loop does).
+    pub fn update(&self, skeleton: &Skeleton, pose: &mut Pose, global_blend: f64) -> CcdReport {
+        let mut report = CcdReport::default();
+        self.update_into(skeleton, pose, global_blend, &mut report);
+        report
+    }
+
+    /// [`CcdSolver::update`] writing into a reused report (no allocation once it has grown).
+    /// Precondition: `validate(skeleton)` returned `Ok`; a chain with an out-of-range index is
+    /// skipped (`skipped = true`), and links that are not a parent chain give undefined (but
+    /// finite) poses.
+    pub fn update_into(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        global_blend: f64,
+        report: &mut CcdReport,
+    ) {
+        report
+            .chains
+            .resize_with(self.chains.len(), ChainReport::default);
+        let n = skeleton.len().min(pose.len());
+        for (chain, out) in self.chains.iter().zip(report.chains.iter_mut()) {
+            let fits =
+                chain.target < n && chain.effector < n && chain.links.iter().all(|l| l.index < n);
+            out.links.clear();
+            out.skipped = !fits;
+            if !fits {
+                out.iterations = 0;
+                out.exited_early = false;
+                continue;
+            }
+            self.update_chain(skeleton, pose, chain, global_blend, out);
+        }
+    }
+}
+
+/// three.js r187 `Quaternion.slerp(qb, t)` of `qa` toward `qb`: flips `qb` to the shorter arc,
+/// and for `dot >= 0.9995` lerps and normalises. Finite for finite input (a zero result of the
+/// lerp branch is returned as identity, as three's `normalize` does).
+pub fn three_slerp(qa: DQuat, qb: DQuat, t: f64) -> DQuat {
+    let mut b = qb;
+    let mut dot = qa.dot(qb);
+    if dot < 0.0 {
+        b = -b;
+        dot = -dot;
+    }
+    let s = 1.0 - t;
+    if dot < 0.9995 {
+        let theta = dot.acos();
+        let sin = theta.sin();
+        let s = (s * theta).sin() / sin;
+        let t = (t * theta).sin() / sin;
+        DQuat::from_xyzw(
+            qa.x * s + b.x * t,
+            qa.y * s + b.y * t,
+            qa.z * s + b.z * t,
+            qa.w * s + b.w * t,
+        )
+    } else {
+        let q = DQuat::from_xyzw(
+            qa.x * s + b.x * t,
+            qa.y * s + b.y * t,
+            qa.z * s + b.z * t,
+            qa.w * s + b.w * t,
+        );
+        let l = q.length();
+        if l == 0.0 {
+            DQuat::IDENTITY
+        } else {
+            let inv = 1.0 / l;
+            DQuat::from_xyzw(q.x * inv, q.y * inv, q.z * inv, q.w * inv)
+        }
+    }
+}

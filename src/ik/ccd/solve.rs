@@ -1,0 +1,304 @@
+//! The per-chain CCD loop (three.js r187 `updateOne`), in two bookkeeping variants that give
+//! the same steps up to rounding:
+//!
+//! - **local** (every scale from the effector to the root, and the actor's, is uniform): the
+//!   effector and the target are carried in each link's own frame. Rotating link `j` by the step
+//!   `q` (post-multiplied) leaves the effector fixed in link `j`'s frame, and a link's frame only
+//!   depends on links above it, so one pass costs O(links): the target is taken down the chain
+//!   once per pass (inverse local transforms) and the effector up the chain once per link.
+//! - **world** (otherwise): scratch world matrices of the path link → effector, recomputed with
+//!   the same glam operations as `Pose` after every step, and the link rotation taken from the
+//!   world matrix with its columns normalised (three's `decompose`).
+//!
+//! Either way the pose's local rotations are written as three would, and the moved subtree is
+//! refreshed in the pose once at the end of the chain.
+
+use super::{CcdChain, CcdLink, CcdSolver, ChainReport, EulerState, LinkReport, three_slerp};
+use crate::ik::limits::{clamp_euler_three, euler_xyz_from_quat, quat_from_euler_xyz};
+use crate::rig::{Pose, Skeleton};
+use glam::{DQuat, DVec3};
+
+/// `cos(1e-5)`: `acos(d) < 1e-5` exactly when `d >` this (up to the rounding of acos).
+const COS_MIN_STEP_ANGLE: f64 = 0.999_999_999_95;
+
+impl CcdSolver {
+    /// One chain of `update` (preconditions: indices in range, world transforms current).
+    pub(super) fn update_chain(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        chain: &CcdChain,
+        global_blend: f64,
+        out: &mut ChainReport,
+    ) {
+        let blend = chain.blend_factor.unwrap_or(global_blend);
+        let target = pose.world_position(chain.target);
+        let links = &chain.links;
+        out.blend = blend;
+        out.initial_distance = target.distance(pose.world_position(chain.effector));
+        out.links.extend(links.iter().map(|l| LinkReport {
+            bone: l.index,
+            rotations: 0,
+            on_limit: false,
+            euler: EulerState::Untouched,
+        }));
+        if blend < 1.0 {
+            out.saved.clear();
+            out.saved
+                .extend(links.iter().map(|l| pose.local(l.index).rotation));
+        }
+        out.iterations = 0;
+        out.exited_early = false;
+        let top = if links.is_empty() {
+            // three runs one pass over no links, which rotates nothing.
+            out.iterations = chain.iteration.min(1);
+            out.exited_early = chain.iteration > 1;
+            None
+        } else if uniform_scale_to_root(skeleton, pose, chain.effector) {
+            self.passes_local(skeleton, pose, chain, target, out)
+        } else {
+            self.passes_world(skeleton, pose, chain, target, out)
+        };
+        let mut top = top;
+        if blend < 1.0 {
+            for (j, link) in links.iter().enumerate() {
+                let blended = three_slerp(out.saved[j], pose.local(link.index).rotation, blend);
+                pose.set_local_rotation(link.index, blended);
+                out.links[j].euler = EulerState::FromQuaternion;
+            }
+            if !links.is_empty() {
+                top = Some(links.len() - 1);
+            }
+        }
+        if let Some(top) = top {
+            pose.refresh_subtree(skeleton, links[top].index);
+        }
+        out.final_distance = target.distance(pose.world_position(chain.effector));
+    }
+
+    /// The step of one link: `e`, `t` are the effector and target directions in the link's
+    /// frame (any positive length). Returns the new local rotation, or `None` when three would
+    /// skip the link (angle below 1e-5) or the axis is undefined (a zero direction).
+    fn step(
+        &self,
+        chain: &CcdChain,
+        link: &CcdLink,
+        local: DQuat,
+        e: DVec3,
+        t: DVec3,
+        report: &mut LinkReport,
+    ) -> Option<DQuat> {
+        let n = (e.length_squared() * t.length_squared()).sqrt();
+        if !(n > 0.0 && n.is_finite()) {
+            return None; // effector or target on the link: no axis (see module docs)
+        }
+        let dot = e.dot(t);
+        let d = (dot / n).clamp(-1.0, 1.0);
+        if d > COS_MIN_STEP_ANGLE {
+            return None;
+        }
+        let cross = e.cross(t);
+        let step = if chain.min_angle.is_some() || chain.max_angle.is_some() {
+            let mut angle = d.acos();
+            if let Some(min) = chain.min_angle
+                && angle < min
+            {
+                angle = min;
+            }
+            if let Some(max) = chain.max_angle
+                && angle > max
+            {
+                angle = max;
+            }
+            let len = cross.length();
+            let axis = if len != 0.0 && len.is_finite() {
+                cross * (1.0 / len)
+            } else {
+                e.any_orthonormal_vector() // exactly behind: any perpendicular axis
+            };
+            let (s, c) = (angle / 2.0).sin_cos();
+            DQuat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c)
+        } else {
+            // axisAngle(normalize(e × t), acos(d)) as the half-way quaternion
+            // normalize(e × t, |e||t| + e·t): same rotation, no acos / sin / cos.
+            let w = n + dot;
+            let len = (cross.length_squared() + w * w).sqrt();
+            if cross == DVec3::ZERO {
+                let axis = e.any_orthonormal_vector(); // exactly behind: a half turn
+                DQuat::from_xyzw(axis.x, axis.y, axis.z, 0.0)
+            } else {
+                let inv = 1.0 / len;
+                DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv)
+            }
+        };
+        let mut q = local * step;
+        let limits = self.limits_enabled && link.limits_enabled;
+        report.euler = EulerState::FromQuaternion;
+        report.on_limit = false;
+        if limits && let Some(a) = link.limitation {
+            let c = q.w.clamp(-1.0, 1.0);
+            let dot = q.x * a.x + q.y * a.y + q.z * a.z;
+            let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+            let c2 = sign * (1.0 - c * c).sqrt();
+            q = DQuat::from_xyzw(a.x * c2, a.y * c2, a.z * c2, c);
+        }
+        if limits && (link.rotation_min.is_some() || link.rotation_max.is_some()) {
+            let v = euler_xyz_from_quat(q);
+            let (clamped, hit) = clamp_euler_three(v, link.rotation_min, link.rotation_max);
+            q = quat_from_euler_xyz(clamped);
+            report.euler = EulerState::Stored(clamped);
+            report.on_limit = hit;
+        }
+        report.rotations += 1;
+        Some(q)
+    }
+
+    /// Passes with effector and target carried in link frames (uniform scale). Returns the
+    /// highest rotated link.
+    fn passes_local(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        chain: &CcdChain,
+        target: DVec3,
+        out: &mut ChainReport,
+    ) -> Option<usize> {
+        let links = &chain.links;
+        let n = links.len();
+        let top_parent = match skeleton.parent(links[n - 1].index) {
+            Some(p) => *pose.world_from_bone(p),
+            None => pose.world_from_actor().to_affine(),
+        };
+        let target_in_top_parent = top_parent.inverse().transform_point3(target);
+        let effector_in_link0 = pose.local(chain.effector).translation;
+        out.scratch.clear();
+        out.scratch.resize(n, DVec3::ZERO);
+        let mut top = None;
+        for _ in 0..chain.iteration {
+            out.iterations += 1;
+            // Target in each link's frame: down from the top parent through inverse locals.
+            let mut t = target_in_top_parent;
+            for (j, link) in links.iter().enumerate().rev() {
+                let l = pose.local(link.index);
+                t = (l.rotation.conjugate() * (t - l.translation)) / l.scale.x;
+                out.scratch[j] = t;
+            }
+            let mut e = effector_in_link0;
+            let mut rotated = false;
+            for (j, link) in links.iter().enumerate() {
+                if !link.enabled {
+                    break;
+                }
+                let l = *pose.local(link.index);
+                let q = match self.step(
+                    chain,
+                    link,
+                    l.rotation,
+                    e,
+                    out.scratch[j],
+                    &mut out.links[j],
+                ) {
+                    Some(q) => {
+                        pose.set_local_rotation(link.index, q);
+                        top = Some(top.map_or(j, |t: usize| t.max(j)));
+                        rotated = true;
+                        q
+                    }
+                    None => l.rotation,
+                };
+                // The effector, fixed in this link's frame, in the parent link's frame.
+                e = l.translation + q * (e * l.scale.x);
+            }
+            if !rotated {
+                out.exited_early = out.iterations < chain.iteration;
+                break;
+            }
+        }
+        top
+    }
+
+    /// Passes with scratch world matrices of the path link → effector (any scale).
+    fn passes_world(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        chain: &CcdChain,
+        target: DVec3,
+        out: &mut ChainReport,
+    ) -> Option<usize> {
+        let links = &chain.links;
+        let n = links.len();
+        // k = 0 the effector, k = j + 1 link j.
+        let path_bone = |k: usize| {
+            if k == 0 {
+                chain.effector
+            } else {
+                links[k - 1].index
+            }
+        };
+        out.local_aff.clear();
+        out.world.clear();
+        for k in 0..=n {
+            out.local_aff.push(pose.local(path_bone(k)).to_affine());
+            out.world.push(*pose.world_from_bone(path_bone(k)));
+        }
+        let top_parent = match skeleton.parent(links[n - 1].index) {
+            Some(p) => *pose.world_from_bone(p),
+            None => pose.world_from_actor().to_affine(),
+        };
+        let mut effector_pos = out.world[0].translation;
+        let mut top = None;
+        for _ in 0..chain.iteration {
+            out.iterations += 1;
+            let mut rotated = false;
+            for (j, link) in links.iter().enumerate() {
+                if !link.enabled {
+                    break;
+                }
+                let k = j + 1;
+                let w = out.world[k];
+                let m = w.matrix3;
+                let inv_len =
+                    DVec3::new(m.x_axis.length(), m.y_axis.length(), m.z_axis.length()).recip();
+                let to_link = |v: DVec3| {
+                    DVec3::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v)) * inv_len
+                };
+                let e = to_link(effector_pos - w.translation);
+                let t = to_link(target - w.translation);
+                let local = pose.local(link.index).rotation;
+                let Some(q) = self.step(chain, link, local, e, t, &mut out.links[j]) else {
+                    continue;
+                };
+                pose.set_local_rotation(link.index, q);
+                out.local_aff[k] = pose.local(link.index).to_affine();
+                let parent = if k == n { top_parent } else { out.world[k + 1] };
+                out.world[k] = parent * out.local_aff[k];
+                for kk in (0..k).rev() {
+                    out.world[kk] = out.world[kk + 1] * out.local_aff[kk];
+                }
+                effector_pos = out.world[0].translation;
+                top = Some(top.map_or(j, |t: usize| t.max(j)));
+                rotated = true;
+            }
+            if !rotated {
+                out.exited_early = out.iterations < chain.iteration;
+                break;
+            }
+        }
+        top
+    }
+}
+
+/// True when every bone from `bone` up to its root, and the actor placement, has a uniform
+/// scale (x = y = z): then every world matrix on the way is `s·R`.
+fn uniform_scale_to_root(skeleton: &Skeleton, pose: &Pose, bone: usize) -> bool {
+    let uniform = |s: DVec3| s.x == s.y && s.y == s.z;
+    let mut cur = Some(bone);
+    while let Some(b) = cur {
+        if !uniform(pose.local(b).scale) {
+            return false;
+        }
+        cur = skeleton.parent(b);
+    }
+    uniform(pose.world_from_actor().scale)
+}

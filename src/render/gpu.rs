@@ -1,0 +1,164 @@
+//! Instance, adapter and device selection.
+
+use super::RenderError;
+
+/// A wgpu device and queue with the adapter they came from.
+///
+/// `Device` and `Queue` are cheap handles (clones share the same device).
+#[derive(Debug, Clone)]
+pub struct Gpu {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+}
+
+impl Gpu {
+    /// Creates a headless device on any available adapter (blocking).
+    ///
+    /// All backends are enabled unless `WGPU_BACKEND` (e.g. `vulkan`, `gl`) narrows them.
+    /// Hardware adapters are preferred; CPU adapters (llvmpipe/lavapipe) are accepted.
+    pub fn new_headless() -> Result<Self, RenderError> {
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
+        desc.backends = backends;
+        let instance = wgpu::Instance::new(desc);
+        Self::from_instance(instance, None)
+    }
+
+    /// Picks an adapter from `instance` (compatible with `surface` when given) and creates a
+    /// device. Use this from a windowed app that built its own instance.
+    pub fn from_instance(
+        instance: wgpu::Instance,
+        surface: Option<&wgpu::Surface<'_>>,
+    ) -> Result<Self, RenderError> {
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+        let mut adapter = None;
+        let mut detail = String::new();
+        // First a real GPU, then anything including software fallback adapters.
+        for force_fallback_adapter in [false, true] {
+            let options = wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                force_fallback_adapter,
+                compatible_surface: surface,
+                apply_limit_buckets: false,
+            };
+            match pollster::block_on(instance.request_adapter(&options)) {
+                Ok(a) => {
+                    adapter = Some(a);
+                    break;
+                }
+                Err(e) => detail = e.to_string(),
+            }
+        }
+        if adapter.is_none() {
+            let all = pollster::block_on(instance.enumerate_adapters(backends));
+            adapter = all.into_iter().next();
+        }
+        let Some(adapter) = adapter else {
+            return Err(RenderError::NoAdapter {
+                backends: format!("{backends:?}"),
+                detail,
+            });
+        };
+        let info = adapter.get_info();
+        let desc = wgpu::DeviceDescriptor {
+            label: Some("anglerpose device"),
+            required_features: wgpu::Features::empty(),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
+            RenderError::RequestDevice {
+                adapter: info.name.clone(),
+                detail: e.to_string(),
+            }
+        })?;
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            info,
+        })
+    }
+
+    /// One-line description of the adapter, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({:?}, {:?})",
+            self.info.name, self.info.backend, self.info.device_type
+        )
+    }
+
+    /// True for software rasterisers (llvmpipe/lavapipe), where 4× MSAA costs about 2–3× the
+    /// frame time; an interactive caller may prefer 1 sample there.
+    pub fn is_cpu(&self) -> bool {
+        self.info.device_type == wgpu::DeviceType::Cpu
+    }
+
+    /// The largest of 4 / 1 samples that `format` supports as a multisampled render target
+    /// (the renderer uses 4× MSAA where offered, else none). Depth32Float must also support it.
+    pub fn best_sample_count(&self, format: wgpu::TextureFormat) -> u32 {
+        let colour = self.adapter.get_texture_format_features(format);
+        let depth = self
+            .adapter
+            .get_texture_format_features(wgpu::TextureFormat::Depth32Float);
+        if colour.flags.sample_count_supported(4) && depth.flags.sample_count_supported(4) {
+            4
+        } else {
+            1
+        }
+    }
+}
+
+/// For tests: a headless [`Gpu`], or `None` with a loud `SKIP:` line on stderr when no adapter
+/// exists.
+///
+/// # Panics
+/// When `ANGLERPOSE_REQUIRE_GPU=1` is set and no device can be created — CI sets it after
+/// installing Mesa, so a silently skipped GPU test cannot pass there.
+pub fn test_gpu() -> Option<Gpu> {
+    match Gpu::new_headless() {
+        Ok(gpu) => Some(gpu),
+        Err(e) => {
+            if std::env::var("ANGLERPOSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+                panic!("ANGLERPOSE_REQUIRE_GPU=1 but no GPU device could be created: {e}");
+            }
+            eprintln!("\n**********\nSKIP: no GPU adapter ({e})\n**********\n");
+            None
+        }
+    }
+}
+
+/// A shader module from `common.wgsl` followed by `parts` (WGSL has no `#include`).
+pub(crate) fn shader_module(
+    device: &wgpu::Device,
+    label: &str,
+    parts: &[&str],
+) -> wgpu::ShaderModule {
+    let mut source = String::from(include_str!("../../shaders/common.wgsl"));
+    for part in parts {
+        source.push('\n');
+        source.push_str(part);
+    }
+    device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(label),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    })
+}
+
+/// The depth format used by every pass.
+pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// Depth state for a pipeline in the main pass.
+pub(crate) fn depth_state(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: Default::default(),
+        bias: Default::default(),
+    }
+}

@@ -1,0 +1,305 @@
+//! CPU-side mesh data and its upload to GPU buffers.
+
+use super::RenderError;
+use wgpu::util::DeviceExt;
+
+/// An RGBA8 texture in sRGB (glTF base-colour convention), rows top to bottom.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextureData {
+    pub width: u32,
+    pub height: u32,
+    /// `width × height × 4` bytes.
+    pub rgba8: Vec<u8>,
+}
+
+/// A triangle mesh as plain data (what the glTF loader or a generator produces).
+///
+/// Every per-vertex array that is not empty must have `positions.len()` entries. `normals`
+/// may be empty (smooth normals are then computed at upload). `colors` is glTF `COLOR_0`
+/// (linear RGBA). `joints`/`weights` are both empty (rigid) or both present (skinned);
+/// weights are renormalised at upload, and an all-zero weight vertex stays in bind pose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeshData {
+    pub name: String,
+    pub positions: Vec<[f32; 3]>,
+    pub normals: Vec<[f32; 3]>,
+    pub uvs: Vec<[f32; 2]>,
+    pub colors: Vec<[f32; 4]>,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    /// Triangle list.
+    pub indices: Vec<u32>,
+    /// Linear RGBA multiplier (glTF `baseColorFactor`).
+    pub base_color: [f32; 4],
+    pub texture: Option<TextureData>,
+}
+
+impl MeshData {
+    /// An empty, untextured, white mesh called `name`.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            colors: Vec::new(),
+            joints: Vec::new(),
+            weights: Vec::new(),
+            indices: Vec::new(),
+            base_color: [1.0; 4],
+            texture: None,
+        }
+    }
+
+    /// True when the mesh carries joints and weights.
+    pub fn is_skinned(&self) -> bool {
+        !self.joints.is_empty()
+    }
+
+    /// Checks lengths, index range, finiteness and texture size.
+    pub fn validate(&self) -> Result<(), RenderError> {
+        let bad = |problem: String| RenderError::InvalidMesh {
+            mesh: self.name.clone(),
+            problem,
+        };
+        let n = self.positions.len();
+        let check = |what: &str, len: usize| {
+            if len != 0 && len != n {
+                Err(bad(format!(
+                    "{what} has {len} entries but positions has {n}"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        check("normals", self.normals.len())?;
+        check("uvs", self.uvs.len())?;
+        check("colors", self.colors.len())?;
+        check("joints", self.joints.len())?;
+        check("weights", self.weights.len())?;
+        if self.joints.is_empty() != self.weights.is_empty() {
+            return Err(bad(
+                "joints and weights must both be present or both absent".into(),
+            ));
+        }
+        if !self.indices.len().is_multiple_of(3) {
+            return Err(bad(format!(
+                "{} indices is not a multiple of 3 (triangle list)",
+                self.indices.len()
+            )));
+        }
+        if let Some((i, &v)) = self
+            .indices
+            .iter()
+            .enumerate()
+            .find(|(_, v)| **v as usize >= n)
+        {
+            return Err(bad(format!(
+                "index {i} = {v} is out of range (vertex count {n})"
+            )));
+        }
+        if let Some(i) = self
+            .positions
+            .iter()
+            .position(|p| p.iter().any(|c| !c.is_finite()))
+        {
+            return Err(bad(format!("position {i} is not finite")));
+        }
+        if let Some(t) = &self.texture {
+            let want = t.width as usize * t.height as usize * 4;
+            if t.width == 0 || t.height == 0 || t.rgba8.len() != want {
+                return Err(bad(format!(
+                    "texture {}x{} needs {want} bytes, has {}",
+                    t.width,
+                    t.height,
+                    t.rgba8.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Refers to a mesh uploaded with [`super::Renderer::upload_mesh`]. A handle from another
+/// renderer or a stale one is skipped at draw time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MeshHandle(pub(crate) usize);
+
+/// The interleaved vertex the mesh pipeline reads (72 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct GpuVertex {
+    pub position: [f32; 3],
+    pub normal: [f32; 3],
+    pub uv: [f32; 2],
+    pub color: [f32; 4],
+    pub joints: [u16; 4],
+    pub weights: [f32; 4],
+}
+
+impl GpuVertex {
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
+        0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Float32x4, 4 => Uint16x4,
+        5 => Float32x4
+    ];
+}
+
+/// The GPU side of one uploaded mesh.
+#[derive(Debug)]
+pub(crate) struct GpuMesh {
+    pub vertices: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub index_count: u32,
+    pub material: wgpu::BindGroup,
+    pub base_color: [f32; 4],
+    pub skinned: bool,
+    /// Largest joint index referenced (palettes shorter than this are padded with identity).
+    pub max_joint: u32,
+}
+
+/// Smooth per-vertex normals from the triangles (area-weighted); +Y where undefined.
+pub fn smooth_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> {
+    let mut acc = vec![glam::Vec3::ZERO; positions.len()];
+    for t in indices.chunks_exact(3) {
+        let [a, b, c] = [t[0] as usize, t[1] as usize, t[2] as usize];
+        if a >= positions.len() || b >= positions.len() || c >= positions.len() {
+            continue;
+        }
+        let pa = glam::Vec3::from(positions[a]);
+        let n = (glam::Vec3::from(positions[b]) - pa).cross(glam::Vec3::from(positions[c]) - pa);
+        for i in [a, b, c] {
+            acc[i] += n;
+        }
+    }
+    acc.into_iter()
+        .map(|n| n.try_normalize().unwrap_or(glam::Vec3::Y).to_array())
+        .collect()
+}
+
+/// Interleaves `mesh` into [`GpuVertex`]es (weights renormalised; missing attributes defaulted).
+pub(crate) fn interleave(mesh: &MeshData) -> Vec<GpuVertex> {
+    let computed;
+    let normals: &[[f32; 3]] = if mesh.normals.is_empty() {
+        computed = smooth_normals(&mesh.positions, &mesh.indices);
+        &computed
+    } else {
+        &mesh.normals
+    };
+    (0..mesh.positions.len())
+        .map(|i| {
+            let mut weights = mesh.weights.get(i).copied().unwrap_or([0.0; 4]);
+            let finite = weights.iter().all(|w| w.is_finite() && *w >= 0.0);
+            let sum: f32 = weights.iter().sum();
+            if finite && sum > 1e-8 {
+                weights.iter_mut().for_each(|w| *w /= sum);
+            } else {
+                weights = [0.0; 4];
+            }
+            let n = glam::Vec3::from(normals[i]);
+            GpuVertex {
+                position: mesh.positions[i],
+                normal: n.try_normalize().unwrap_or(glam::Vec3::Y).to_array(),
+                uv: mesh.uvs.get(i).copied().unwrap_or([0.0; 2]),
+                color: mesh.colors.get(i).copied().unwrap_or([1.0; 4]),
+                joints: mesh.joints.get(i).copied().unwrap_or([0; 4]),
+                weights,
+            }
+        })
+        .collect()
+}
+
+/// Uploads `mesh` (validated first). `white` is the 1×1 texture used when the mesh has none.
+pub(crate) fn upload(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    material_layout: &wgpu::BindGroupLayout,
+    sampler: &wgpu::Sampler,
+    white: &wgpu::TextureView,
+    mesh: &MeshData,
+) -> Result<GpuMesh, RenderError> {
+    mesh.validate()?;
+    let vertices = interleave(mesh);
+    // wgpu rejects zero-sized vertex buffers in some backends: keep at least one vertex/index.
+    let vertex_bytes: &[u8] = if vertices.is_empty() {
+        bytemuck::bytes_of(&ZERO_VERTEX)
+    } else {
+        bytemuck::cast_slice(&vertices)
+    };
+    let index_data: Vec<u32> = if mesh.indices.is_empty() {
+        vec![0; 4]
+    } else {
+        mesh.indices.clone()
+    };
+    let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(&format!("{} vertices", mesh.name)),
+        contents: vertex_bytes,
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let index_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(&format!("{} indices", mesh.name)),
+        contents: bytemuck::cast_slice(&index_data),
+        usage: wgpu::BufferUsages::INDEX,
+    });
+    let own_view = mesh.texture.as_ref().map(|t| {
+        let texture = device.create_texture_with_data(
+            queue,
+            &wgpu::TextureDescriptor {
+                label: Some(&format!("{} base colour", mesh.name)),
+                size: wgpu::Extent3d {
+                    width: t.width,
+                    height: t.height,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8UnormSrgb,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            },
+            wgpu::util::TextureDataOrder::LayerMajor,
+            &t.rgba8,
+        );
+        texture.create_view(&wgpu::TextureViewDescriptor::default())
+    });
+    let view = own_view.as_ref().unwrap_or(white);
+    let material = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(&format!("{} material", mesh.name)),
+        layout: material_layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            },
+        ],
+    });
+    let max_joint = mesh
+        .joints
+        .iter()
+        .flat_map(|j| j.iter())
+        .copied()
+        .max()
+        .unwrap_or(0) as u32;
+    Ok(GpuMesh {
+        vertices: vertex_buffer,
+        indices: index_buffer,
+        index_count: mesh.indices.len() as u32,
+        material,
+        base_color: mesh.base_color,
+        skinned: mesh.is_skinned(),
+        max_joint,
+    })
+}
+
+const ZERO_VERTEX: GpuVertex = GpuVertex {
+    position: [0.0; 3],
+    normal: [0.0, 1.0, 0.0],
+    uv: [0.0; 2],
+    color: [1.0; 4],
+    joints: [0; 4],
+    weights: [0.0; 4],
+};

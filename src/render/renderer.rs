@@ -1,0 +1,533 @@
+//! The renderer: owns pipelines, uploaded meshes and per-frame buffers (reused, grown only
+//! when a frame needs more).
+
+use super::camera::FrameUniform;
+use super::grid::GridPipelines;
+use super::mesh::{GpuMesh, upload};
+use super::overlay::{OverlayBuilder, OverlayVertex};
+use super::skinned::{DrawUniform, MeshLayouts, mesh_pipeline, uniform_entry};
+use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, RenderError};
+use glam::Mat4;
+
+const IDENTITY: [[f32; 4]; 4] = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+/// `palette` padded with identity to at least `len` entries; non-finite matrices become
+/// identity so a bad joint never produces NaN vertices.
+pub(crate) fn padded_palette(palette: &[[[f32; 4]; 4]], len: usize) -> Vec<[[f32; 4]; 4]> {
+    let mut out = Vec::with_capacity(len.max(palette.len()));
+    extend_palette(&mut out, palette, len);
+    out
+}
+
+fn extend_palette(out: &mut Vec<[[f32; 4]; 4]>, palette: &[[[f32; 4]; 4]], len: usize) {
+    for m in palette {
+        let finite = m.iter().flatten().all(|c| c.is_finite());
+        out.push(if finite { *m } else { IDENTITY });
+    }
+    for _ in palette.len()..len {
+        out.push(IDENTITY);
+    }
+}
+
+/// A GPU buffer that grows (to the next power of two) when a frame needs more.
+struct GrowBuffer {
+    buffer: wgpu::Buffer,
+    capacity: u64,
+    usage: wgpu::BufferUsages,
+    label: &'static str,
+}
+
+impl GrowBuffer {
+    fn new(
+        device: &wgpu::Device,
+        label: &'static str,
+        capacity: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Self {
+        let usage = usage | wgpu::BufferUsages::COPY_DST;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: capacity,
+            usage,
+            mapped_at_creation: false,
+        });
+        Self {
+            buffer,
+            capacity,
+            usage,
+            label,
+        }
+    }
+
+    /// Writes `bytes` at offset 0; returns true when the buffer was replaced (rebind needed).
+    fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, bytes: &[u8]) -> bool {
+        let mut grown = false;
+        if bytes.len() as u64 > self.capacity {
+            self.capacity = (bytes.len() as u64).next_power_of_two();
+            *self = Self::new(device, self.label, self.capacity, self.usage);
+            grown = true;
+        }
+        if !bytes.is_empty() {
+            queue.write_buffer(&self.buffer, 0, bytes);
+        }
+        grown
+    }
+}
+
+/// Offscreen attachments sized to the viewport: MSAA colour (when sample_count > 1) and depth.
+struct Attachments {
+    size: [u32; 2],
+    msaa: Option<wgpu::TextureView>,
+    depth: wgpu::TextureView,
+}
+
+/// Draws [`FrameData`] into a colour target of the format given at construction.
+pub struct Renderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    format: wgpu::TextureFormat,
+    sample_count: u32,
+    encode_srgb: bool,
+    draw_stride: u64,
+    layouts: MeshLayouts,
+    frame_layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    white: wgpu::TextureView,
+    mesh_pipeline: wgpu::RenderPipeline,
+    grid: GridPipelines,
+    overlay_pipeline: wgpu::RenderPipeline,
+    frame_buffer: wgpu::Buffer,
+    frame_bind_group: wgpu::BindGroup,
+    joints: GrowBuffer,
+    draws: GrowBuffer,
+    overlay_vertices: GrowBuffer,
+    mesh_bind_group: wgpu::BindGroup,
+    meshes: Vec<GpuMesh>,
+    attachments: Option<Attachments>,
+    // Reused CPU scratch.
+    palette: Vec<[[f32; 4]; 4]>,
+    draw_bytes: Vec<u8>,
+    draw_list: Vec<(usize, u32)>,
+    overlay: OverlayBuilder,
+}
+
+impl Renderer {
+    /// Builds all pipelines for targets of `format`. `sample_count` 4 gives 4× MSAA (use
+    /// [`Gpu::best_sample_count`]); anything the adapter does not support falls back to 1.
+    pub fn new(gpu: &Gpu, format: wgpu::TextureFormat, sample_count: u32) -> Self {
+        let device = gpu.device.clone();
+        let sample_count = if sample_count > 1 && gpu.best_sample_count(format) >= sample_count {
+            sample_count
+        } else {
+            1
+        };
+        let layouts = MeshLayouts::new(&device);
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame layout"),
+            entries: &[uniform_entry(0, wgpu::ShaderStages::VERTEX_FRAGMENT, false)],
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("base colour sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        let white = white_texture(gpu);
+        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment.max(1));
+        let draw_size = std::mem::size_of::<DrawUniform>() as u64;
+        let draw_stride = draw_size.div_ceil(align) * align;
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniform"),
+            size: std::mem::size_of::<FrameUniform>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame bind group"),
+            layout: &frame_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame_buffer.as_entire_binding(),
+            }],
+        });
+        let joints = GrowBuffer::new(
+            &device,
+            "joint palettes",
+            64 * 64,
+            wgpu::BufferUsages::STORAGE,
+        );
+        let draws = GrowBuffer::new(
+            &device,
+            "draw uniforms",
+            draw_stride * 16,
+            wgpu::BufferUsages::UNIFORM,
+        );
+        let overlay_vertices = GrowBuffer::new(
+            &device,
+            "overlay vertices",
+            64 * 1024,
+            wgpu::BufferUsages::VERTEX,
+        );
+        let mesh_bind_group = mesh_bind_group(
+            &device,
+            &layouts,
+            &frame_buffer,
+            &joints.buffer,
+            &draws.buffer,
+        );
+        Self {
+            mesh_pipeline: mesh_pipeline(&device, &layouts, format, sample_count),
+            grid: GridPipelines::new(&device, &frame_layout, format, sample_count),
+            overlay_pipeline: super::overlay::pipeline(
+                &device,
+                &frame_layout,
+                format,
+                sample_count,
+            ),
+            queue: gpu.queue.clone(),
+            device,
+            format,
+            sample_count,
+            encode_srgb: !format.is_srgb(),
+            draw_stride,
+            layouts,
+            frame_layout,
+            sampler,
+            white,
+            frame_buffer,
+            frame_bind_group,
+            joints,
+            draws,
+            overlay_vertices,
+            mesh_bind_group,
+            meshes: Vec::new(),
+            attachments: None,
+            palette: Vec::new(),
+            draw_bytes: Vec::new(),
+            draw_list: Vec::new(),
+            overlay: OverlayBuilder::default(),
+        }
+    }
+
+    /// The colour format this renderer draws into.
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+
+    /// The MSAA sample count actually in use (1 or 4).
+    pub fn sample_count(&self) -> u32 {
+        self.sample_count
+    }
+
+    /// Validates and uploads `mesh`; the handle stays valid for this renderer's lifetime.
+    pub fn upload_mesh(&mut self, mesh: &MeshData) -> Result<MeshHandle, RenderError> {
+        let gpu_mesh = upload(
+            &self.device,
+            &self.queue,
+            &self.layouts.material,
+            &self.sampler,
+            &self.white,
+            mesh,
+        )?;
+        self.meshes.push(gpu_mesh);
+        Ok(MeshHandle(self.meshes.len() - 1))
+    }
+
+    /// Encodes and submits one frame into `target`: a single-sample view of this renderer's
+    /// format (the MSAA resolve target when multisampling). Attachments and pixel-sized
+    /// overlays follow the target's actual size; the camera's projection should match its
+    /// aspect ratio.
+    pub fn render(
+        &mut self,
+        target: &wgpu::TextureView,
+        frame: &FrameData,
+    ) -> Result<(), RenderError> {
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("anglerpose frame"),
+            });
+        self.encode(&mut encoder, target, frame)?;
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Like [`Self::render`] but records into the caller's encoder (buffer uploads are queued
+    /// with `Queue::write_buffer` and land before the caller's next submit). A target of
+    /// another format or sample count is an error, not a wgpu validation panic.
+    pub fn encode(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        frame: &FrameData,
+    ) -> Result<(), RenderError> {
+        let texture = target.texture();
+        if texture.format() != self.format || texture.sample_count() != 1 {
+            return Err(RenderError::Gpu {
+                during: "render".into(),
+                detail: format!(
+                    "target is {:?} with {} samples; this renderer draws into {:?} (1 sample)",
+                    texture.format(),
+                    texture.sample_count(),
+                    self.format
+                ),
+            });
+        }
+        let size = [texture.width(), texture.height()];
+        self.prepare(frame, size);
+        self.ensure_attachments(size);
+        let Some(att) = &self.attachments else {
+            return Ok(());
+        };
+        let (view, resolve) = match &att.msaa {
+            Some(msaa) => (msaa, Some(target)),
+            None => (target, None),
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("main pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target: resolve,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &att.depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        pass.set_pipeline(&self.grid.background);
+        pass.draw(0..3, 0..1);
+
+        pass.set_pipeline(&self.mesh_pipeline);
+        for (k, &(mesh_index, _)) in self.draw_list.iter().enumerate() {
+            let mesh = &self.meshes[mesh_index];
+            if mesh.index_count == 0 {
+                continue;
+            }
+            let offset = (k as u64 * self.draw_stride) as u32;
+            pass.set_bind_group(0, &self.mesh_bind_group, &[offset]);
+            pass.set_bind_group(1, &mesh.material, &[]);
+            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+            pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+        }
+
+        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        if frame.grid {
+            pass.set_pipeline(&self.grid.grid);
+            pass.draw(0..6, 0..1);
+        }
+        let overlay_count = self.overlay.vertices.len() as u32;
+        if overlay_count > 0 {
+            pass.set_pipeline(&self.overlay_pipeline);
+            pass.set_vertex_buffer(0, self.overlay_vertices.buffer.slice(..));
+            pass.draw(0..overlay_count, 0..1);
+        }
+        Ok(())
+    }
+
+    /// CPU work of a frame: frame uniform, joint palettes, draw uniforms, overlay vertices.
+    fn prepare(&mut self, frame: &FrameData, target_size: [u32; 2]) {
+        let camera = Camera {
+            viewport: target_size,
+            ..frame.camera
+        };
+        let uniform = FrameUniform::new(&camera, self.encode_srgb);
+        self.queue
+            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
+
+        self.palette.clear();
+        self.draw_bytes.clear();
+        self.draw_list.clear();
+        let stride = self.draw_stride as usize;
+        for draw in &frame.skinned {
+            let Some(mesh) = self.meshes.get(draw.mesh.0) else {
+                continue;
+            };
+            let base = self.palette.len() as u32;
+            let need = if mesh.skinned {
+                mesh.max_joint as usize + 1
+            } else {
+                0
+            };
+            extend_palette(&mut self.palette, &draw.skin_matrices, need);
+            let uniform = DrawUniform {
+                world_from_mesh: IDENTITY,
+                normal_from_mesh: IDENTITY,
+                colour: mesh.base_color,
+                flags: [u32::from(mesh.skinned), base, 0, 0],
+            };
+            push_draw(&mut self.draw_bytes, &uniform, stride);
+            self.draw_list.push((draw.mesh.0, base));
+        }
+        for draw in &frame.rigid {
+            let Some(mesh) = self.meshes.get(draw.mesh.0) else {
+                continue;
+            };
+            let model = Mat4::from_cols_array_2d(&draw.world_from_mesh);
+            if !model.is_finite() {
+                continue;
+            }
+            let det = model.determinant();
+            let normal = if det.abs() > 1e-20 {
+                model.inverse().transpose()
+            } else {
+                model
+            };
+            let tint = if draw.tint.iter().all(|c| c.is_finite()) {
+                draw.tint
+            } else {
+                [1.0; 4]
+            };
+            let uniform = DrawUniform {
+                world_from_mesh: draw.world_from_mesh,
+                normal_from_mesh: normal.to_cols_array_2d(),
+                colour: std::array::from_fn(|i| mesh.base_color[i] * tint[i]),
+                flags: [0, 0, 0, 0],
+            };
+            push_draw(&mut self.draw_bytes, &uniform, stride);
+            self.draw_list.push((draw.mesh.0, 0));
+        }
+        if self.palette.is_empty() {
+            self.palette.push(IDENTITY);
+        }
+        let mut rebind = self.joints.write(
+            &self.device,
+            &self.queue,
+            bytemuck::cast_slice(&self.palette),
+        );
+        rebind |= self
+            .draws
+            .write(&self.device, &self.queue, &self.draw_bytes);
+        if rebind {
+            self.mesh_bind_group = mesh_bind_group(
+                &self.device,
+                &self.layouts,
+                &self.frame_buffer,
+                &self.joints.buffer,
+                &self.draws.buffer,
+            );
+        }
+        self.overlay.build(&frame.overlays, &frame.camera);
+        self.overlay_vertices.write(
+            &self.device,
+            &self.queue,
+            bytemuck::cast_slice::<OverlayVertex, u8>(&self.overlay.vertices),
+        );
+    }
+
+    fn ensure_attachments(&mut self, size: [u32; 2]) {
+        if self.attachments.as_ref().is_some_and(|a| a.size == size) {
+            return;
+        }
+        let extent = wgpu::Extent3d {
+            width: size[0],
+            height: size[1],
+            depth_or_array_layers: 1,
+        };
+        let make = |label: &str, format: wgpu::TextureFormat| {
+            self.device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size: extent,
+                    mip_level_count: 1,
+                    sample_count: self.sample_count,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default())
+        };
+        let msaa = (self.sample_count > 1).then(|| make("msaa colour", self.format));
+        let depth = make("depth", super::gpu::DEPTH_FORMAT);
+        self.attachments = Some(Attachments { size, msaa, depth });
+    }
+
+    /// The frame-uniform layout (for callers adding their own pipelines in the same pass).
+    pub fn frame_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.frame_layout
+    }
+}
+
+fn push_draw(bytes: &mut Vec<u8>, uniform: &DrawUniform, stride: usize) {
+    let start = bytes.len();
+    bytes.extend_from_slice(bytemuck::bytes_of(uniform));
+    bytes.resize(start + stride, 0);
+}
+
+fn mesh_bind_group(
+    device: &wgpu::Device,
+    layouts: &MeshLayouts,
+    frame: &wgpu::Buffer,
+    joints: &wgpu::Buffer,
+    draws: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("mesh bind group"),
+        layout: &layouts.frame_joints_draw,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: joints.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: draws,
+                    offset: 0,
+                    size: wgpu::BufferSize::new(std::mem::size_of::<DrawUniform>() as u64),
+                }),
+            },
+        ],
+    })
+}
+
+/// A 1×1 white sRGB texture for untextured meshes.
+fn white_texture(gpu: &Gpu) -> wgpu::TextureView {
+    use wgpu::util::DeviceExt;
+    gpu.device
+        .create_texture_with_data(
+            &gpu.queue,
+            &wgpu::TextureDescriptor {
+                label: Some("white"),
+                size: wgpu::Extent3d {
+                    width: 1,
+                    height: 1,
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8UnormSrgb,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            },
+            wgpu::util::TextureDataOrder::LayerMajor,
+            &[255, 255, 255, 255],
+        )
+        .create_view(&Default::default())
+}
