@@ -12,6 +12,8 @@ use glam::{DAffine3, DQuat, DVec3};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pose {
     local: Vec<Transform>,
+    /// `local[i].to_affine()`, kept in step by the setters so refreshes skip the conversion.
+    local_affine: Vec<DAffine3>,
     world: Vec<DAffine3>,
     world_rot: Vec<DQuat>,
     /// Placement of the whole skeleton: world-from-actor-root (roots are its children).
@@ -26,8 +28,10 @@ impl Pose {
     pub fn rest(skeleton: &Skeleton) -> Self {
         let local: Vec<Transform> = skeleton.bones().iter().map(|b| b.rest).collect();
         let n = local.len();
+        let local_affine = local.iter().map(Transform::to_affine).collect();
         let mut pose = Self {
             local,
+            local_affine,
             world: vec![DAffine3::IDENTITY; n],
             world_rot: vec![DQuat::IDENTITY; n],
             world_from_actor: Transform::IDENTITY,
@@ -58,11 +62,14 @@ impl Pose {
     #[inline]
     pub fn set_local(&mut self, bone: usize, t: Transform) {
         self.local[bone] = t;
+        self.local_affine[bone] = t.to_affine();
     }
 
     #[inline]
     pub fn set_local_rotation(&mut self, bone: usize, q: DQuat) {
-        self.local[bone].rotation = q;
+        let local = &mut self.local[bone];
+        local.rotation = q;
+        self.local_affine[bone] = local.to_affine();
     }
 
     pub fn world_from_actor(&self) -> &Transform {
@@ -110,13 +117,12 @@ impl Pose {
     /// by ~1e-16 per level, far below anything the solvers can see.
     #[inline]
     fn update_one(&mut self, skeleton: &Skeleton, bone: usize) {
-        let local = &self.local[bone];
         let (pw, pr) = match skeleton.parent(bone) {
             Some(p) => (self.world[p], self.world_rot[p]),
             None => (self.world_from_actor_affine, self.world_from_actor.rotation),
         };
-        self.world[bone] = pw * local.to_affine();
-        self.world_rot[bone] = pr * local.rotation;
+        self.world[bone] = pw * self.local_affine[bone];
+        self.world_rot[bone] = pr * self.local[bone].rotation;
     }
 
     /// Recomputes every world transform, parents first.
