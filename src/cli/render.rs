@@ -76,20 +76,14 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes a PNG through a temporary file in the same folder, then renames it into place.
+/// Writes a PNG atomically (temporary file in the same folder, fsync, rename; see
+/// [`anglerpose::preset::io::write_atomic`]).
 pub fn save_png_atomic(image: &image::RgbaImage, out: &std::path::Path) -> anyhow::Result<()> {
-    let dir = out
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        out.file_name().and_then(|n| n.to_str()).unwrap_or("image.png"),
-        std::process::id()
-    ));
+    let mut bytes = std::io::Cursor::new(Vec::new());
     image
-        .save_with_format(&tmp, image::ImageFormat::Png)
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, out).with_context(|| format!("renaming into {}", out.display()))?;
+        .write_to(&mut bytes, image::ImageFormat::Png)
+        .with_context(|| format!("encoding {}", out.display()))?;
+    anglerpose::preset::io::write_atomic(out, bytes.get_ref())
+        .with_context(|| format!("writing {}", out.display()))?;
     Ok(())
 }

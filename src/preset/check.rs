@@ -1,0 +1,159 @@
+//! Semantic checks of a parsed preset: finite numbers, unit quaternions, ranges, min ≤ max.
+//! Every problem is collected with its JSON path. Pure; file references are checked in
+//! [`super::io`].
+
+use super::{Preset, Problem};
+use crate::fishing::{GripCalibration, SessionState, SolverSettings};
+use glam::{DQuat, DVec3};
+use std::f64::consts::PI;
+
+/// Every problem of `preset` that needs no files (see [`super::io::validate_file`] for the
+/// character and override checks).
+pub fn check_preset(preset: &Preset) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if preset.character.path.trim().is_empty() {
+        out.push(Problem::error("character.path", "is empty"));
+    }
+    if let Some(h) = &preset.character.sha256
+        && !(h.len() == 64
+            && h.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)))
+    {
+        out.push(Problem::error(
+            "character.sha256",
+            "expected 64 lower-case hex digits (SHA-256) or null",
+        ));
+    }
+    calibration(&preset.calibration, "calibration", &mut out);
+    settings(&preset.settings, "settings", &mut out);
+    state(&preset.state, "state", &mut out);
+    for (name, pose) in &preset.poses {
+        let prefix = format!("poses.{name}");
+        if name.trim().is_empty() {
+            out.push(Problem::error(
+                prefix.clone(),
+                "pose names must not be empty",
+            ));
+        }
+        state(&pose.state, &format!("{prefix}.state"), &mut out);
+        if let Some(c) = &pose.calibration {
+            calibration(c, &format!("{prefix}.calibration"), &mut out);
+        }
+    }
+    out
+}
+
+fn number(v: f64, path: &str, lo: f64, hi: f64, out: &mut Vec<Problem>) {
+    if !v.is_finite() {
+        out.push(Problem::error(path, format!("{v} is not a finite number")));
+    } else if !(lo..=hi).contains(&v) {
+        out.push(Problem::error(path, format!("{v} is outside {lo}..={hi}")));
+    }
+}
+
+fn vec3(v: DVec3, path: &str, out: &mut Vec<Problem>) {
+    for (i, c) in v.to_array().into_iter().enumerate() {
+        if !c.is_finite() {
+            out.push(Problem::error(
+                format!("{path}[{i}]"),
+                format!("{c} is not a finite number"),
+            ));
+        }
+    }
+}
+
+fn unit_quat(q: DQuat, path: &str, out: &mut Vec<Problem>) {
+    let before = out.len();
+    for (i, c) in q.to_array().into_iter().enumerate() {
+        if !c.is_finite() {
+            out.push(Problem::error(
+                format!("{path}[{i}]"),
+                format!("{c} is not a finite number"),
+            ));
+        }
+    }
+    if out.len() == before && (q.length() - 1.0).abs() > 1e-3 {
+        out.push(Problem::error(
+            path,
+            format!("not a unit quaternion (length {})", q.length()),
+        ));
+    }
+}
+
+fn calibration(c: &GripCalibration, prefix: &str, out: &mut Vec<Problem>) {
+    for (kind, g) in &c.grips {
+        let name = serde_json::to_value(kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("{kind:?}"));
+        let p = format!("{prefix}.grips.{name}");
+        vec3(g.offset_in_object, &format!("{p}.offset_in_object"), out);
+        unit_quat(g.rotation, &format!("{p}.rotation"), out);
+    }
+    vec3(
+        c.rod_adjust.offset_in_object,
+        &format!("{prefix}.rod_adjust.offset_in_object"),
+        out,
+    );
+    unit_quat(
+        c.rod_adjust.rotation,
+        &format!("{prefix}.rod_adjust.rotation"),
+        out,
+    );
+    for (side, hand) in [("left", &c.hands.left), ("right", &c.hands.right)] {
+        let p = format!("{prefix}.hands.{side}");
+        unit_quat(hand.palm_correction, &format!("{p}.palm_correction"), out);
+        vec3(
+            hand.palm_offset_in_hand,
+            &format!("{p}.palm_offset_in_hand"),
+            out,
+        );
+        number(hand.finger_curl, &format!("{p}.finger_curl"), 0.0, 1.0, out);
+        number(hand.thumb_curl, &format!("{p}.thumb_curl"), 0.0, 1.0, out);
+    }
+    for (side, pole) in [("left", &c.poles.left), ("right", &c.poles.right)] {
+        let p = format!("{prefix}.poles.{side}");
+        vec3(pole.pole_in_actor, &format!("{p}.pole_in_actor"), out);
+        for (phase, v) in &pole.per_phase {
+            vec3(*v, &format!("{p}.per_phase.{}", phase.name()), out);
+        }
+    }
+}
+
+fn settings(s: &SolverSettings, prefix: &str, out: &mut Vec<Problem>) {
+    let lim = &s.elbow_limit;
+    let min_path = format!("{prefix}.elbow_limit.min_bend");
+    let max_path = format!("{prefix}.elbow_limit.max_bend");
+    number(lim.min_bend, &min_path, 0.0, PI, out);
+    number(lim.max_bend, &max_path, 0.0, PI, out);
+    if lim.min_bend.is_finite() && lim.max_bend.is_finite() && lim.min_bend > lim.max_bend {
+        out.push(Problem::error(
+            min_path,
+            format!(
+                "min_bend {} is greater than max_bend {}",
+                lim.min_bend, lim.max_bend
+            ),
+        ));
+    }
+    number(s.soften, &format!("{prefix}.soften"), 0.0, 1.0, out);
+    number(s.weight, &format!("{prefix}.weight"), 0.0, 1.0, out);
+}
+
+fn state(s: &SessionState, prefix: &str, out: &mut Vec<Problem>) {
+    number(s.t, &format!("{prefix}.t"), 0.0, 1.0, out);
+    let p = format!("{prefix}.params");
+    number(
+        s.params.rod_length,
+        &format!("{p}.rod_length"),
+        1.0,
+        5.0,
+        out,
+    );
+    number(
+        s.params.cast_power,
+        &format!("{p}.cast_power"),
+        0.2,
+        2.0,
+        out,
+    );
+}

@@ -1,0 +1,186 @@
+//! The posed character as a glTF 2.0 binary: every node of the character with the solved
+//! local transforms (the actor placement folded into the roots), its meshes and skins, and the
+//! rod, net and stool as rigid node trees placed by the session frames. Written with the
+//! deterministic [`crate::assetgen::glb`] writer. Pure: returns bytes.
+//!
+//! Limits: materials become one vertex-colour material (the base colour factor is multiplied
+//! into the vertex colours; textures and UVs are not exported), and nodes must have unit scale
+//! (the writer stores translation and rotation only) — other files are refused with
+//! [`ExportError::ScaledNode`].
+
+use crate::assetgen::glb::{GlbBuilder, SkinAttributes};
+use crate::assetgen::mesher::TriMesh;
+use crate::gltf_io::Character;
+use crate::rig::{Pose, Transform};
+use crate::stage::Stage;
+use glam::{DAffine3, DVec3};
+use thiserror::Error;
+
+#[derive(Debug, Error, PartialEq)]
+pub enum ExportError {
+    #[error("the stage has not been posed (call Stage::update first)")]
+    NotPosed,
+    #[error(
+        "{object}: node {node} ({name:?}) has scale {scale:?}; export supports unit scale only"
+    )]
+    ScaledNode {
+        object: String,
+        node: usize,
+        name: String,
+        scale: [f64; 3],
+    },
+    #[error("{object}: node {node} ({name:?}) has a non-finite transform")]
+    NonFinite {
+        object: String,
+        node: usize,
+        name: String,
+    },
+}
+
+const SCALE_TOLERANCE: f64 = 1e-6;
+
+/// The posed GLB of `stage` (its current pose and session frames).
+pub fn posed_glb(stage: &Stage) -> Result<Vec<u8>, ExportError> {
+    let eval = stage.evaluation().ok_or(ExportError::NotPosed)?;
+    let world_from_actor = stage.world_from_actor.to_affine();
+    let mut glb = GlbBuilder::default();
+    let character_roots = add_object(
+        &mut glb,
+        &stage.character,
+        &stage.pose,
+        world_from_actor,
+        "character",
+    )?;
+    for root in character_roots {
+        glb.scene_root(root);
+    }
+    let props = [
+        (
+            "rod",
+            &stage.props.rod,
+            world_from_actor * eval.frames.actor_from_rod.to_affine(),
+        ),
+        (
+            "net",
+            &stage.props.net,
+            world_from_actor * eval.frames.actor_from_net.to_affine(),
+        ),
+        ("stool", &stage.props.stool, world_from_actor),
+    ];
+    for (name, object, placement) in props {
+        let t = Transform::from_affine(&placement);
+        let holder = glb.node(name, t.translation.to_array(), t.rotation.to_array());
+        let rest = Pose::rest(&object.skeleton);
+        let roots = add_object(&mut glb, object, &rest, DAffine3::IDENTITY, name)?;
+        glb.set_children(holder, &roots);
+        glb.scene_root(holder);
+    }
+    Ok(glb.finish())
+}
+
+/// Adds every node of `object` with the locals of `pose` (roots get `parent_from_actor`
+/// folded in), its meshes and skins. Returns the root nodes.
+fn add_object(
+    glb: &mut GlbBuilder,
+    object: &Character,
+    pose: &Pose,
+    parent_from_actor: DAffine3,
+    label: &str,
+) -> Result<Vec<usize>, ExportError> {
+    let skel = &object.skeleton;
+    let mut nodes = Vec::with_capacity(skel.len());
+    let mut roots = Vec::new();
+    for (b, bone) in skel.bones().iter().enumerate() {
+        let mut local = *pose.local(b);
+        if bone.parent.is_none() {
+            local = Transform::from_affine(&(parent_from_actor * local.to_affine()));
+            roots.push(b);
+        }
+        if !local.is_finite() {
+            return Err(ExportError::NonFinite {
+                object: label.to_string(),
+                node: b,
+                name: bone.name.clone(),
+            });
+        }
+        if (local.scale - DVec3::ONE).abs().max_element() > SCALE_TOLERANCE {
+            return Err(ExportError::ScaledNode {
+                object: label.to_string(),
+                node: b,
+                name: bone.name.clone(),
+                scale: local.scale.to_array(),
+            });
+        }
+        let r = local.rotation.normalize();
+        nodes.push(glb.node(&bone.name, local.translation.to_array(), r.to_array()));
+    }
+    for b in 0..skel.len() {
+        let children: Vec<usize> = skel.children(b).iter().map(|&c| nodes[c]).collect();
+        glb.set_children(nodes[b], &children);
+    }
+    let skins: Vec<usize> = object
+        .skins
+        .iter()
+        .map(|skin| {
+            let joints: Vec<usize> = skin.joints.iter().map(|&j| nodes[j]).collect();
+            let ibm: Vec<[f32; 16]> = skin
+                .inverse_bind
+                .iter()
+                .map(|m| m.to_cols_array().map(|v| v as f32))
+                .collect();
+            let mut top = skin.joints.first().copied().unwrap_or(0);
+            while let Some(p) = skel.parent(top) {
+                top = p;
+            }
+            glb.skin(&skin.name, &joints, &ibm, nodes[top])
+        })
+        .collect();
+    for mesh in &object.meshes {
+        let skin = mesh.skin.and_then(|s| skins.get(s).copied());
+        let mut primitives = Vec::new();
+        for prim in &mesh.primitives {
+            let tri = tri_mesh(prim);
+            let attrs = match (&prim.joints, &prim.weights) {
+                (Some(j), Some(w)) if skin.is_some() => Some(SkinAttributes {
+                    joints: j,
+                    weights: w,
+                }),
+                // A skinned node's primitives all need joints and weights.
+                _ if skin.is_some() => continue,
+                _ => None,
+            };
+            primitives.push(glb.primitive(&tri, attrs));
+        }
+        if primitives.is_empty() {
+            continue;
+        }
+        let m = glb.mesh(&mesh.name, primitives);
+        glb.set_mesh(nodes[mesh.node], m, skin);
+    }
+    Ok(roots.into_iter().map(|b| nodes[b]).collect())
+}
+
+fn tri_mesh(prim: &crate::gltf_io::Primitive) -> TriMesh {
+    let f = prim.material.base_color_factor;
+    let colours = match &prim.colors {
+        Some(c) => c
+            .iter()
+            .map(|c| [c[0] * f[0], c[1] * f[1], c[2] * f[2]])
+            .collect(),
+        None => vec![[f[0], f[1], f[2]]; prim.positions.len()],
+    };
+    TriMesh {
+        positions: prim
+            .positions
+            .iter()
+            .map(|p| glam::Vec3::from(*p).as_dvec3())
+            .collect(),
+        normals: prim
+            .normals
+            .iter()
+            .map(|n| glam::Vec3::from(*n).as_dvec3())
+            .collect(),
+        colours,
+        indices: prim.indices.clone(),
+    }
+}

@@ -1,0 +1,299 @@
+//! The only file I/O of presets: loading (which never writes), atomic saving, reference
+//! checks and building a [`Stage`] from a preset file.
+
+use super::parse::parse_preset;
+use super::{CharacterRef, Preset, PresetError, Problem, check_preset, sha256_hex};
+use crate::gltf_io;
+use crate::rig::{HumanoidMap, Pose, Side};
+use crate::stage::{Props, Stage, bundled_assets_dir};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The bundled default preset (used when no preset file is given).
+pub fn bundled_preset_path() -> PathBuf {
+    bundled_assets_dir()
+        .join("presets")
+        .join("seated_hold.json")
+}
+
+/// Reads and parses a preset. The file is only read, never modified.
+pub fn load_preset(path: impl AsRef<Path>) -> Result<Preset, PresetError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|source| PresetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| PresetError::Invalid {
+        path: path.to_path_buf(),
+        problems: vec![Problem::error(
+            "(root)",
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        )],
+    })?;
+    parse_preset(&text).map_err(|problems| PresetError::Invalid {
+        path: path.to_path_buf(),
+        problems,
+    })
+}
+
+/// Checks `preset` and writes it atomically (see [`write_atomic`]). A preset with errors is
+/// refused and nothing is written.
+pub fn save_preset_atomic(path: impl AsRef<Path>, preset: &Preset) -> Result<(), PresetError> {
+    let path = path.as_ref();
+    let problems: Vec<Problem> = check_preset(preset)
+        .into_iter()
+        .filter(Problem::is_error)
+        .collect();
+    if !problems.is_empty() {
+        return Err(PresetError::NotSaved {
+            path: path.to_path_buf(),
+            problems,
+        });
+    }
+    write_atomic(path, preset.to_json().as_bytes()).map_err(|source| PresetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Writes `bytes` to `path` without ever leaving a partial file: a temporary file in the same
+/// folder is written, flushed and fsynced, then renamed over `path` (and the folder fsynced,
+/// best effort). On any failure the temporary file is removed and `path` is untouched.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Like [`write_atomic`], with the content produced by `write` (which may fail half-way; the
+/// target is then left as it was).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| std::io::Error::other(format!("{} has no file name", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{name}.tmp-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut file = File::create_new(&tmp)?;
+        {
+            let mut buffered = std::io::BufWriter::new(&mut file);
+            write(&mut buffered)?;
+            buffered.flush()?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return result;
+    }
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// The character file of `preset`, resolved against the folder of `preset_path`.
+pub fn character_path(preset_path: &Path, preset: &Preset) -> PathBuf {
+    let rel = Path::new(&preset.character.path);
+    if rel.is_absolute() {
+        return rel.to_path_buf();
+    }
+    let dir = preset_path.parent().unwrap_or(Path::new(""));
+    dir.join(rel)
+}
+
+/// A [`CharacterRef`] for `character` as seen from a preset saved at `preset_path`: the path
+/// relative to the preset's folder (`/`-separated; absolute when no relative path exists, e.g.
+/// another drive) and the SHA-256 of the file.
+pub fn character_ref(preset_path: &Path, character: &Path) -> Result<CharacterRef, PresetError> {
+    let io_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| PresetError::Io { path, source }
+    };
+    let bytes = std::fs::read(character).map_err(io_err(character))?;
+    let target = std::fs::canonicalize(character).map_err(io_err(character))?;
+    let dir = preset_path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let dir = std::fs::canonicalize(dir).map_err(io_err(dir))?;
+    Ok(CharacterRef {
+        path: relative_path(&dir, &target),
+        sha256: Some(sha256_hex(&bytes)),
+    })
+}
+
+/// `target` relative to `base` (both absolute and canonical), `/`-separated.
+fn relative_path(base: &Path, target: &Path) -> String {
+    let b: Vec<Component> = base.components().collect();
+    let t: Vec<Component> = target.components().collect();
+    let common = b.iter().zip(&t).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return target.to_string_lossy().into_owned();
+    }
+    let mut parts: Vec<String> = vec!["..".to_string(); b.len() - common];
+    parts.extend(
+        t[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// Loads the character of a preset and builds the posed [`Stage`]: bundled props, humanoid
+/// overrides, calibration, settings and state. Returns warnings (e.g. a changed character
+/// hash) next to the stage.
+pub fn load_stage(
+    preset_path: &Path,
+    preset: &Preset,
+) -> Result<(Stage, Vec<Problem>), PresetError> {
+    let path = preset_path.to_path_buf();
+    let file = character_path(preset_path, preset);
+    let mut warnings = Vec::new();
+    if let Some(w) = hash_warning(&file, preset) {
+        warnings.push(w);
+    }
+    let character = gltf_io::load(&file).map_err(|source| PresetError::Character {
+        path: path.clone(),
+        character: file.clone(),
+        source: Box::new(source),
+    })?;
+    let props = Props::load(&bundled_assets_dir()).map_err(|source| PresetError::Character {
+        path: path.clone(),
+        character: bundled_assets_dir(),
+        source: Box::new(source),
+    })?;
+    let mut stage = Stage::new(character, props).map_err(|source| PresetError::Stage {
+        path: path.clone(),
+        source: Box::new(source),
+    })?;
+    if !preset.humanoid_overrides.bones.is_empty() {
+        let skel = &stage.character.skeleton;
+        let rest = Pose::rest(skel);
+        let map = HumanoidMap::detect_with_override(skel, &rest, &preset.humanoid_overrides)
+            .map_err(|source| PresetError::Humanoid {
+                path: path.clone(),
+                source,
+            })?;
+        let actor = crate::fishing::ActorRig::new(skel.clone(), &rest, &map).map_err(|source| {
+            let side = match source {
+                crate::fishing::ActorError::MissingArm(s)
+                | crate::fishing::ActorError::NoFingers(s) => s,
+                crate::fishing::ActorError::Degenerate { side, .. } => side,
+            };
+            PresetError::Actor {
+                path: path.clone(),
+                side,
+                source,
+            }
+        })?;
+        stage.pose = actor.base.clone();
+        stage.map = map;
+        stage.actor = actor;
+    }
+    preset
+        .apply_to(&mut stage)
+        .map_err(|source| PresetError::Stage {
+            path,
+            source: Box::new(source.into()),
+        })?;
+    Ok((stage, warnings))
+}
+
+/// Loads and builds the bundled default preset.
+pub fn load_default_stage() -> Result<(Preset, Stage, Vec<Problem>), PresetError> {
+    let path = bundled_preset_path();
+    let preset = load_preset(&path)?;
+    let (stage, warnings) = load_stage(&path, &preset)?;
+    Ok((preset, stage, warnings))
+}
+
+fn hash_warning(file: &Path, preset: &Preset) -> Option<Problem> {
+    let expected = preset.character.sha256.as_ref()?;
+    let bytes = std::fs::read(file).ok()?;
+    let actual = sha256_hex(&bytes);
+    (actual != *expected).then(|| {
+        Problem::warning(
+            "character.sha256",
+            format!(
+                "{} has changed since the preset was saved (sha256 {actual}, preset has \
+                 {expected}); poses may differ — re-save the preset to accept it",
+                file.display()
+            ),
+        )
+    })
+}
+
+/// Every problem of a preset file: syntax and schema, finite numbers and ranges, and the
+/// references (the character file exists, loads, matches its hash; every override names a
+/// bone of it; both arms can be posed). Errors and warnings, in document order where possible.
+pub fn validate_file(path: &Path) -> Vec<Problem> {
+    let preset = match load_preset(path) {
+        Ok(p) => p,
+        Err(PresetError::Invalid { problems, .. }) => return problems,
+        Err(e) => return vec![Problem::error("(root)", e.to_string())],
+    };
+    let mut out = check_preset(&preset);
+    let file = character_path(path, &preset);
+    if !file.is_file() {
+        out.push(Problem::error(
+            "character.path",
+            format!("character file {} does not exist", file.display()),
+        ));
+        return out;
+    }
+    out.extend(hash_warning(&file, &preset));
+    let character = match gltf_io::load(&file) {
+        Ok(c) => c,
+        Err(e) => {
+            out.push(Problem::error("character.path", e.to_string()));
+            return out;
+        }
+    };
+    let skel = &character.skeleton;
+    let mut unknown = false;
+    for (role, name) in &preset.humanoid_overrides.bones {
+        if skel.bones().iter().all(|b| b.name != *name) {
+            unknown = true;
+            out.push(Problem::error(
+                format!("humanoid_overrides[\"{role}\"]"),
+                format!("no bone named {name:?} in {}", file.display()),
+            ));
+        }
+    }
+    if !unknown {
+        let rest = Pose::rest(skel);
+        match HumanoidMap::detect_with_override(skel, &rest, &preset.humanoid_overrides) {
+            Ok(map) => {
+                for side in [Side::Left, Side::Right] {
+                    if map.arm(side).is_none() {
+                        out.push(Problem::error(
+                            "humanoid_overrides",
+                            format!(
+                                "the {side:?} arm of {} is not mapped (upper arm, forearm and \
+                                 hand are needed)",
+                                file.display()
+                            ),
+                        ));
+                    }
+                }
+            }
+            Err(e) => out.push(Problem::error("humanoid_overrides", e.to_string())),
+        }
+    }
+    out
+}

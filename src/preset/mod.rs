@@ -1,0 +1,262 @@
+//! Pose presets: everything an artist tunes for one character, as a versioned, diff-friendly
+//! JSON file (`"format": "anglerpose-preset", "version": 1`).
+//!
+//! # Format (version 1)
+//! Pretty-printed JSON, keys in a fixed order (structs and `BTreeMap`s only):
+//! - `format`, `version`: always `"anglerpose-preset"` and `1`.
+//! - `character`: `{ "path": "../angler.glb", "sha256": "<hex>" }` — the glTF file, relative to
+//!   the preset's folder (`/`-separated), and the SHA-256 of its bytes (`null` when unknown).
+//! - `humanoid_overrides`: role → bone name (`{"left.hand": "hand.L"}`), see
+//!   [`crate::rig::HumanoidOverride`].
+//! - `calibration`: [`GripCalibration`] — grip offsets, hands (palm corrections, curls) and the
+//!   arm poles (`poles.left.pole_in_actor`, optional `per_phase` keys).
+//! - `settings`: [`SolverSettings`] — the limits (`limits_enabled`, `elbow_limit.{min_bend,
+//!   max_bend, enabled}` in radians), `soften` and `weight`.
+//! - `state`: [`SessionState`] — phase, normalised time and session parameters.
+//! - `poses`: named poses, name → `{ "state": …, "calibration": … (optional override) }`.
+//!
+//! Vectors are `[x, y, z]`, quaternions `[x, y, z, w]`, lengths in metres, angles in radians.
+//!
+//! # Version 0 (migrated on load)
+//! The earlier layout had `"character": "<relative path>"` (a plain string, no hash), a
+//! calibration without `poles`, a flat top-level `"poles": {"left": [x,y,z], "right": [x,y,z]}`
+//! (constant poles) and no named poses. It is migrated to version 1 in memory; saving writes
+//! version 1. Versions newer than [`VERSION`] are refused.
+//!
+//! This module is pure (no I/O) except [`io`], which reads and writes files.
+
+mod check;
+mod examples;
+mod export_glb;
+pub mod io;
+mod migrate;
+mod parse;
+mod pose_table;
+
+pub use check::check_preset;
+pub use examples::example_presets;
+pub use export_glb::{ExportError, posed_glb};
+pub use parse::parse_preset;
+pub use pose_table::{
+    BoneInfo, LocalTransform, PoseSample, PoseTable, bone_keys, pose_table, timeline_states,
+};
+
+use crate::fishing::{GripCalibration, SessionState, SolverSettings};
+use crate::rig::HumanoidOverride;
+use crate::stage::Stage;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "anglerpose-preset";
+/// The newest version this build reads and the one it writes.
+pub const VERSION: u64 = 1;
+
+/// The character file of a preset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CharacterRef {
+    /// Relative to the preset's folder, `/`-separated (absolute paths are accepted on load).
+    pub path: String,
+    /// Lower-case hex SHA-256 of the file's bytes; `None` when unknown (migrated presets).
+    pub sha256: Option<String>,
+}
+
+/// One named pose: a session state and, optionally, a calibration used instead of the
+/// preset's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedPose {
+    pub state: SessionState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<GripCalibration>,
+}
+
+/// A preset, version 1 (see the module docs for the layout).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preset {
+    pub format: String,
+    pub version: u64,
+    pub character: CharacterRef,
+    #[serde(default)]
+    pub humanoid_overrides: HumanoidOverride,
+    pub calibration: GripCalibration,
+    pub settings: SolverSettings,
+    pub state: SessionState,
+    #[serde(default)]
+    pub poses: BTreeMap<String, NamedPose>,
+}
+
+/// How bad a [`Problem`] is: errors stop a load; warnings (e.g. a changed character hash)
+/// are reported but the preset still loads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem found in a preset, at a JSON path such as `calibration.poles.left.pole_in_actor[1]`
+/// (`(root)` for the document itself).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub severity: Severity,
+    pub path: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{kind} at {}: {}", self.path, self.message)
+    }
+}
+
+/// Formats a list of problems one per line, indented.
+pub fn format_problems(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("  {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[derive(Debug, Error)]
+pub enum PresetError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: invalid preset ({} problem(s)):\n{}", problems.len(), format_problems(problems))]
+    Invalid {
+        path: PathBuf,
+        problems: Vec<Problem>,
+    },
+    #[error("{path}: character {character}: {source}")]
+    Character {
+        path: PathBuf,
+        character: PathBuf,
+        source: Box<crate::gltf_io::LoadError>,
+    },
+    #[error("{path}: {source}")]
+    Stage {
+        path: PathBuf,
+        source: Box<crate::stage::StageError>,
+    },
+    #[error("{path}: humanoid_overrides: {source}")]
+    Humanoid {
+        path: PathBuf,
+        source: crate::rig::HumanoidError,
+    },
+    #[error("{path}: humanoid_overrides leave the {side} arm unmapped; {source}")]
+    Actor {
+        path: PathBuf,
+        side: &'static str,
+        source: crate::fishing::ActorError,
+    },
+    #[error("{path}: no named pose {name:?} (available: {available})")]
+    NoSuchPose {
+        path: PathBuf,
+        name: String,
+        available: String,
+    },
+    #[error("{path}: refusing to save: {}", format_problems(problems))]
+    NotSaved {
+        path: PathBuf,
+        problems: Vec<Problem>,
+    },
+}
+
+impl Preset {
+    /// A preset capturing `stage`'s calibration, settings and state for `character`, with no
+    /// overrides and no named poses.
+    pub fn from_stage(stage: &Stage, character: CharacterRef) -> Self {
+        Self {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            character,
+            humanoid_overrides: HumanoidOverride::default(),
+            calibration: stage.calibration.clone(),
+            settings: stage.settings,
+            state: stage.state,
+            poses: BTreeMap::new(),
+        }
+    }
+
+    /// Copies the calibration, settings and state into `stage` and re-poses it. The stage's
+    /// character and humanoid map are not touched (see [`io::load_stage`] for overrides).
+    pub fn apply_to(&self, stage: &mut Stage) -> Result<(), crate::fishing::SessionError> {
+        stage.calibration = self.calibration.clone();
+        stage.settings = self.settings;
+        stage.state = self.state;
+        stage.reset_flip_tracking();
+        stage.update()?;
+        Ok(())
+    }
+
+    /// Poses `stage` for the named pose `name` (its state, and its calibration when it has
+    /// one, else the preset's). Returns `false` (stage untouched) when there is no such pose.
+    pub fn apply_named(
+        &self,
+        name: &str,
+        stage: &mut Stage,
+    ) -> Result<bool, crate::fishing::SessionError> {
+        let Some(pose) = self.poses.get(name) else {
+            return Ok(false);
+        };
+        stage.calibration = pose
+            .calibration
+            .clone()
+            .unwrap_or_else(|| self.calibration.clone());
+        stage.settings = self.settings;
+        stage.state = pose.state;
+        stage.reset_flip_tracking();
+        stage.update()?;
+        Ok(true)
+    }
+
+    /// Pretty-printed JSON with a trailing newline (stable key order). Non-finite numbers
+    /// would become `null`; [`check_preset`] rejects them before saving.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,339 @@
+//! Text → [`Preset`]: JSON syntax (with the JSON path where it broke), format and version
+//! (migrating older versions, refusing newer ones), then each section deserialised on its own
+//! so that one wrong type does not hide problems elsewhere, then [`check_preset`].
+
+use super::check::check_preset;
+use super::migrate::migrate_v0;
+use super::{FORMAT, NamedPose, Preset, Problem, VERSION};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+const ROOT: &str = "(root)";
+const KEYS: [&str; 8] = [
+    "format",
+    "version",
+    "character",
+    "humanoid_overrides",
+    "calibration",
+    "settings",
+    "state",
+    "poses",
+];
+
+/// Parses and checks a preset. Returns every error found (warnings are left to the caller,
+/// which knows the files); never panics on any input.
+pub fn parse_preset(text: &str) -> Result<Preset, Vec<Problem>> {
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Err(vec![syntax_problem(text, &e)]),
+    };
+    let Value::Object(mut root) = value else {
+        return Err(vec![Problem::error(ROOT, "a preset must be a JSON object")]);
+    };
+    let mut problems = Vec::new();
+    match root.get("format") {
+        Some(Value::String(s)) if s == FORMAT => {}
+        Some(other) => problems.push(Problem::error(
+            "format",
+            format!("expected \"{FORMAT}\", found {other}"),
+        )),
+        None => problems.push(Problem::error(
+            "format",
+            format!("missing (expected \"{FORMAT}\")"),
+        )),
+    }
+    let version = match root.get("version") {
+        Some(v) => match v.as_u64() {
+            Some(n) => n,
+            None => {
+                problems.push(Problem::error(
+                    "version",
+                    format!("expected a whole number, found {v}"),
+                ));
+                return Err(problems);
+            }
+        },
+        None => {
+            problems.push(Problem::error("version", "missing"));
+            return Err(problems);
+        }
+    };
+    if version > VERSION {
+        problems.push(Problem::error(
+            "version",
+            format!(
+                "version {version} is newer than this anglerpose understands (it reads versions \
+                 0..={VERSION}); update anglerpose to open this preset"
+            ),
+        ));
+        return Err(problems);
+    }
+    if version == 0 {
+        match migrate_v0(root) {
+            Ok(migrated) => root = migrated,
+            Err(mut more) => {
+                problems.append(&mut more);
+                return Err(problems);
+            }
+        }
+    }
+    for key in root.keys() {
+        if !KEYS.contains(&key.as_str()) {
+            problems.push(Problem::error(
+                key.clone(),
+                format!("unknown field (expected one of {})", KEYS.join(", ")),
+            ));
+        }
+    }
+    let character = section(&mut root, "character", None, &mut problems);
+    let overrides = section(
+        &mut root,
+        "humanoid_overrides",
+        Some(Default::default),
+        &mut problems,
+    );
+    let calibration = section(&mut root, "calibration", None, &mut problems);
+    let settings = section(&mut root, "settings", None, &mut problems);
+    let state = section(&mut root, "state", None, &mut problems);
+    let poses = poses(&mut root, &mut problems);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let (
+        Some(character),
+        Some(humanoid_overrides),
+        Some(calibration),
+        Some(settings),
+        Some(state),
+        Some(poses),
+    ) = (character, overrides, calibration, settings, state, poses)
+    else {
+        return Err(vec![Problem::error(ROOT, "incomplete preset")]);
+    };
+    let preset = Preset {
+        format: FORMAT.to_string(),
+        version: VERSION,
+        character,
+        humanoid_overrides,
+        calibration,
+        settings,
+        state,
+        poses,
+    };
+    let problems: Vec<Problem> = check_preset(&preset)
+        .into_iter()
+        .filter(Problem::is_error)
+        .collect();
+    if problems.is_empty() {
+        Ok(preset)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Joins a section name and a `serde_path_to_error` path (`.` for the section itself).
+pub(crate) fn join_path(prefix: &str, inner: &str) -> String {
+    if inner == "." || inner.is_empty() {
+        prefix.to_string()
+    } else if inner.starts_with('[') {
+        format!("{prefix}{inner}")
+    } else {
+        format!("{prefix}.{inner}")
+    }
+}
+
+fn deserialize_at<T: DeserializeOwned>(
+    value: Value,
+    prefix: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<T> {
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let path = join_path(prefix, &e.path().to_string());
+            problems.push(Problem::error(path, e.into_inner().to_string()));
+            None
+        }
+    }
+}
+
+fn section<T: DeserializeOwned>(
+    root: &mut Map<String, Value>,
+    key: &str,
+    default: Option<fn() -> T>,
+    problems: &mut Vec<Problem>,
+) -> Option<T> {
+    match (root.remove(key), default) {
+        (Some(v), _) => deserialize_at(v, key, problems),
+        (None, Some(make)) => Some(make()),
+        (None, None) => {
+            problems.push(Problem::error(key, "missing"));
+            None
+        }
+    }
+}
+
+fn poses(
+    root: &mut Map<String, Value>,
+    problems: &mut Vec<Problem>,
+) -> Option<BTreeMap<String, NamedPose>> {
+    let mut out = BTreeMap::new();
+    match root.remove("poses") {
+        None => Some(out),
+        Some(Value::Object(map)) => {
+            let mut ok = true;
+            for (name, v) in map {
+                let prefix = format!("poses.{name}");
+                match deserialize_at::<NamedPose>(v, &prefix, problems) {
+                    Some(p) => {
+                        out.insert(name, p);
+                    }
+                    None => ok = false,
+                }
+            }
+            ok.then_some(out)
+        }
+        Some(other) => {
+            problems.push(Problem::error(
+                "poses",
+                format!("expected an object of named poses, found {other}"),
+            ));
+            None
+        }
+    }
+}
+
+/// A JSON syntax error with the path of the value being read where it broke.
+fn syntax_problem(text: &str, e: &serde_json::Error) -> Problem {
+    let offset = byte_offset(text, e.line(), e.column());
+    let path = path_at(text, offset);
+    let msg = e.to_string();
+    let message = match e.classify() {
+        serde_json::error::Category::Eof => {
+            format!("the file ends early (truncated?): {msg}")
+        }
+        _ if msg.contains("number out of range") => {
+            format!("number is not finite (too large for a 64-bit float): {msg}")
+        }
+        _ => format!("not valid JSON: {msg}"),
+    };
+    Problem::error(path, message)
+}
+
+/// Byte offset of a 1-based line and column (clamped to the text).
+fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            return (offset + column).min(text.len());
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+enum Frame {
+    Obj {
+        key: Option<String>,
+        expect_key: bool,
+    },
+    Arr {
+        index: usize,
+    },
+}
+
+/// The JSON path of the value being read at byte `offset`, from a tolerant scan of `text`
+/// (works on truncated and malformed text).
+pub(crate) fn path_at(text: &str, offset: usize) -> String {
+    let bytes = text.as_bytes();
+    let end = offset.min(bytes.len());
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < end {
+        match bytes[i] {
+            b'{' => stack.push(Frame::Obj {
+                key: None,
+                expect_key: true,
+            }),
+            b'[' => stack.push(Frame::Arr { index: 0 }),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Arr { index }) => *index += 1,
+                Some(Frame::Obj { key, expect_key }) => {
+                    *key = None;
+                    *expect_key = true;
+                }
+                None => {}
+            },
+            b':' => {
+                if let Some(Frame::Obj { expect_key, .. }) = stack.last_mut() {
+                    *expect_key = false;
+                }
+            }
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                let s = text.get(start..i.min(bytes.len())).unwrap_or("");
+                if let Some(Frame::Obj {
+                    key,
+                    expect_key: true,
+                }) = stack.last_mut()
+                {
+                    *key = Some(s.to_string());
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for frame in &stack {
+        match frame {
+            Frame::Obj { key: Some(k), .. } => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Frame::Obj { key: None, .. } => break,
+            Frame::Arr { index } => path.push_str(&format!("[{index}]")),
+        }
+    }
+    if path.is_empty() {
+        ROOT.to_string()
+    } else {
+        path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_at_tracks_objects_arrays_and_truncation() {
+        let text = r#"{"a": {"b": [1, 2, {"c": "x,y"}], "d": 3"#;
+        assert_eq!(path_at(text, text.len()), "a.d");
+        let at_two = text.find("2,").unwrap();
+        assert_eq!(path_at(text, at_two), "a.b[1]");
+        let at_x = text.find("x,y").unwrap() + 2;
+        assert_eq!(path_at(text, at_x), "a.b[2].c");
+        assert_eq!(path_at("", 0), ROOT);
+    }
+
+    #[test]
+    fn join_path_handles_sections_and_indices() {
+        assert_eq!(join_path("state", "."), "state");
+        assert_eq!(join_path("state", "t"), "state.t");
+        assert_eq!(join_path("poses", "[0]"), "poses[0]");
+    }
+}
