@@ -177,34 +177,22 @@ pub fn load_stage(
         character: bundled_assets_dir(),
         source: Box::new(source),
     })?;
-    let mut stage = Stage::new(character, props).map_err(|source| PresetError::Stage {
+    let skel = &character.skeleton;
+    let rest = Pose::rest(skel);
+    let map = if preset.humanoid_overrides.bones.is_empty() {
+        HumanoidMap::detect(skel, &rest)
+    } else {
+        HumanoidMap::detect_with_override(skel, &rest, &preset.humanoid_overrides).map_err(
+            |source| PresetError::Humanoid {
+                path: path.clone(),
+                source,
+            },
+        )?
+    };
+    let mut stage = Stage::with_map(character, props, map).map_err(|source| PresetError::Stage {
         path: path.clone(),
         source: Box::new(source),
     })?;
-    if !preset.humanoid_overrides.bones.is_empty() {
-        let skel = &stage.character.skeleton;
-        let rest = Pose::rest(skel);
-        let map = HumanoidMap::detect_with_override(skel, &rest, &preset.humanoid_overrides)
-            .map_err(|source| PresetError::Humanoid {
-                path: path.clone(),
-                source,
-            })?;
-        let actor = crate::fishing::ActorRig::new(skel.clone(), &rest, &map).map_err(|source| {
-            let side = match source {
-                crate::fishing::ActorError::MissingArm(s)
-                | crate::fishing::ActorError::NoFingers(s) => s,
-                crate::fishing::ActorError::Degenerate { side, .. } => side,
-            };
-            PresetError::Actor {
-                path: path.clone(),
-                side,
-                source,
-            }
-        })?;
-        stage.pose = actor.base.clone();
-        stage.map = map;
-        stage.actor = actor;
-    }
     preset
         .apply_to(&mut stage)
         .map_err(|source| PresetError::Stage {

@@ -178,12 +178,6 @@ pub enum PresetError {
         path: PathBuf,
         source: crate::rig::HumanoidError,
     },
-    #[error("{path}: humanoid_overrides leave the {side} arm unmapped; {source}")]
-    Actor {
-        path: PathBuf,
-        side: &'static str,
-        source: crate::fishing::ActorError,
-    },
     #[error("{path}: no named pose {name:?} (available: {available})")]
     NoSuchPose {
         path: PathBuf,

@@ -26,10 +26,7 @@ pub enum StageError {
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error("{path}: {source}")]
-    Actor {
-        path: PathBuf,
-        source: ActorError,
-    },
+    Actor { path: PathBuf, source: ActorError },
     #[error(transparent)]
     Session(#[from] SessionError),
 }
@@ -82,10 +79,21 @@ impl Stage {
         Self::new(character, Props::load(&dir)?)
     }
 
-    /// Any character with a humanoid map that has both arms.
+    /// Any character whose detected humanoid map has both arms.
     pub fn new(character: Character, props: Props) -> Result<Self, StageError> {
         let rest = Pose::rest(&character.skeleton);
         let map = HumanoidMap::detect(&character.skeleton, &rest);
+        Self::with_map(character, props, map)
+    }
+
+    /// Like [`Stage::new`] with a given humanoid map (e.g. detected with a preset's
+    /// overrides, which can rescue a character whose names detection misses).
+    pub fn with_map(
+        character: Character,
+        props: Props,
+        map: HumanoidMap,
+    ) -> Result<Self, StageError> {
+        let rest = Pose::rest(&character.skeleton);
         let actor = ActorRig::new(character.skeleton.clone(), &rest, &map).map_err(|source| {
             StageError::Actor {
                 path: character.source.clone(),
@@ -156,8 +164,14 @@ impl Stage {
         let world = self.world_from_actor.to_affine();
         if let Some(eval) = &self.last {
             let objects = [
-                (self.table.rod(), world * eval.frames.actor_from_rod.to_affine()),
-                (self.table.net(), world * eval.frames.actor_from_net.to_affine()),
+                (
+                    self.table.rod(),
+                    world * eval.frames.actor_from_rod.to_affine(),
+                ),
+                (
+                    self.table.net(),
+                    world * eval.frames.actor_from_net.to_affine(),
+                ),
                 (self.table.stool(), world),
                 (self.table.rigid_character(), world),
             ];
@@ -179,5 +193,7 @@ impl Stage {
 }
 
 fn to_f32(m: DAffine3) -> [[f32; 4]; 4] {
-    DMat4::from(m).to_cols_array_2d().map(|c| c.map(|v| v as f32))
+    DMat4::from(m)
+        .to_cols_array_2d()
+        .map(|c| c.map(|v| v as f32))
 }
