@@ -64,6 +64,47 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+    angler(c, &gpu, &target);
+}
+
+/// The bundled angler: CPU time to pose and build its draw data, and one 1280×720 frame with
+/// overlays.
+fn angler(c: &mut Criterion, gpu: &Gpu, target: &OffscreenTarget) {
+    use anglerpose::fishing::SessionState;
+    use anglerpose::stage::{CameraPreset, Stage, ViewOptions, camera_for};
+    let mut stage = Stage::bundled().expect("bundled stage");
+    let camera = camera_for(CameraPreset::ThreeQuarter, [1280, 720]);
+    let view = ViewOptions::default();
+    let params = stage.state.params;
+    let mut k = 0usize;
+    let mut step = move |stage: &mut Stage| {
+        k = (k + 1) % 600;
+        stage.state = SessionState::at_fraction(k as f64 / 599.0, params);
+        stage.update().expect("pose");
+        stage.frame(camera, &view)
+    };
+    c.bench_function("angler/pose_and_prepare_frame_data", |b| {
+        b.iter(|| black_box(step(&mut stage)))
+    });
+    let mut group = c.benchmark_group("angler");
+    group.sample_size(20);
+    for samples in [gpu.best_sample_count(CAPTURE_FORMAT), 1] {
+        let mut renderer = Renderer::new(gpu, CAPTURE_FORMAT, samples);
+        for mesh in stage.mesh_data() {
+            renderer.upload_mesh(&mesh).expect("angler meshes are valid");
+        }
+        let name = format!("frame_1280x720_overlays_msaa{}", renderer.sample_count());
+        group.bench_function(&name, |b| {
+            b.iter(|| {
+                let frame = step(&mut stage);
+                renderer.render(&target.view, &frame).expect("render");
+                gpu.device
+                    .poll(wgpu::PollType::wait_indefinitely())
+                    .expect("device poll");
+            })
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(render, benches);

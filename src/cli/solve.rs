@@ -3,20 +3,26 @@
 
 use super::render::parse_phase;
 use anglerpose::fishing::{Handedness, Phase, SessionState, analyse_timeline};
+use anglerpose::preset::io as preset_io;
 use anglerpose::scene::quat_xyzw;
 use anglerpose::stage::Stage;
+use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike, landing).
-    #[arg(long, default_value = "seated_hold", value_parser = parse_phase)]
-    pub phase: Phase,
-    /// Normalised time within the phase, 0..1.
-    #[arg(long, default_value_t = 0.0)]
-    pub t: f64,
+    /// Preset file (default: the bundled angler with default calibration).
+    #[arg(long)]
+    pub preset: Option<PathBuf>,
+    /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike,
+    /// landing); default: the preset's state, or seated_hold.
+    #[arg(long, value_parser = parse_phase)]
+    pub phase: Option<Phase>,
+    /// Normalised time within the phase, 0..1 (default: the preset's, or 0).
+    #[arg(long)]
+    pub t: Option<f64>,
     /// Instead of one state, sample the whole timeline N times and report flips, out-of-reach
     /// runs and limit clamps.
     #[arg(long, conflicts_with_all = ["phase", "t"])]
@@ -27,7 +33,17 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
-    let mut stage = Stage::bundled().context("loading the bundled angler")?;
+    let mut stage = match &args.preset {
+        Some(path) => {
+            let preset = preset_io::load_preset(path)?;
+            let (stage, warnings) = preset_io::load_stage(path, &preset)?;
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
+            stage
+        }
+        None => Stage::bundled().context("loading the bundled angler")?,
+    };
     if args.left_handed {
         stage.state.params.handedness = Handedness::Left;
     }
@@ -53,10 +69,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             })
         }
         None => {
-            if !(args.t.is_finite() && (0.0..=1.0).contains(&args.t)) {
-                anyhow::bail!("--t {} is outside 0..1", args.t);
+            let phase = args.phase.unwrap_or(stage.state.phase);
+            let t = args.t.unwrap_or(if args.phase.is_some() { 0.0 } else { stage.state.t });
+            if !(t.is_finite() && (0.0..=1.0).contains(&t)) {
+                anyhow::bail!("--t {t} is outside 0..1");
             }
-            stage.state = SessionState::new(args.phase, args.t, stage.state.params);
+            stage.state = SessionState::new(phase, t, stage.state.params);
             let eval = *stage.update()?;
             let bones: serde_json::Map<String, serde_json::Value> = (0..stage.pose.len())
                 .map(|b| {
@@ -69,11 +87,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
                     )
                 })
                 .collect();
-            let flips: Vec<&str> = [("left", eval.arms.left.flipped), ("right", eval.arms.right.flipped)]
-                .into_iter()
-                .filter(|(_, f)| *f)
-                .map(|(s, _)| s)
-                .collect();
+            let flips: Vec<&str> = [
+                ("left", eval.arms.left.flipped),
+                ("right", eval.arms.right.flipped),
+            ]
+            .into_iter()
+            .filter(|(_, f)| *f)
+            .map(|(s, _)| s)
+            .collect();
             json!({
                 "state": stage.state,
                 "time": stage.state.time(),
