@@ -5,9 +5,11 @@
 //! See `ARCHITECTURE.md` for the module map and data flow.
 
 pub mod assetgen;
+pub mod editor;
 pub mod fishing;
 pub mod gltf_io;
 pub mod ik;
+pub mod preset;
 pub mod render;
 pub mod rig;
 pub mod scene;

@@ -1,11 +1,14 @@
 //! Subcommands; each lives in a file of its own.
 
 mod assets;
+mod edit;
+mod export;
 mod ik;
 mod ik_two_bone;
 mod inspect;
 mod render;
 mod solve;
+mod validate;
 
 use clap::{Parser, Subcommand};
 
@@ -16,12 +19,15 @@ use clap::{Parser, Subcommand};
     about = "Fishing-pose editor and IK toolkit"
 )]
 pub struct Cli {
+    /// Without a subcommand the editor opens on the bundled angler.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Open the interactive editor on a preset or a character (default: the bundled angler).
+    Edit(edit::EditArgs),
     /// Run an IK solver on a JSON scene and print the result as JSON.
     #[command(subcommand)]
     Ik(ik::IkCommand),
@@ -34,14 +40,27 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Pose the bundled angler for a session state (or sample the timeline) and print JSON.
     Solve(solve::SolveArgs),
+    /// Export the posed character (glTF binary) or a pose table (JSON) from a preset.
+    Export(export::ExportArgs),
+    /// Check a preset file and print every problem with its JSON path.
+    Validate(validate::ValidateArgs),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        return edit::run(edit::EditArgs {
+            window: [1600, 900],
+            ..Default::default()
+        });
+    };
+    match command {
+        Command::Edit(args) => edit::run(args),
         Command::Ik(cmd) => ik::run(cmd),
         Command::Inspect(args) => inspect::run(args),
         Command::Assets(cmd) => assets::run(cmd),
         Command::Render(args) => render::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Validate(args) => validate::run(args),
     }
 }

@@ -1,0 +1,51 @@
+//! `anglerpose edit [FILE]`: the interactive editor (also what plain `anglerpose` opens).
+
+use anglerpose::editor::app::{AppOptions, run_app};
+use anglerpose::editor::script::load_script;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug, Default)]
+pub struct EditArgs {
+    /// A preset (.json) or a character (.glb / .gltf); default: the bundled angler.
+    pub file: Option<PathBuf>,
+    /// Quit after this many frames and print the mean frame time.
+    #[arg(long)]
+    pub exit_after_frames: Option<u64>,
+    /// Write the 3D viewport to this PNG when quitting.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// Screenshot size WIDTHxHEIGHT (default: the viewport's size).
+    #[arg(long, value_parser = super::render::parse_size)]
+    pub screenshot_size: Option<[u32; 2]>,
+    /// Leave overlays and gizmos out of the screenshot.
+    #[arg(long)]
+    pub screenshot_no_overlays: bool,
+    /// A JSON list of timed input events or editor commands (see `editor::script`).
+    #[arg(long)]
+    pub script: Option<PathBuf>,
+    /// Window size WIDTHxHEIGHT in logical pixels.
+    #[arg(long, default_value = "1600x900", value_parser = super::render::parse_size)]
+    pub window: [u32; 2],
+    /// Write the viewport's place in the window to this JSON file (for end-to-end tests).
+    #[arg(long)]
+    pub layout_out: Option<PathBuf>,
+}
+
+pub fn run(args: EditArgs) -> anyhow::Result<()> {
+    let script = match &args.script {
+        Some(path) => load_script(path)?,
+        None => Vec::new(),
+    };
+    run_app(AppOptions {
+        file: args.file,
+        exit_after_frames: args.exit_after_frames,
+        screenshot: args.screenshot,
+        screenshot_size: args.screenshot_size,
+        screenshot_overlays: !args.screenshot_no_overlays,
+        script,
+        window_size: args.window,
+        layout_out: args.layout_out,
+    })?;
+    Ok(())
+}

@@ -1,0 +1,486 @@
+//! The window app: winit 0.30 `ApplicationHandler` + egui-winit + egui-wgpu. The 3D viewport
+//! is rendered by our [`crate::render::Renderer`] into an offscreen texture shown as an egui
+//! image, with the panels around it (see `app_ui`).
+
+use super::app_ui::{Dialog, UiState};
+use super::gfx::{Gfx, save_png};
+use super::script::{ScriptEvent, drag_commands};
+use super::{EditorState, files};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::event::WindowEvent;
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::window::{Window, WindowId};
+
+/// How the editor was started.
+#[derive(Clone, Debug, Default)]
+pub struct AppOptions {
+    /// A preset or character to open (else the bundled angler).
+    pub file: Option<PathBuf>,
+    /// Quit after this many frames (tests, timing).
+    pub exit_after_frames: Option<u64>,
+    /// Write the 3D viewport to this PNG before quitting.
+    pub screenshot: Option<PathBuf>,
+    /// Screenshot size (default: the viewport's size).
+    pub screenshot_size: Option<[u32; 2]>,
+    pub screenshot_overlays: bool,
+    pub script: Vec<ScriptEvent>,
+    /// Inner window size in logical pixels.
+    pub window_size: [u32; 2],
+    /// Writes the viewport's place in the window (`{"origin": [x, y], "size": [w, h]}`,
+    /// physical pixels) whenever it changes, so tests can aim the mouse.
+    pub layout_out: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("window system: {0}")]
+    EventLoop(String),
+    #[error("{0}")]
+    Startup(String),
+}
+
+/// Opens the editor window and runs until it closes.
+pub fn run_app(options: AppOptions) -> Result<(), AppError> {
+    let event_loop = EventLoop::new().map_err(|e| AppError::EventLoop(e.to_string()))?;
+    let doc = match &options.file {
+        Some(path) => files::open(path).map(|(d, _)| d),
+        None => files::open_default(),
+    }
+    .map_err(|e| AppError::Startup(e.to_string()))?;
+    let mut app = App::new(options, EditorState::new(doc));
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| AppError::EventLoop(e.to_string()))?;
+    match app.fatal {
+        Some(e) => Err(AppError::Startup(e)),
+        None => Ok(()),
+    }
+}
+
+struct App {
+    options: AppOptions,
+    ed: EditorState,
+    ui: UiState,
+    gfx: Option<Gfx>,
+    egui_state: Option<egui_winit::State>,
+    ctx: egui::Context,
+    frame: u64,
+    script_next: usize,
+    fatal: Option<String>,
+    last_autosave: Instant,
+    last_tick: Instant,
+    frame_times: Vec<f64>,
+    title: String,
+    mesh_source: PathBuf,
+    quitting: bool,
+    written_layout: [u32; 4],
+}
+
+impl App {
+    fn new(options: AppOptions, ed: EditorState) -> Self {
+        let mut ui = UiState::default();
+        if options.script.is_empty()
+            && options.exit_after_frames.is_none()
+            && let Some(path) = files::pending_autosave()
+        {
+            ui.dialog = Some(Dialog::Recover(path));
+        }
+        let mesh_source = ed.doc.character_path.clone();
+        Self {
+            options,
+            ed,
+            ui,
+            gfx: None,
+            egui_state: None,
+            ctx: egui::Context::default(),
+            frame: 0,
+            script_next: 0,
+            fatal: None,
+            last_autosave: Instant::now(),
+            last_tick: Instant::now(),
+            frame_times: Vec::new(),
+            title: String::new(),
+            mesh_source,
+            quitting: false,
+            written_layout: [u32::MAX; 4],
+        }
+    }
+
+    fn busy(&self) -> bool {
+        self.ed.playing
+            || self.ed.drag.is_some()
+            || self.options.exit_after_frames.is_some()
+            || self.script_next < self.options.script.len()
+    }
+
+    fn run_script(&mut self) {
+        while let Some(ev) = self.options.script.get(self.script_next) {
+            if ev.frame > self.frame {
+                break;
+            }
+            let ev = ev.clone();
+            self.script_next += 1;
+            if let Some(cmd) = ev.command {
+                self.apply(cmd);
+            }
+            if let Some(drag) = &ev.drag {
+                match drag_commands(&self.ed, drag) {
+                    Some(cmds) => cmds.into_iter().for_each(|c| self.apply(c)),
+                    None => eprintln!("script: {:?} is not on screen", drag.handle),
+                }
+            }
+            if let Some(path) = &ev.screenshot {
+                self.screenshot(path, None, self.options.screenshot_overlays);
+            }
+            if ev.quit {
+                self.quitting = true;
+            }
+        }
+    }
+
+    fn apply(&mut self, cmd: super::EditorCommand) {
+        if std::env::var_os("ANGLERPOSE_DEBUG_INPUT").is_some() {
+            eprintln!("cmd {cmd:?}");
+        }
+        let file_op = matches!(
+            cmd,
+            super::EditorCommand::Save { .. } | super::EditorCommand::Open { .. }
+        );
+        match self.ed.apply(cmd) {
+            Err(e) => eprintln!("editor: {e}"),
+            Ok(()) if file_op => eprintln!("{}", self.ed.message.as_deref().unwrap_or_default()),
+            Ok(()) => {}
+        }
+    }
+
+    fn screenshot(&mut self, path: &std::path::Path, size: Option<[u32; 2]>, overlays: bool) {
+        let Some(gfx) = &mut self.gfx else {
+            return;
+        };
+        let size = size.unwrap_or(self.ed.viewport);
+        let result = gfx
+            .screenshot(&self.ed, size, overlays)
+            .map_err(|e| e.to_string())
+            .and_then(|img| save_png(&img, path).map_err(|e| e.to_string()));
+        self.ed.message = Some(match result {
+            Ok(()) => format!("screenshot {} ({}x{})", path.display(), size[0], size[1]),
+            Err(e) => format!("screenshot {}: {e}", path.display()),
+        });
+        eprintln!("{}", self.ed.message.as_deref().unwrap_or_default());
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let started = Instant::now();
+        let (Some(gfx), Some(egui_state)) = (&mut self.gfx, &mut self.egui_state) else {
+            return;
+        };
+        let window = gfx.window.clone();
+        let dt = self.last_tick.elapsed().as_secs_f64();
+        self.last_tick = Instant::now();
+        let _ = self.ed.apply(super::EditorCommand::Tick { dt });
+        // UI.
+        let raw = egui_state.take_egui_input(&window);
+        let ctx = self.ctx.clone();
+        let viewport_id = gfx.viewport.as_ref().map(|v| v.id);
+        let mut commands = Vec::new();
+        let mut output = ctx.run_ui(raw, |ui| {
+            self.ui.show(ui, &mut self.ed, viewport_id, &mut commands);
+        });
+        // Drain the texture delta now so no early return can drop it unapplied.
+        let texture_sets = std::mem::take(&mut output.textures_delta.set);
+        let free = std::mem::take(&mut output.textures_delta.free);
+        egui_state.handle_platform_output(&window, output.platform_output);
+        for cmd in commands {
+            self.apply(cmd);
+        }
+        self.run_script();
+        self.handle_ui_requests(event_loop);
+        let Some(gfx) = &mut self.gfx else {
+            return;
+        };
+        if self.ed.doc.character_path != self.mesh_source {
+            self.mesh_source = self.ed.doc.character_path.clone();
+            if let Err(e) = gfx.upload_stage(&self.ed.doc.stage) {
+                self.ed.message = Some(format!("uploading meshes: {e}"));
+            }
+        }
+        // 3D viewport into its texture, at the size the UI laid out.
+        let wanted = self.ui.viewport_pixels;
+        if let Some(path) = &self.options.layout_out
+            && self.ui.viewport_origin_pixels != self.written_layout
+        {
+            self.written_layout = self.ui.viewport_origin_pixels;
+            let text = format!(
+                "{{\"origin\": [{}, {}], \"size\": [{}, {}]}}\n",
+                self.written_layout[0], self.written_layout[1], wanted[0], wanted[1]
+            );
+            if let Err(e) = crate::preset::io::write_atomic(path, text.as_bytes()) {
+                eprintln!("{}: {e}", path.display());
+            }
+        }
+        if wanted[0] > 0 && wanted[1] > 0 {
+            gfx.ensure_viewport(wanted);
+            self.ed.viewport = wanted;
+            if let Err(e) = gfx.render_viewport(&self.ed) {
+                self.ed.message = Some(format!("render: {e}"));
+            }
+        }
+        // egui into the surface.
+        let ppp = output.pixels_per_point;
+        let jobs = ctx.tessellate(output.shapes, ppp);
+        let size = window.inner_size();
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [size.width.max(1), size.height.max(1)],
+            pixels_per_point: ppp,
+        };
+        for (id, deltas) in &texture_sets {
+            for delta in deltas {
+                gfx.egui_renderer
+                    .update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
+            }
+        }
+        if size.width > 0 && size.height > 0 {
+            let surface_texture = match gfx.surface.get_current_texture() {
+                wgpu::CurrentSurfaceTexture::Success(t)
+                | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
+                wgpu::CurrentSurfaceTexture::Outdated => {
+                    gfx.resize();
+                    None
+                }
+                wgpu::CurrentSurfaceTexture::Lost => {
+                    if let Err(e) = gfx.recreate_surface() {
+                        eprintln!("surface lost: {e}");
+                    }
+                    None
+                }
+                _ => None,
+            };
+            if let Some(surface_texture) = surface_texture {
+                let view = surface_texture.texture.create_view(&Default::default());
+                let device = &gfx.gpu.device;
+                let mut encoder = device.create_command_encoder(&Default::default());
+                let extra = gfx.egui_renderer.update_buffers(
+                    device,
+                    &gfx.gpu.queue,
+                    &mut encoder,
+                    &jobs,
+                    &screen,
+                );
+                {
+                    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                        label: Some("egui"),
+                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                            view: &view,
+                            depth_slice: None,
+                            resolve_target: None,
+                            ops: wgpu::Operations {
+                                load: wgpu::LoadOp::Clear(wgpu::Color {
+                                    r: 0.02,
+                                    g: 0.02,
+                                    b: 0.025,
+                                    a: 1.0,
+                                }),
+                                store: wgpu::StoreOp::Store,
+                            },
+                        })],
+                        depth_stencil_attachment: None,
+                        timestamp_writes: None,
+                        occlusion_query_set: None,
+                        multiview_mask: None,
+                    });
+                    let mut pass = pass.forget_lifetime();
+                    gfx.egui_renderer.render(&mut pass, &jobs, &screen);
+                }
+                gfx.gpu
+                    .queue
+                    .submit(extra.into_iter().chain([encoder.finish()]));
+                window.pre_present_notify();
+                gfx.gpu.queue.present(surface_texture);
+            }
+        }
+        for id in &free {
+            gfx.egui_renderer.free_texture(id);
+        }
+        let title = self.ed.title();
+        if title != self.title {
+            window.set_title(&title);
+            self.title = title;
+        }
+        self.frame += 1;
+        self.frame_times.push(started.elapsed().as_secs_f64());
+        self.autosave();
+        if self
+            .options
+            .exit_after_frames
+            .is_some_and(|n| self.frame >= n)
+        {
+            self.quitting = true;
+        }
+        if self.quitting {
+            self.finish(event_loop);
+            return;
+        }
+        let repaint = output
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map(|v| v.repaint_delay)
+            .unwrap_or(Duration::MAX);
+        if self.busy() || repaint.is_zero() {
+            window.request_redraw();
+        } else if repaint < Duration::from_secs(5) {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + repaint));
+        }
+    }
+
+    fn handle_ui_requests(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some((path, size, overlays)) = self.ui.screenshot_request.take() {
+            self.screenshot(&path, Some(size), overlays);
+        }
+        if self.ui.quit_confirmed {
+            self.quitting = true;
+            self.finish(event_loop);
+        }
+    }
+
+    fn autosave(&mut self) {
+        if self.ed.doc.dirty && self.last_autosave.elapsed() > Duration::from_secs(10) {
+            self.last_autosave = Instant::now();
+            if let Err(e) = files::write_autosave(&self.ed.doc) {
+                eprintln!("autosave: {e}");
+            }
+        }
+    }
+
+    fn finish(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(path) = self.options.screenshot.clone() {
+            let overlays = self.options.screenshot_overlays;
+            self.screenshot(&path, self.options.screenshot_size, overlays);
+            self.options.screenshot = None;
+        }
+        if !self.frame_times.is_empty() {
+            // Skip the first frames (shader compilation, first uploads).
+            let skip = (self.frame_times.len() / 5).min(10);
+            let t = &self.frame_times[skip..];
+            let mean = t.iter().sum::<f64>() / t.len().max(1) as f64;
+            let adapter = self
+                .gfx
+                .as_ref()
+                .map(|g| g.gpu.describe())
+                .unwrap_or_default();
+            eprintln!(
+                "frames: {} · mean frame {:.2} ms over the last {} · viewport {}x{} · {adapter}",
+                self.frame,
+                mean * 1000.0,
+                t.len(),
+                self.ed.viewport[0],
+                self.ed.viewport[1]
+            );
+        }
+        // A clean exit: no recovery is offered next time.
+        files::clear_autosave();
+        event_loop.exit();
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.gfx.is_some() {
+            return;
+        }
+        let [w, h] = self.options.window_size;
+        let attrs = Window::default_attributes()
+            .with_title(self.ed.title())
+            .with_inner_size(winit::dpi::LogicalSize::new(w.max(320), h.max(240)));
+        let window = match event_loop.create_window(attrs) {
+            Ok(w) => Arc::new(w),
+            Err(e) => {
+                self.fatal = Some(format!("creating the window: {e}"));
+                event_loop.exit();
+                return;
+            }
+        };
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all());
+        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            event_loop.owned_display_handle(),
+        ));
+        desc.backends = backends;
+        let instance = wgpu::Instance::new(desc);
+        let mut gfx = match Gfx::new(instance, window.clone()) {
+            Ok(g) => g,
+            Err(e) => {
+                self.fatal = Some(e.to_string());
+                event_loop.exit();
+                return;
+            }
+        };
+        if let Err(e) = gfx.upload_stage(&self.ed.doc.stage) {
+            self.fatal = Some(format!("uploading meshes: {e}"));
+            event_loop.exit();
+            return;
+        }
+        eprintln!("anglerpose editor on {}", gfx.gpu.describe());
+        super::app_ui::style(&self.ctx);
+        let max_texture = gfx.gpu.device.limits().max_texture_dimension_2d as usize;
+        self.egui_state = Some(egui_winit::State::new(
+            self.ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(max_texture),
+        ));
+        self.gfx = Some(gfx);
+        window.request_redraw();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(gfx) = &mut self.gfx else {
+            return;
+        };
+        let window = gfx.window.clone();
+        if let Some(state) = &mut self.egui_state {
+            let response = state.on_window_event(&window, &event);
+            if response.repaint {
+                window.request_redraw();
+            }
+        }
+        match event {
+            WindowEvent::CloseRequested => {
+                if self.ed.doc.dirty && self.options.exit_after_frames.is_none() {
+                    self.ui.dialog = Some(Dialog::ConfirmQuit);
+                    window.request_redraw();
+                } else {
+                    self.finish(event_loop);
+                }
+            }
+            WindowEvent::Resized(_) | WindowEvent::ScaleFactorChanged { .. } => {
+                gfx.resize();
+                window.request_redraw();
+            }
+            WindowEvent::DroppedFile(path) => {
+                if files::is_openable(&path) {
+                    self.ui.request_open(&self.ed, path);
+                } else {
+                    self.ed.message = Some(format!(
+                        "{}: not a .glb, .gltf or .json file",
+                        path.display()
+                    ));
+                }
+                window.request_redraw();
+            }
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if self.busy()
+            && let Some(gfx) = &self.gfx
+        {
+            gfx.window.request_redraw();
+        }
+    }
+}

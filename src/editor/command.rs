@@ -1,0 +1,204 @@
+//! Every editor action as plain data. The UI, keyboard shortcuts, tests and `--script` all go
+//! through [`super::EditorState::apply`] with these.
+
+use super::camera::ViewPreset;
+use super::pick::{Axis, Handle};
+use crate::fishing::{GripKind, Handedness, Phase};
+use crate::rig::Side;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// A view toggle (the overlay groups, mesh, grid).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViewToggle {
+    Spheres,
+    BoneLines,
+    LimitArcs,
+    PoleAndPlane,
+    Mesh,
+    Grid,
+    GripMarkers,
+}
+
+/// One editor action. JSON form: `{"cmd": "drag_to", "x": 400, "y": 300}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
+pub enum EditorCommand {
+    /// Selects a handle (or nothing).
+    Select {
+        handle: Option<Handle>,
+    },
+    /// Picks under the pixel; selects it and begins dragging it if something is there.
+    PointerDown {
+        x: f64,
+        y: f64,
+    },
+    /// Begins dragging `handle` with the mouse at `(x, y)`.
+    BeginDrag {
+        handle: Handle,
+        x: f64,
+        y: f64,
+    },
+    /// Moves the dragged handle; the IK re-solves.
+    DragTo {
+        x: f64,
+        y: f64,
+    },
+    /// Constrains the drag to a world axis (X/Y/Z keys), or frees it.
+    SetDragAxis {
+        axis: Option<Axis>,
+    },
+    /// Snapping while Shift is held.
+    SetSnap {
+        on: bool,
+    },
+    /// Ends the drag: one undo step.
+    EndDrag,
+    /// Esc: restores the state from before the drag exactly.
+    CancelDrag,
+    Undo,
+    Redo,
+    /// Starts / ends a group of edits that undo as one step (a slider drag).
+    BeginGroup,
+    EndGroup,
+    /// Global switch for every angle limit.
+    SetLimitsEnabled {
+        on: bool,
+    },
+    /// The elbow's hinge limit (degrees) and its own on/off switch.
+    SetElbowLimit {
+        min_deg: f64,
+        max_deg: f64,
+        enabled: bool,
+    },
+    SetSoften {
+        value: f64,
+    },
+    SetWeight {
+        value: f64,
+    },
+    SetGripOffset {
+        kind: GripKind,
+        offset: [f64; 3],
+    },
+    /// Grip rotation as XYZ Euler angles in degrees.
+    SetGripRotation {
+        kind: GripKind,
+        euler_deg: [f64; 3],
+    },
+    SetRodAdjust {
+        offset: [f64; 3],
+        euler_deg: [f64; 3],
+    },
+    /// Palm correction as XYZ Euler angles in degrees.
+    SetPalmCorrection {
+        side: Side,
+        euler_deg: [f64; 3],
+    },
+    SetFingerCurl {
+        side: Side,
+        value: f64,
+    },
+    SetThumbCurl {
+        side: Side,
+        value: f64,
+    },
+    /// Sets the constant pole (or the current phase's key in per-phase mode), actor space.
+    SetPole {
+        side: Side,
+        pole: [f64; 3],
+    },
+    SetPerPhasePoles {
+        on: bool,
+    },
+    /// Runs the pole search over the whole timeline and applies its proposals (one step).
+    ApplyPoleProposal,
+    SetHandedness {
+        handedness: Handedness,
+    },
+    SetRodLength {
+        metres: f64,
+    },
+    SetCastPower {
+        value: f64,
+    },
+    /// Scrubs to `seconds` on the whole timeline (not an undo step).
+    SetTime {
+        seconds: f64,
+    },
+    SetPhase {
+        phase: Phase,
+        t: f64,
+    },
+    Play {
+        on: bool,
+    },
+    SetSpeed {
+        value: f64,
+    },
+    /// Advances playback by `dt` seconds of wall time.
+    Tick {
+        dt: f64,
+    },
+    SetView {
+        view: ViewPreset,
+    },
+    SetOrthographic {
+        on: bool,
+    },
+    Orbit {
+        dx: f64,
+        dy: f64,
+    },
+    Pan {
+        dx: f64,
+        dy: f64,
+    },
+    Zoom {
+        steps: f64,
+    },
+    FrameSelection,
+    SetViewport {
+        width: u32,
+        height: u32,
+    },
+    Toggle {
+        what: ViewToggle,
+        on: bool,
+    },
+    /// Saves the document (to `path`, or to its own path).
+    Save {
+        path: Option<PathBuf>,
+    },
+    /// Opens a preset (`.json`) or a character (`.glb` / `.gltf`); discards unsaved work, so
+    /// the UI confirms first.
+    Open {
+        path: PathBuf,
+    },
+}
+
+impl EditorCommand {
+    /// True for commands that only look (camera, view, selection, time) and never dirty the
+    /// document.
+    pub fn is_view_only(&self) -> bool {
+        use EditorCommand::*;
+        matches!(
+            self,
+            Select { .. }
+                | SetView { .. }
+                | SetOrthographic { .. }
+                | Orbit { .. }
+                | Pan { .. }
+                | Zoom { .. }
+                | FrameSelection
+                | SetViewport { .. }
+                | Toggle { .. }
+                | SetTime { .. }
+                | SetPhase { .. }
+                | Play { .. }
+                | SetSpeed { .. }
+                | Tick { .. }
+        )
+    }
+}

@@ -1,0 +1,239 @@
+//! The drag state machine's geometry: from the snapshot taken when the drag began and the
+//! mouse position now, the calibration the handle's drag asks for. Every move recomputes from
+//! the start (never incrementally), so Esc restores exactly and moves do not drift.
+//!
+//! Mirrored (left-handed) sessions: the session mirrors rod, net and grips with x → −x after
+//! composing them, i.e. `mir(q) = M q M` on rotations. `mir` is an involutive homomorphism, so
+//! for a frame `F = mir(A·r)` the edit `r' = r · mir(F⁻¹ Q F)` gives `F' = Q F`, and a world
+//! translation `d` of `mir(O · x)` is `x += O⁻¹ M d` in object space.
+
+use super::camera::{Ray, pixel_ray, world_to_pixel};
+use super::document::Snapshot;
+use super::pick::{Axis, Handle, held_grip};
+use crate::fishing::{GripKind, Handedness};
+use crate::render::Camera;
+use crate::stage::Stage;
+use glam::{DMat3, DQuat, DVec3};
+
+/// Translation snap step (metres) and rotation snap step (radians) while Shift is held.
+pub const SNAP_METRES: f64 = 0.01;
+pub const SNAP_RADIANS: f64 = 5.0 * std::f64::consts::PI / 180.0;
+
+/// A drag in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Drag {
+    pub handle: Handle,
+    /// The document before the drag (restored by Esc, pushed to undo at the end).
+    pub before: Snapshot,
+    pub start_pixel: [f64; 2],
+    pub pixel: [f64; 2],
+    pub axis: Option<Axis>,
+    pub snap: bool,
+    /// The handle's world position at the start (the pivot for rotations).
+    pub start_point: DVec3,
+    /// For translations: world delta → delta in the edited value's space.
+    value_from_world: DMat3,
+    /// For rotations: the rotated frame's actor-space rotation at the start.
+    frame_in_actor: DQuat,
+    /// The grip kind edited (target and grip drags).
+    pub kind: Option<GripKind>,
+    mirrored: bool,
+    /// Pole drags edit the current phase's key instead of the constant pole.
+    pub per_phase_pole: bool,
+}
+
+fn mirror_rotation(q: DQuat) -> DQuat {
+    DQuat::from_xyzw(q.x, -q.y, -q.z, q.w)
+}
+
+impl Drag {
+    /// Starts a drag of `handle` at `pixel`. `None` when the stage has no evaluation.
+    pub fn begin(stage: &Stage, before: Snapshot, handle: Handle, pixel: [f64; 2]) -> Option<Self> {
+        let eval = stage.evaluation()?;
+        let start_point = super::pick::handle_position(stage, handle)?;
+        let mirrored = stage.state.params.handedness == Handedness::Left;
+        let actor_rot = stage.world_from_actor.rotation.normalize();
+        let actor_scale = stage.world_from_actor.scale.x.abs().max(1e-9);
+        let actor_from_world = DMat3::from_quat(actor_rot.inverse()) * (1.0 / actor_scale);
+        let m = if mirrored {
+            DMat3::from_diagonal(DVec3::new(-1.0, 1.0, 1.0))
+        } else {
+            DMat3::IDENTITY
+        };
+        let unmirror = |q: DQuat| if mirrored { mirror_rotation(q) } else { q };
+        let (value_from_world, frame_in_actor, kind) = match handle {
+            Handle::Target(side) => {
+                let kind = eval.arms.get(side).grip.hold.main();
+                let object = if kind == GripKind::NetHandle {
+                    eval.frames.actor_from_net.rotation
+                } else {
+                    eval.frames.actor_from_rod.rotation
+                };
+                let object_u = unmirror(object);
+                let map = DMat3::from_quat(object_u.inverse()) * m * actor_from_world;
+                (map, DQuat::IDENTITY, Some(kind))
+            }
+            Handle::Pole(_) => (actor_from_world, DQuat::IDENTITY, None),
+            Handle::Grip(side) => {
+                let kind = held_grip(stage, side)?.0;
+                let g = eval.frames.grips.get(side).actor_from_grip.rotation;
+                (DMat3::IDENTITY, g, Some(kind))
+            }
+            Handle::Rod => (DMat3::IDENTITY, eval.frames.actor_from_rod.rotation, None),
+        };
+        Some(Self {
+            handle,
+            before,
+            start_pixel: pixel,
+            pixel,
+            axis: None,
+            snap: false,
+            start_point,
+            value_from_world,
+            frame_in_actor,
+            kind,
+            mirrored,
+            per_phase_pole: false,
+        })
+    }
+
+    /// The world-space translation asked for by the mouse now (view plane, or along `axis`).
+    pub fn world_delta(&self, camera: &Camera) -> DVec3 {
+        let ray_at = |p: [f64; 2]| pixel_ray(camera, [p[0] as f32, p[1] as f32]);
+        let (Some(r0), Some(r1)) = (ray_at(self.start_pixel), ray_at(self.pixel)) else {
+            return DVec3::ZERO;
+        };
+        let hit = |ray: &Ray| -> Option<DVec3> {
+            match self.axis {
+                Some(axis) => {
+                    // Closest point on the axis line through the start point to the ray.
+                    let u = axis.dir();
+                    let w0 = self.start_point - ray.origin;
+                    let b = u.dot(ray.dir);
+                    let denom = 1.0 - b * b;
+                    if denom < 1e-6 {
+                        return None;
+                    }
+                    let s = (b * ray.dir.dot(w0) - u.dot(w0)) / denom;
+                    Some(self.start_point + u * s)
+                }
+                None => {
+                    let normal = camera_forward(camera);
+                    let denom = ray.dir.dot(normal);
+                    if denom.abs() < 1e-9 {
+                        return None;
+                    }
+                    let s = (self.start_point - ray.origin).dot(normal) / denom;
+                    Some(ray.at(s))
+                }
+            }
+        };
+        let (Some(a), Some(b)) = (hit(&r0), hit(&r1)) else {
+            return DVec3::ZERO;
+        };
+        let mut d = b - a;
+        if !d.is_finite() {
+            return DVec3::ZERO;
+        }
+        if self.snap {
+            d = (d / SNAP_METRES).round() * SNAP_METRES;
+        }
+        d
+    }
+
+    /// The world rotation asked for by the mouse now: the angle swept around the pivot on
+    /// screen, about the view axis or the constraint axis.
+    pub fn world_rotation(&self, camera: &Camera) -> DQuat {
+        let Some(pivot) = world_to_pixel(camera, self.start_point) else {
+            return DQuat::IDENTITY;
+        };
+        let angle_of = |p: [f64; 2]| (-(p[1] - pivot[1])).atan2(p[0] - pivot[0]);
+        let (v0, v1) = (self.start_pixel, self.pixel);
+        let too_close = |p: [f64; 2]| (p[0] - pivot[0]).hypot(p[1] - pivot[1]) < 2.0;
+        if too_close(v0) || too_close(v1) {
+            return DQuat::IDENTITY;
+        }
+        let mut angle = angle_of(v1) - angle_of(v0);
+        angle =
+            (angle + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
+        let toward_viewer = -camera_forward(camera);
+        let axis = match self.axis {
+            Some(a) => {
+                if a.dir().dot(toward_viewer) < 0.0 {
+                    angle = -angle;
+                }
+                a.dir()
+            }
+            None => toward_viewer,
+        };
+        if self.snap {
+            angle = (angle / SNAP_RADIANS).round() * SNAP_RADIANS;
+        }
+        DQuat::from_axis_angle(axis, angle)
+    }
+
+    /// The snapshot this drag asks for with the mouse at `self.pixel`.
+    pub fn apply(&self, stage: &Stage, camera: &Camera) -> Snapshot {
+        let mut s = self.before.clone();
+        let calib = &mut s.calibration;
+        match self.handle {
+            Handle::Target(_) => {
+                let d = self.value_from_world * self.world_delta(camera);
+                if let Some(kind) = self.kind {
+                    let g = calib.grips.entry(kind).or_default();
+                    g.offset_in_object += d;
+                }
+            }
+            Handle::Pole(_) => {
+                let d = self.value_from_world * self.world_delta(camera);
+                let phase = self.before.state.phase;
+                let poles = calib.poles.get_mut(pole_side(self.handle));
+                if self.per_phase_pole || poles.per_phase.contains_key(&phase) {
+                    let key = poles.key(phase);
+                    poles.per_phase.insert(phase, key + d);
+                } else {
+                    poles.pole_in_actor += d;
+                }
+            }
+            Handle::Grip(_) | Handle::Rod => {
+                let q_world = self.world_rotation(camera);
+                let a = stage.world_from_actor.rotation.normalize();
+                let q_actor = (a.inverse() * q_world * a).normalize();
+                let f = self.frame_in_actor;
+                let mut local = (f.inverse() * q_actor * f).normalize();
+                if self.mirrored {
+                    local = mirror_rotation(local);
+                }
+                let target = if self.handle == Handle::Rod {
+                    &mut calib.rod_adjust
+                } else {
+                    match self.kind {
+                        Some(kind) => calib.grips.entry(kind).or_default(),
+                        None => return s,
+                    }
+                };
+                target.rotation = (target.rotation * local).normalize();
+            }
+        }
+        s
+    }
+}
+
+fn pole_side(handle: Handle) -> crate::rig::Side {
+    match handle {
+        Handle::Pole(s) | Handle::Target(s) | Handle::Grip(s) => s,
+        Handle::Rod => crate::rig::Side::Right,
+    }
+}
+
+/// Unit view direction of `camera` (from the eye into the scene).
+pub fn camera_forward(camera: &Camera) -> DVec3 {
+    let v = glam::Mat4::from_cols_array_2d(&camera.view_from_world);
+    // Row 2 of the view rotation is the camera's +Z (backwards) in world space.
+    let back = DVec3::new(
+        f64::from(v.x_axis.z),
+        f64::from(v.y_axis.z),
+        f64::from(v.z_axis.z),
+    );
+    (-back).normalize_or(DVec3::NEG_Z)
+}

@@ -1,0 +1,183 @@
+//! Opening and saving documents through `crate::preset`, plus the per-OS folders for recent
+//! files and the autosave (from `directories`).
+
+use super::document::Document;
+use crate::gltf_io;
+use crate::preset::{self, Preset, PresetError};
+use crate::stage::{Props, Stage, StageError, bundled_assets_dir};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum FileError {
+    #[error(transparent)]
+    Preset(#[from] PresetError),
+    #[error("{path}: {source}")]
+    Stage { path: PathBuf, source: StageError },
+    #[error("{path}: unsupported file type (expected .json, .glb or .gltf)")]
+    Unsupported { path: PathBuf },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// True for the extensions the editor opens (`.json` presets, `.glb` / `.gltf` characters).
+pub fn is_openable(path: &Path) -> bool {
+    matches!(extension(path).as_str(), "json" | "glb" | "gltf")
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// The bundled angler with the bundled default preset when it exists (else defaults).
+pub fn open_default() -> Result<Document, FileError> {
+    if preset::io::bundled_preset_path().exists() {
+        let (p, stage, _warnings) = preset::io::load_default_stage()?;
+        let mut doc = Document::new(stage, None);
+        doc.preset = Some(p);
+        return Ok(doc);
+    }
+    let stage = Stage::bundled().map_err(|source| FileError::Stage {
+        path: bundled_assets_dir(),
+        source,
+    })?;
+    Ok(Document::new(stage, None))
+}
+
+/// Opens a preset (`.json`) or a character (`.glb` / `.gltf`, with the bundled props and a
+/// default calibration). Returns the document and any warnings.
+pub fn open(path: &Path) -> Result<(Document, Vec<String>), FileError> {
+    match extension(path).as_str() {
+        "json" => {
+            let p = preset::io::load_preset(path)?;
+            let (stage, warnings) = preset::io::load_stage(path, &p)?;
+            let mut doc = Document::new(stage, Some(path.to_path_buf()));
+            doc.preset = Some(p);
+            Ok((doc, warnings.iter().map(ToString::to_string).collect()))
+        }
+        "glb" | "gltf" => {
+            let stage_err = |source| FileError::Stage {
+                path: path.to_path_buf(),
+                source,
+            };
+            let character = gltf_io::load(path).map_err(|e| stage_err(e.into()))?;
+            let props = Props::load(&bundled_assets_dir()).map_err(|e| stage_err(e.into()))?;
+            let warnings = character.warnings.clone();
+            let stage = Stage::new(character, props).map_err(stage_err)?;
+            Ok((Document::new(stage, None), warnings))
+        }
+        _ => Err(FileError::Unsupported {
+            path: path.to_path_buf(),
+        }),
+    }
+}
+
+/// The preset `doc` would save to `path` (keeps overrides and named poses of the preset it
+/// was opened from).
+pub fn preset_for(doc: &Document, path: &Path) -> Result<Preset, FileError> {
+    let character = preset::io::character_ref(path, &doc.character_path)?;
+    let mut p = match &doc.preset {
+        Some(base) => base.clone(),
+        None => Preset::from_stage(&doc.stage, character.clone()),
+    };
+    p.character = character;
+    p.calibration = doc.stage.calibration.clone();
+    p.settings = doc.stage.settings;
+    p.state = doc.stage.state;
+    Ok(p)
+}
+
+/// Saves `doc` atomically as a preset at `path`; on success the document takes the path and
+/// is clean.
+pub fn save(doc: &mut Document, path: &Path) -> Result<(), FileError> {
+    let p = preset_for(doc, path)?;
+    preset::io::save_preset_atomic(path, &p)?;
+    doc.preset = Some(p);
+    doc.path = Some(path.to_path_buf());
+    doc.dirty = false;
+    Ok(())
+}
+
+/// Per-OS folders: recent files live in the config folder, the autosave in the data folder.
+/// `ANGLERPOSE_STATE_DIR` overrides both (tests).
+pub fn state_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("ANGLERPOSE_STATE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("org", "anglerpose", "anglerpose")
+        .map(|d| d.data_local_dir().to_path_buf())
+}
+
+pub fn autosave_path() -> Option<PathBuf> {
+    state_dir().map(|d| d.join("autosave.json"))
+}
+
+fn recent_path() -> Option<PathBuf> {
+    state_dir().map(|d| d.join("recent.json"))
+}
+
+/// Up to 10 recently opened or saved files, newest first (missing files dropped).
+pub fn recent_files() -> Vec<PathBuf> {
+    let Some(path) = recent_path() else {
+        return Vec::new();
+    };
+    let list: Vec<PathBuf> = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    list.into_iter().filter(|p| p.exists()).collect()
+}
+
+/// Puts `file` first in the recent list.
+pub fn add_recent(file: &Path) -> Result<(), FileError> {
+    let Some(path) = recent_path() else {
+        return Ok(());
+    };
+    let file = std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+    let mut list = recent_files();
+    list.retain(|p| *p != file);
+    list.insert(0, file);
+    list.truncate(10);
+    let io = |source| FileError::Io {
+        path: path.clone(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let text = serde_json::to_string_pretty(&list).unwrap_or_else(|_| "[]".into());
+    preset::io::write_atomic(&path, text.as_bytes()).map_err(io)
+}
+
+/// Writes the autosave preset (atomic). Called periodically while the document is dirty.
+pub fn write_autosave(doc: &Document) -> Result<(), FileError> {
+    let Some(path) = autosave_path() else {
+        return Ok(());
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|source| FileError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    let p = preset_for(doc, &path)?;
+    preset::io::save_preset_atomic(&path, &p)?;
+    Ok(())
+}
+
+/// Removes the autosave (after a clean save or a clean exit).
+pub fn clear_autosave() {
+    if let Some(path) = autosave_path() {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// The autosave left by a session that did not exit cleanly, if any.
+pub fn pending_autosave() -> Option<PathBuf> {
+    autosave_path().filter(|p| p.exists())
+}

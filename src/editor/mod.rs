@@ -1,0 +1,22 @@
+//! The interactive editor. A headless core ([`EditorState`], commands, drags, picking, undo)
+//! that tests and `--script` drive, egui panels, and the winit/egui-wgpu window app.
+
+pub mod app;
+mod app_ui;
+pub mod camera;
+pub mod command;
+pub mod document;
+pub mod drag;
+pub mod files;
+pub mod gfx;
+pub mod gizmo;
+pub mod pick;
+pub mod script;
+pub mod state;
+pub mod ui;
+
+pub use camera::{OrbitCamera, ViewPreset};
+pub use command::{EditorCommand, ViewToggle};
+pub use document::{Document, History, Snapshot};
+pub use pick::{Axis, Handle};
+pub use state::{EditorError, EditorState};

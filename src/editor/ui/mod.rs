@@ -1,0 +1,50 @@
+//! egui panels. Each `*_ui` function reads the [`EditorState`] and pushes
+//! [`EditorCommand`]s; the caller applies them, so the panels never edit the document directly.
+
+mod flips;
+mod panels;
+
+pub use flips::flip_debugger_ui;
+pub use panels::{
+    calibration_ui, diagnostics_ui, inspector_ui, outliner_ui, session_ui, toggles_ui,
+};
+
+use super::{EditorCommand, EditorState};
+
+/// Commands gathered during one frame of UI.
+pub type Commands = Vec<EditorCommand>;
+
+/// A slider or drag value that undoes as one step per drag: `BeginGroup` when the drag starts,
+/// the value command while it changes, `EndGroup` when it stops.
+pub(crate) fn grouped(response: &egui::Response, value: Option<EditorCommand>, out: &mut Commands) {
+    if response.drag_started() {
+        out.push(EditorCommand::BeginGroup);
+    }
+    if let Some(cmd) = value {
+        out.push(cmd);
+    }
+    if response.drag_stopped() || response.lost_focus() {
+        out.push(EditorCommand::EndGroup);
+    }
+}
+
+/// Every panel in the right-hand side bar, in order.
+pub fn side_bar_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        egui::CollapsingHeader::new("Fishing session")
+            .default_open(true)
+            .show(ui, |ui| session_ui(ui, ed, out));
+        egui::CollapsingHeader::new("IK inspector")
+            .default_open(true)
+            .show(ui, |ui| inspector_ui(ui, ed, out));
+        egui::CollapsingHeader::new("Elbow-flip debugger")
+            .default_open(true)
+            .show(ui, |ui| flip_debugger_ui(ui, ed, out));
+        egui::CollapsingHeader::new("Diagnostics")
+            .default_open(true)
+            .show(ui, |ui| diagnostics_ui(ui, ed));
+        egui::CollapsingHeader::new("Grip calibration")
+            .default_open(false)
+            .show(ui, |ui| calibration_ui(ui, ed, out));
+    });
+}

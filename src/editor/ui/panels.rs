@@ -1,0 +1,435 @@
+//! Outliner, IK inspector, grip calibration, fishing session, diagnostics and view toggles.
+
+use super::{Commands, grouped};
+use crate::editor::command::{EditorCommand as C, ViewToggle};
+use crate::editor::state::euler_of;
+use crate::editor::{EditorState, Handle};
+use crate::fishing::{GripKind, Handedness, Phase, SIDES};
+use crate::rig::Side;
+use egui::{Color32, RichText};
+
+/// Three drag values; each change sends `make(new value)` (grouped per drag).
+fn vec3_edit(
+    ui: &mut egui::Ui,
+    value: [f64; 3],
+    speed: f64,
+    decimals: usize,
+    out: &mut Commands,
+    make: impl Fn([f64; 3]) -> C,
+) {
+    let mut v = value;
+    for i in 0..3 {
+        let r = ui.add(
+            egui::DragValue::new(&mut v[i])
+                .speed(speed)
+                .max_decimals(decimals),
+        );
+        let cmd = r.changed().then(|| make(v));
+        grouped(&r, cmd, out);
+    }
+}
+
+fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Left => "Left arm",
+        Side::Right => "Right arm",
+    }
+}
+
+/// Bones of the character with their humanoid roles; clicking an arm bone selects its target.
+pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
+    let stage = &ed.doc.stage;
+    let roles = stage.map.roles();
+    let skel = &stage.character.skeleton;
+    let mut rows = Vec::new();
+    let mut stack: Vec<(usize, usize)> = (0..skel.len())
+        .filter(|&b| skel.parent(b).is_none())
+        .rev()
+        .map(|b| (b, 0))
+        .collect();
+    // Depth-first, so children sit under their parent.
+    while let Some((b, depth)) = stack.pop() {
+        rows.push((b, depth));
+        for &c in skel.children(b).iter().rev() {
+            stack.push((c, depth + 1));
+        }
+    }
+    egui::ScrollArea::vertical()
+        .id_salt("outliner")
+        .show(ui, |ui| {
+            for (b, depth) in rows {
+                if !stage.character.is_joint(b) {
+                    continue;
+                }
+                let role = roles.iter().find(|(_, i)| *i == b).map(|(r, _)| *r);
+                ui.horizontal(|ui| {
+                    ui.add_space(10.0 * depth.min(10) as f32);
+                    let name = &skel.bone(b).name;
+                    match role {
+                        Some(r) => {
+                            let selected = ed.selection == Some(Handle::Target(r.side));
+                            let text = RichText::new(format!("{name}  [{r}]"))
+                                .color(Color32::from_rgb(140, 200, 255));
+                            if ui.selectable_label(selected, text).clicked() {
+                                out.push(C::Select {
+                                    handle: Some(Handle::Target(r.side)),
+                                });
+                            }
+                        }
+                        None => {
+                            ui.label(RichText::new(name).color(Color32::from_gray(165)));
+                        }
+                    }
+                });
+            }
+        });
+}
+
+/// Solver settings (shared by both arms) and the per-arm results.
+pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
+    let s = ed.doc.stage.settings;
+    let mut on = s.limits_enabled;
+    if ui
+        .checkbox(&mut on, "Angle limits (global)")
+        .on_hover_text("Switches every joint limit on or off")
+        .changed()
+    {
+        out.push(C::SetLimitsEnabled { on });
+    }
+    ui.label(RichText::new("Two-bone IK, both arms").weak());
+    let lim = s.elbow_limit;
+    let (mut min, mut max, mut enabled) = (
+        lim.min_bend.to_degrees(),
+        lim.max_bend.to_degrees(),
+        lim.enabled,
+    );
+    egui::Grid::new("ik_grid").num_columns(2).show(ui, |ui| {
+        ui.label("Elbow limit");
+        if ui.checkbox(&mut enabled, "on").changed() {
+            out.push(C::SetElbowLimit {
+                min_deg: min,
+                max_deg: max,
+                enabled,
+            });
+        }
+        ui.end_row();
+        ui.label("  min bend °");
+        let r = ui.add(egui::DragValue::new(&mut min).range(0.0..=max).speed(0.5));
+        let cmd = r.changed().then_some(C::SetElbowLimit {
+            min_deg: min,
+            max_deg: max,
+            enabled,
+        });
+        grouped(&r, cmd, out);
+        ui.end_row();
+        ui.label("  max bend °");
+        let r = ui.add(egui::DragValue::new(&mut max).range(min..=180.0).speed(0.5));
+        let cmd = r.changed().then_some(C::SetElbowLimit {
+            min_deg: min,
+            max_deg: max,
+            enabled,
+        });
+        grouped(&r, cmd, out);
+        ui.end_row();
+        let mut w = s.weight;
+        ui.label("Weight");
+        let r = ui.add(egui::Slider::new(&mut w, 0.0..=1.0));
+        grouped(&r, r.changed().then_some(C::SetWeight { value: w }), out);
+        ui.end_row();
+        let mut soften = s.soften;
+        ui.label("Soften");
+        let r = ui
+            .add(egui::Slider::new(&mut soften, 0.8..=1.0))
+            .on_hover_text("ozz-style softening near full reach (1 = off)");
+        grouped(
+            &r,
+            r.changed().then_some(C::SetSoften { value: soften }),
+            out,
+        );
+        ui.end_row();
+    });
+    let mut per_phase = ed.per_phase_poles;
+    if ui
+        .checkbox(&mut per_phase, "Edit poles per phase")
+        .on_hover_text("Pole drags set the current phase's key instead of the constant pole")
+        .changed()
+    {
+        out.push(C::SetPerPhasePoles { on: per_phase });
+    }
+    for side in SIDES {
+        let pole = ed.doc.stage.calibration.poles.get(side);
+        let p = pole.key(ed.doc.stage.state.phase).to_array();
+        ui.horizontal(|ui| {
+            ui.label(format!("{} pole", side.name()));
+            vec3_edit(ui, p, 0.005, 3, out, |p| C::SetPole { side, pole: p });
+        });
+    }
+}
+
+/// Per-hand grip offsets (of the grip each hand holds now), palm correction and curls.
+pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
+    let calib = &ed.doc.stage.calibration;
+    for side in SIDES {
+        ui.label(RichText::new(side_title(side)).strong());
+        let kind = ed.held_kind(side).unwrap_or(GripKind::RodFront);
+        let grip = calib.grip(kind);
+        ui.label(format!("holding {kind:?}"));
+        let offset = grip.offset_in_object.to_array();
+        ui.horizontal(|ui| {
+            ui.label("offset m");
+            vec3_edit(ui, offset, 0.002, 3, out, |offset| C::SetGripOffset {
+                kind,
+                offset,
+            });
+        });
+        let rot = euler_of(grip.rotation);
+        ui.horizontal(|ui| {
+            ui.label("grip rot °");
+            vec3_edit(ui, rot, 0.5, 1, out, |rot| C::SetGripRotation {
+                kind,
+                euler_deg: rot,
+            });
+        });
+        let hand = calib.hands.get(side);
+        let palm = euler_of(hand.palm_correction);
+        ui.horizontal(|ui| {
+            ui.label("palm corr °");
+            vec3_edit(ui, palm, 0.5, 1, out, |palm| C::SetPalmCorrection {
+                side,
+                euler_deg: palm,
+            });
+        });
+        let mut curl = hand.finger_curl;
+        let r = ui.add(egui::Slider::new(&mut curl, 0.0..=1.0).text("finger curl"));
+        grouped(
+            &r,
+            r.changed()
+                .then_some(C::SetFingerCurl { side, value: curl }),
+            out,
+        );
+        let mut thumb = hand.thumb_curl;
+        let r = ui.add(egui::Slider::new(&mut thumb, 0.0..=1.0).text("thumb curl"));
+        grouped(
+            &r,
+            r.changed()
+                .then_some(C::SetThumbCurl { side, value: thumb }),
+            out,
+        );
+        ui.separator();
+    }
+    let adj = calib.rod_adjust;
+    let offset = adj.offset_in_object.to_array();
+    let rot = euler_of(adj.rotation);
+    ui.label(RichText::new("Rod adjustment (rod space)").strong());
+    ui.horizontal(|ui| {
+        ui.label("offset m");
+        vec3_edit(ui, offset, 0.002, 3, out, |offset| C::SetRodAdjust {
+            offset,
+            euler_deg: rot,
+        });
+    });
+    ui.horizontal(|ui| {
+        ui.label("rotation °");
+        vec3_edit(ui, rot, 0.5, 1, out, |rot| C::SetRodAdjust {
+            offset,
+            euler_deg: rot,
+        });
+    });
+}
+
+/// Phase, time scrubber over the whole timeline, play / pause, speed and session parameters.
+pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
+    let state = ed.doc.stage.state;
+    let total = state.params.total_duration();
+    ui.horizontal(|ui| {
+        let label = if ed.playing { "Pause" } else { "Play" };
+        if ui.button(label).clicked() {
+            out.push(C::Play { on: !ed.playing });
+        }
+        let mut speed = ed.speed;
+        if ui
+            .add(
+                egui::DragValue::new(&mut speed)
+                    .range(0.05..=4.0)
+                    .speed(0.01)
+                    .suffix("×"),
+            )
+            .changed()
+        {
+            out.push(C::SetSpeed { value: speed });
+        }
+        egui::ComboBox::from_id_salt("phase")
+            .selected_text(state.phase.name())
+            .show_ui(ui, |ui| {
+                for p in Phase::ALL {
+                    if ui.selectable_label(p == state.phase, p.name()).clicked() {
+                        out.push(C::SetPhase { phase: p, t: 0.0 });
+                    }
+                }
+            });
+    });
+    let mut time = state.time();
+    ui.spacing_mut().slider_width = (ui.available_width() - 70.0).max(80.0);
+    if ui
+        .add(
+            egui::Slider::new(&mut time, 0.0..=total)
+                .suffix(" s")
+                .max_decimals(2),
+        )
+        .changed()
+    {
+        out.push(C::SetTime { seconds: time });
+    }
+    ui.label(
+        RichText::new(format!(
+            "{} · t = {:.2}",
+            state.phase.name(),
+            state.t_clamped()
+        ))
+        .weak(),
+    );
+    let p = state.params;
+    ui.horizontal(|ui| {
+        let mut len = p.rod_length;
+        let r = ui.add(
+            egui::DragValue::new(&mut len)
+                .range(1.0..=5.0)
+                .speed(0.01)
+                .prefix("rod ")
+                .suffix(" m"),
+        );
+        grouped(
+            &r,
+            r.changed().then_some(C::SetRodLength { metres: len }),
+            out,
+        );
+        let mut power = p.cast_power;
+        let r = ui.add(
+            egui::DragValue::new(&mut power)
+                .range(0.2..=2.0)
+                .speed(0.01)
+                .prefix("power "),
+        );
+        grouped(
+            &r,
+            r.changed().then_some(C::SetCastPower { value: power }),
+            out,
+        );
+        let mut right = p.handedness == Handedness::Right;
+        if ui.checkbox(&mut right, "right-handed").changed() {
+            let handedness = if right {
+                Handedness::Right
+            } else {
+                Handedness::Left
+            };
+            out.push(C::SetHandedness { handedness });
+        }
+    });
+}
+
+/// Reach, residual, elbow angle, limit hits and flips of the current evaluation.
+pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
+    let Some(eval) = ed.doc.stage.evaluation() else {
+        ui.label("not posed");
+        return;
+    };
+    egui::Grid::new("diag")
+        .striped(true)
+        .num_columns(3)
+        .show(ui, |ui| {
+            ui.label("");
+            ui.label(RichText::new("left").strong());
+            ui.label(RichText::new("right").strong());
+            ui.end_row();
+            let row = |ui: &mut egui::Ui, name: &str, f: &dyn Fn(Side) -> (String, bool)| {
+                ui.label(name);
+                for side in SIDES {
+                    let (text, bad) = f(side);
+                    let colour = if bad {
+                        Color32::from_rgb(255, 140, 90)
+                    } else {
+                        ui.visuals().text_color()
+                    };
+                    ui.label(RichText::new(text).color(colour).monospace());
+                }
+                ui.end_row();
+            };
+            let arm = |s: Side| eval.arms.get(s);
+            row(ui, "reached", &|s| {
+                let r = arm(s).ik.reached;
+                (if r { "yes".into() } else { "NO".into() }, !r)
+            });
+            row(ui, "residual", &|s| {
+                let r = arm(s).ik.residual;
+                (format!("{:.1} mm", r * 1000.0), r > 1e-3)
+            });
+            row(ui, "elbow", &|s| {
+                (format!("{:.1}°", arm(s).ik.elbow_bend.to_degrees()), false)
+            });
+            row(ui, "limit hit", &|s| {
+                let l = arm(s).ik.elbow_limited;
+                (if l { "yes".into() } else { "no".into() }, l)
+            });
+            row(ui, "flipped", &|s| {
+                let f = arm(s).flipped;
+                (if f { "FLIP".into() } else { "no".into() }, f)
+            });
+            row(ui, "palm turn", &|s| {
+                (format!("{:.1}°", arm(s).palm_turn.to_degrees()), false)
+            });
+        });
+}
+
+/// View toggles (overlay groups, mesh, grid, projection and named views).
+pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
+    let o = ed.view.overlays;
+    let mut toggle = |ui: &mut egui::Ui, what: ViewToggle, on: bool, label: &str, hint: &str| {
+        let mut v = on;
+        if ui.toggle_value(&mut v, label).on_hover_text(hint).changed() {
+            out.push(C::Toggle { what, on: v });
+        }
+    };
+    toggle(
+        ui,
+        ViewToggle::Mesh,
+        ed.view.mesh_visible,
+        "Mesh",
+        "Show the character and props",
+    );
+    toggle(
+        ui,
+        ViewToggle::Spheres,
+        o.spheres,
+        "IK spheres",
+        "CCD-helper spheres: target, effector, links",
+    );
+    toggle(
+        ui,
+        ViewToggle::BoneLines,
+        o.bone_lines,
+        "Bones",
+        "Bone lines",
+    );
+    toggle(
+        ui,
+        ViewToggle::LimitArcs,
+        o.limit_arcs,
+        "Limit arcs",
+        "Elbow hinge limits",
+    );
+    toggle(
+        ui,
+        ViewToggle::PoleAndPlane,
+        o.pole_and_plane,
+        "Poles",
+        "Pole markers and bend planes",
+    );
+    toggle(
+        ui,
+        ViewToggle::GripMarkers,
+        ed.grip_markers,
+        "Grips",
+        "Markers on the held grips",
+    );
+    toggle(ui, ViewToggle::Grid, ed.view.grid, "Grid", "Ground grid");
+}

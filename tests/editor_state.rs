@@ -1,0 +1,348 @@
+//! UI-logic tests of the headless editor: every action goes through `EditorState::apply`,
+//! exactly like the window's input handling.
+
+use anglerpose::editor::files;
+use anglerpose::editor::{Axis, EditorCommand as C, EditorState, Handle, Snapshot};
+use anglerpose::rig::Side;
+use glam::DVec3;
+
+fn editor() -> EditorState {
+    let doc = files::open_default().expect("bundled angler");
+    let mut ed = EditorState::new(doc);
+    ed.apply(C::SetViewport {
+        width: 1280,
+        height: 720,
+    })
+    .unwrap();
+    ed
+}
+
+fn wrist(ed: &EditorState, side: Side) -> DVec3 {
+    let stage = &ed.doc.stage;
+    stage.pose.world_position(stage.actor.arm(side).hand)
+}
+
+fn elbow(ed: &EditorState, side: Side) -> DVec3 {
+    let stage = &ed.doc.stage;
+    stage.pose.world_position(stage.actor.arm(side).fore)
+}
+
+fn pixel(ed: &EditorState, handle: Handle) -> [f64; 2] {
+    anglerpose::editor::pick::handle_pixel(&ed.doc.stage, &ed.render_camera(), handle)
+        .expect("handle on screen")
+}
+
+fn drag(ed: &mut EditorState, handle: Handle, by: [f64; 2]) -> [f64; 2] {
+    let [x, y] = pixel(ed, handle);
+    ed.apply(C::PointerDown { x, y }).unwrap();
+    assert_eq!(
+        ed.selection,
+        Some(handle),
+        "picking at the handle's pixel selects it"
+    );
+    assert!(ed.drag.is_some());
+    // Several moves, like a real mouse drag.
+    for k in 1..=4 {
+        let f = k as f64 / 4.0;
+        ed.apply(C::DragTo {
+            x: x + by[0] * f,
+            y: y + by[1] * f,
+        })
+        .unwrap();
+    }
+    [x + by[0], y + by[1]]
+}
+
+fn state_of(ed: &EditorState) -> (Snapshot, Vec<DVec3>) {
+    let stage = &ed.doc.stage;
+    let positions = (0..stage.actor.skeleton.len())
+        .map(|b| stage.pose.world_position(b))
+        .collect();
+    (ed.doc.snapshot(), positions)
+}
+
+#[test]
+fn toggling_limits_changes_the_solve() {
+    let mut ed = editor();
+    // A tight elbow limit that the seated pose needs to exceed.
+    let bend = ed
+        .doc
+        .stage
+        .evaluation()
+        .unwrap()
+        .arms
+        .right
+        .ik
+        .elbow_bend
+        .to_degrees();
+    assert!(bend > 40.0, "seated elbow bend {bend}°");
+    ed.apply(C::SetElbowLimit {
+        min_deg: 0.0,
+        max_deg: 30.0,
+        enabled: true,
+    })
+    .unwrap();
+    let limited = ed.doc.stage.evaluation().unwrap().arms.right;
+    assert!(limited.ik.elbow_limited);
+    assert!(
+        (limited.ik.elbow_bend.to_degrees() - 30.0).abs() < 1e-6,
+        "{}",
+        limited.ik.elbow_bend
+    );
+    let elbow_limited = elbow(&ed, Side::Right);
+    ed.apply(C::SetLimitsEnabled { on: false }).unwrap();
+    let free = ed.doc.stage.evaluation().unwrap().arms.right;
+    assert!(!free.ik.elbow_limited);
+    assert!((free.ik.elbow_bend.to_degrees() - bend).abs() < 1e-6);
+    assert!((elbow(&ed, Side::Right) - elbow_limited).length() > 0.01);
+    assert!(ed.doc.dirty);
+    // Each toggle is one undo step.
+    ed.apply(C::Undo).unwrap();
+    assert!(
+        ed.doc
+            .stage
+            .evaluation()
+            .unwrap()
+            .arms
+            .right
+            .ik
+            .elbow_limited
+    );
+}
+
+#[test]
+fn dragging_a_target_moves_the_wrist_and_undo_redo_are_exact() {
+    let mut ed = editor();
+    let before = state_of(&ed);
+    let wrist_before = wrist(&ed, Side::Right);
+    let end = drag(&mut ed, Handle::Target(Side::Right), [40.0, -30.0]);
+    ed.apply(C::EndDrag).unwrap();
+    let after = state_of(&ed);
+    let moved = wrist(&ed, Side::Right) - wrist_before;
+    assert!(moved.length() > 0.02, "wrist moved {moved}");
+    // The target sphere ends under the mouse (view-plane drag).
+    let now = pixel(&ed, Handle::Target(Side::Right));
+    assert!(
+        (now[0] - end[0]).abs() < 1.0 && (now[1] - end[1]).abs() < 1.0,
+        "{now:?} vs {end:?}"
+    );
+    // Right (screen) and up (screen) from the camera: the wrist moved that way.
+    let (right, up) = ed.camera.axes();
+    assert!(moved.dot(right) > 0.0 && moved.dot(up) > 0.0, "{moved}");
+    assert_ne!(before.0, after.0);
+    assert_eq!(ed.history.undo_len(), 1, "one drag is one undo step");
+    ed.apply(C::Undo).unwrap();
+    assert_eq!(state_of(&ed), before);
+    ed.apply(C::Redo).unwrap();
+    assert_eq!(state_of(&ed), after);
+}
+
+#[test]
+fn escape_during_a_drag_restores_exactly() {
+    let mut ed = editor();
+    let before = state_of(&ed);
+    drag(&mut ed, Handle::Target(Side::Left), [-35.0, 25.0]);
+    assert_ne!(state_of(&ed), before, "the drag re-solves live");
+    ed.apply(C::SetDragAxis {
+        axis: Some(Axis::Y),
+    })
+    .unwrap();
+    ed.apply(C::CancelDrag).unwrap();
+    assert_eq!(state_of(&ed), before);
+    assert!(ed.drag.is_none());
+    assert_eq!(ed.history.undo_len(), 0);
+    assert!(!ed.doc.dirty);
+}
+
+#[test]
+fn axis_constrained_drag_moves_along_the_axis_only() {
+    let mut ed = editor();
+    let target_before = ed
+        .doc
+        .stage
+        .evaluation()
+        .unwrap()
+        .arms
+        .right
+        .wrist_target_in_world;
+    let [x, y] = pixel(&ed, Handle::Target(Side::Right));
+    ed.apply(C::PointerDown { x, y }).unwrap();
+    ed.apply(C::SetDragAxis {
+        axis: Some(Axis::Y),
+    })
+    .unwrap();
+    ed.apply(C::SetSnap { on: true }).unwrap();
+    ed.apply(C::DragTo {
+        x: x + 25.0,
+        y: y - 40.0,
+    })
+    .unwrap();
+    ed.apply(C::EndDrag).unwrap();
+    let d = ed
+        .doc
+        .stage
+        .evaluation()
+        .unwrap()
+        .arms
+        .right
+        .wrist_target_in_world
+        - target_before;
+    assert!(d.x.abs() < 1e-9 && d.z.abs() < 1e-9, "{d}");
+    assert!(d.y > 0.02, "{d}");
+    let steps = d.y / 0.01;
+    assert!((steps - steps.round()).abs() < 1e-6, "snapped to 1 cm: {d}");
+}
+
+#[test]
+fn dragging_a_pole_changes_the_elbow() {
+    let mut ed = editor();
+    let elbow_before = elbow(&ed, Side::Right);
+    let wrist_before = wrist(&ed, Side::Right);
+    let pole_before = ed.doc.stage.calibration.poles.right.pole_in_actor;
+    let left_before = ed.doc.stage.calibration.poles.left.clone();
+    drag(&mut ed, Handle::Pole(Side::Right), [-150.0, -120.0]);
+    ed.apply(C::EndDrag).unwrap();
+    let moved = elbow(&ed, Side::Right) - elbow_before;
+    assert!(moved.length() > 0.01, "elbow moved {moved}");
+    // The wrist stays on its target: only the bend plane turns.
+    assert!((wrist(&ed, Side::Right) - wrist_before).length() < 1e-6);
+    // The constant pole changed (per-phase editing is off); the left arm is untouched.
+    let pole = ed.doc.stage.calibration.poles.right.pole_in_actor;
+    assert!(
+        (pole - pole_before).length() > 0.05,
+        "{pole} vs {pole_before}"
+    );
+    assert_eq!(ed.doc.stage.calibration.poles.left, left_before);
+}
+
+#[test]
+fn rotating_the_rod_edits_rod_adjust() {
+    let mut ed = editor();
+    let tip_before = anglerpose::editor::pick::rod_segment(&ed.doc.stage)
+        .unwrap()
+        .1;
+    let [x, y] = pixel(&ed, Handle::Rod);
+    ed.apply(C::BeginDrag {
+        handle: Handle::Rod,
+        x,
+        y,
+    })
+    .unwrap();
+    ed.apply(C::DragTo {
+        x: x + 30.0,
+        y: y + 60.0,
+    })
+    .unwrap();
+    ed.apply(C::EndDrag).unwrap();
+    let adj = ed.doc.stage.calibration.rod_adjust;
+    assert!(
+        adj.rotation.angle_between(glam::DQuat::IDENTITY) > 0.05,
+        "{adj:?}"
+    );
+    let tip = anglerpose::editor::pick::rod_segment(&ed.doc.stage)
+        .unwrap()
+        .1;
+    assert!((tip - tip_before).length() > 0.05);
+}
+
+#[test]
+fn save_then_reopen_gives_the_identical_pose() {
+    let dir = std::env::temp_dir().join(format!("anglerpose-editor-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // SAFETY: tests in this file do not read the variable concurrently except through save.
+    unsafe { std::env::set_var("ANGLERPOSE_STATE_DIR", dir.join("state")) };
+    let mut ed = editor();
+    drag(&mut ed, Handle::Target(Side::Right), [30.0, 20.0]);
+    ed.apply(C::EndDrag).unwrap();
+    ed.apply(C::SetFingerCurl {
+        side: Side::Left,
+        value: 0.4,
+    })
+    .unwrap();
+    ed.apply(C::SetTime { seconds: 1.3 }).unwrap();
+    let path = dir.join("edited.json");
+    ed.apply(C::Save {
+        path: Some(path.clone()),
+    })
+    .unwrap();
+    assert!(!ed.doc.dirty);
+    let saved = state_of(&ed);
+    let mut other = editor();
+    other.apply(C::Open { path: path.clone() }).unwrap();
+    assert_eq!(state_of(&other), saved);
+    assert_eq!(other.doc.path.as_deref(), Some(path.as_path()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn time_scrubbing_is_not_an_undo_step_and_playback_advances() {
+    let mut ed = editor();
+    ed.apply(C::SetTime { seconds: 5.0 }).unwrap();
+    assert!((ed.doc.stage.state.time() - 5.0).abs() < 1e-9);
+    assert_eq!(ed.history.undo_len(), 0);
+    assert!(!ed.doc.dirty);
+    ed.apply(C::Play { on: true }).unwrap();
+    ed.apply(C::SetSpeed { value: 2.0 }).unwrap();
+    ed.apply(C::Tick { dt: 0.25 }).unwrap();
+    assert!((ed.doc.stage.state.time() - 5.5).abs() < 1e-9);
+}
+
+#[test]
+fn bad_edits_are_refused_and_leave_the_document() {
+    let mut ed = editor();
+    let before = state_of(&ed);
+    assert!(ed.apply(C::SetRodLength { metres: 9.0 }).is_err());
+    assert!(
+        ed.apply(C::SetFingerCurl {
+            side: Side::Left,
+            value: f64::NAN
+        })
+        .is_err()
+    );
+    assert!(
+        ed.apply(C::SetElbowLimit {
+            min_deg: 90.0,
+            max_deg: 10.0,
+            enabled: true
+        })
+        .is_err()
+    );
+    assert_eq!(state_of(&ed), before);
+    assert_eq!(ed.history.undo_len(), 0);
+}
+
+#[test]
+fn slider_groups_undo_as_one_step() {
+    let mut ed = editor();
+    let before = state_of(&ed);
+    ed.apply(C::BeginGroup).unwrap();
+    for v in [0.7, 0.6, 0.5, 0.4] {
+        ed.apply(C::SetFingerCurl {
+            side: Side::Right,
+            value: v,
+        })
+        .unwrap();
+    }
+    ed.apply(C::EndGroup).unwrap();
+    assert_eq!(ed.history.undo_len(), 1);
+    ed.apply(C::Undo).unwrap();
+    assert_eq!(state_of(&ed), before);
+}
+
+#[test]
+fn pole_search_proposal_is_one_undoable_step() {
+    let mut ed = editor();
+    let before = state_of(&ed);
+    ed.apply(C::ApplyPoleProposal).unwrap();
+    let p = ed.last_proposal.expect("proposal");
+    for side in [Side::Left, Side::Right] {
+        let pr = p.get(side);
+        assert!(pr.flips_after <= pr.flips_before);
+    }
+    if ed.history.undo_len() == 1 {
+        ed.apply(C::Undo).unwrap();
+        assert_eq!(state_of(&ed), before);
+    } else {
+        assert_eq!(state_of(&ed), before, "no better pole: nothing changed");
+    }
+}
