@@ -28,7 +28,14 @@ fn fishing(c: &mut Criterion) {
             k = (k + 1) % 600;
             let state = SessionState::at_fraction(k as f64 / 599.0, params);
             let eval = poser
-                .evaluate(&actor, &calib, &settings, &state, &Transform::IDENTITY, &mut pose)
+                .evaluate(
+                    &actor,
+                    &calib,
+                    &settings,
+                    &state,
+                    &Transform::IDENTITY,
+                    &mut pose,
+                )
                 .expect("pose");
             skin_matrices_into(skin, &pose, &mut palette);
             black_box((eval, &palette));

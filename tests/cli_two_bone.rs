@@ -4,7 +4,9 @@ use std::path::Path;
 use std::process::Command;
 
 fn run(scene: &str) -> (bool, String, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/two_bone").join(scene);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/two_bone")
+        .join(scene);
     let out = Command::new(env!("CARGO_BIN_EXE_anglerpose"))
         .args(["ik", "two-bone", "--scene"])
         .arg(&path)
@@ -31,7 +33,10 @@ fn reachable_scene_puts_the_wrist_on_the_target() {
     assert_eq!(bones.len(), 5);
     let wrist = vec3(&bones[3]["worldPosition"]);
     let target = [-0.05, 1.0, 0.25];
-    let err: f64 = (0..3).map(|i| (wrist[i] - target[i]).powi(2)).sum::<f64>().sqrt();
+    let err: f64 = (0..3)
+        .map(|i| (wrist[i] - target[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
     assert!(err < 1e-12, "wrist {wrist:?}");
     assert_eq!(v["report"]["reached"], true);
     assert_eq!(v["report"]["clamp"], "none");
@@ -67,7 +72,10 @@ fn bad_scenes_fail_with_a_clear_message() {
     ] {
         let (ok, _, stderr) = run(file);
         assert!(!ok, "{file} accepted");
-        assert!(stderr.contains(file), "{file}: message does not name the file: {stderr}");
+        assert!(
+            stderr.contains(file),
+            "{file}: message does not name the file: {stderr}"
+        );
         assert!(stderr.contains(needle), "{file}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }

@@ -2,8 +2,8 @@
 //! flips and the pole search.
 
 use anglerpose::fishing::{
-    ActorRig, GripCalibration, Handedness, PerSide, Phase, PoleKeys, Poser, SIDES,
-    SessionFrames, SessionParams, SessionState, SolverSettings, analyse_timeline, search_poles,
+    ActorRig, GripCalibration, Handedness, PerSide, Phase, PoleKeys, Poser, SIDES, SessionFrames,
+    SessionParams, SessionState, SolverSettings, analyse_timeline, search_poles,
 };
 use anglerpose::gltf_io;
 use anglerpose::rig::{HumanoidMap, Pose, Side, Transform};
@@ -11,7 +11,11 @@ use glam::DVec3;
 
 /// Sign-insensitive largest component difference of two unit quaternions.
 fn quat_diff(a: glam::DQuat, b: glam::DQuat) -> f64 {
-    let d = |s: f64| (glam::DVec4::from(a) - glam::DVec4::from(b) * s).abs().max_element();
+    let d = |s: f64| {
+        (glam::DVec4::from(a) - glam::DVec4::from(b) * s)
+            .abs()
+            .max_element()
+    };
     d(1.0).min(d(-1.0))
 }
 
@@ -56,33 +60,52 @@ fn seated_hold_puts_both_hands_on_the_rod() {
         let report = eval.arms.get(side);
         let wrist = pose.world_position(arm.hand);
         let err = (wrist - report.wrist_target_in_world).length();
-        assert!(err <= tol, "{side:?} wrist {err:e} from its grip (tol {tol:e})");
+        assert!(
+            err <= tol,
+            "{side:?} wrist {err:e} from its grip (tol {tol:e})"
+        );
         assert!(report.ik.reached, "{side:?}: {report:?}");
         // Palm facing the rod: the grip frame carried by the hand matches the grip's frame.
         let hand_rot = pose.world_rotation(arm.hand);
         let carried = hand_rot * arm.hand_frame.hand_from_grip.rotation;
         let wanted = report.grip.actor_from_grip.rotation;
-        assert!(quat_diff(carried, wanted) < 1e-9, "{side:?} palm off by {}", quat_diff(carried, wanted));
+        assert!(
+            quat_diff(carried, wanted) < 1e-9,
+            "{side:?} palm off by {}",
+            quat_diff(carried, wanted)
+        );
         // The gripped point sits on the rod axis.
         let grip_point = pose
             .world_from_bone(arm.hand)
             .transform_point3(arm.hand_frame.hand_from_grip.translation);
-        let off_axis = (grip_point - rod.translation).reject_from(rod_axis).length();
-        assert!(off_axis < 1e-3, "{side:?} grip {off_axis} m off the rod axis");
+        let off_axis = (grip_point - rod.translation)
+            .reject_from(rod_axis)
+            .length();
+        assert!(
+            off_axis < 1e-3,
+            "{side:?} grip {off_axis} m off the rod axis"
+        );
         // The palm normal (+Z of the grip frame) points at the axis from the palm side.
         let palm_normal = carried * DVec3::Z;
         assert!(palm_normal.dot(rod_axis).abs() < 1e-6);
         // Elbow below the shoulder and outside the torso.
         let shoulder = pose.world_position(arm.upper);
         let elbow = pose.world_position(arm.fore);
-        assert!(elbow.y < shoulder.y - 0.05, "{side:?} elbow {elbow} vs shoulder {shoulder}");
+        assert!(
+            elbow.y < shoulder.y - 0.05,
+            "{side:?} elbow {elbow} vs shoulder {shoulder}"
+        );
         // Torso cross-section: an ellipse around the upper spine, as wide as 0.8× the
         // shoulder offset and 0.6× as deep.
         let spine = pose.world_position(actor.skeleton.find("spine_03").expect("spine_03"));
         let half_width = 0.8 * (shoulder.x - spine.x).abs();
         let half_depth = 0.6 * (shoulder.x - spine.x).abs();
-        let e = ((elbow.x - spine.x) / half_width).powi(2) + ((elbow.z - spine.z) / half_depth).powi(2);
-        assert!(e > 1.0, "{side:?} elbow {elbow} inside the torso (ellipse {e})");
+        let e =
+            ((elbow.x - spine.x) / half_width).powi(2) + ((elbow.z - spine.z) / half_depth).powi(2);
+        assert!(
+            e > 1.0,
+            "{side:?} elbow {elbow} inside the torso (ellipse {e})"
+        );
     }
     // The reel hangs below the rod.
     assert!((rod.rotation * DVec3::NEG_Z).y < -0.5);
@@ -100,12 +123,16 @@ fn phase_boundaries_are_continuous_and_hands_stay_on_the_rod() {
         for pair in Phase::ALL.windows(2) {
             let end = SessionFrames::evaluate(&SessionState::new(pair[0], 1.0, params), &calib);
             let start = SessionFrames::evaluate(&SessionState::new(pair[1], 0.0, params), &calib);
-            assert!((end.actor_from_rod.translation - start.actor_from_rod.translation).length() < 1e-12);
+            assert!(
+                (end.actor_from_rod.translation - start.actor_from_rod.translation).length()
+                    < 1e-12
+            );
             assert!(quat_diff(end.actor_from_rod.rotation, start.actor_from_rod.rotation) < 1e-12);
             for side in SIDES {
                 let (a, b) = (end.grips.get(side), start.grips.get(side));
                 assert!(
-                    (a.actor_from_grip.translation - b.actor_from_grip.translation).length() < 1e-12,
+                    (a.actor_from_grip.translation - b.actor_from_grip.translation).length()
+                        < 1e-12,
                     "{pair:?} {side:?} grip jumps"
                 );
                 assert!(quat_diff(a.actor_from_grip.rotation, b.actor_from_grip.rotation) < 1e-12);
@@ -120,7 +147,8 @@ fn phase_boundaries_are_continuous_and_hands_stay_on_the_rod() {
                 &calib,
             );
             if let Some(prev) = last {
-                let step = (f.actor_from_rod.translation - prev.actor_from_rod.translation).length();
+                let step =
+                    (f.actor_from_rod.translation - prev.actor_from_rod.translation).length();
                 assert!(step < 0.01, "rod jumps {step} m at sample {k}");
                 for side in SIDES {
                     let d = (f.grips.get(side).actor_from_grip.translation
@@ -132,14 +160,8 @@ fn phase_boundaries_are_continuous_and_hands_stay_on_the_rod() {
             last = Some(f);
         }
         // Hands on their grips wherever reachable.
-        let analysis = analyse_timeline(
-            &actor,
-            &calib,
-            &SolverSettings::default(),
-            &params,
-            600,
-        )
-        .unwrap();
+        let analysis =
+            analyse_timeline(&actor, &calib, &SolverSettings::default(), &params, 600).unwrap();
         for side in SIDES {
             for s in analysis.samples.get(side) {
                 if s.reached {
@@ -154,8 +176,16 @@ fn phase_boundaries_are_continuous_and_hands_stay_on_the_rod() {
             .chain(&analysis.samples.right)
             .filter(|s| s.reached)
             .count();
-        assert!(reached as f64 > 0.9 * 1200.0, "{handedness:?}: only {reached}/1200 reached; {:?}", analysis.out_of_reach);
-        assert!(analysis.flips.is_empty(), "{handedness:?}: default poles flip: {:?}", analysis.flips);
+        assert!(
+            reached as f64 > 0.9 * 1200.0,
+            "{handedness:?}: only {reached}/1200 reached; {:?}",
+            analysis.out_of_reach
+        );
+        assert!(
+            analysis.flips.is_empty(),
+            "{handedness:?}: default poles flip: {:?}",
+            analysis.flips
+        );
     }
 }
 
@@ -171,11 +201,25 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
     let settings = SolverSettings::default();
     for phase in Phase::ALL {
         poser
-            .evaluate(&actor, &calib, &settings, &SessionState::new(phase, 0.5, state.params), &Transform::IDENTITY, &mut pose)
+            .evaluate(
+                &actor,
+                &calib,
+                &settings,
+                &SessionState::new(phase, 0.5, state.params),
+                &Transform::IDENTITY,
+                &mut pose,
+            )
             .unwrap();
     }
     poser
-        .evaluate(&actor, &calib, &settings, &state, &Transform::IDENTITY, &mut pose)
+        .evaluate(
+            &actor,
+            &calib,
+            &settings,
+            &state,
+            &Transform::IDENTITY,
+            &mut pose,
+        )
         .unwrap();
     assert_eq!(p1, pose, "same state must give a bit-identical pose");
 
@@ -184,7 +228,14 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
     let clone = actor.clone();
     let mut other = clone.base.clone();
     Poser::new()
-        .evaluate(&clone, &calib, &settings, &SessionState::new(Phase::Landing, 0.8, state.params), &Transform::IDENTITY, &mut other)
+        .evaluate(
+            &clone,
+            &calib,
+            &settings,
+            &SessionState::new(Phase::Landing, 0.8, state.params),
+            &Transform::IDENTITY,
+            &mut other,
+        )
         .unwrap();
     assert_eq!(actor, original);
     assert_eq!(calib, calib_before);
@@ -208,7 +259,11 @@ fn crossing_pole_is_reported_as_flip_and_pole_search_removes_it() {
     calib.poles.right = PoleKeys::constant(shoulder + (target - shoulder) * 2.5);
 
     let analysis = analyse_timeline(&actor, &calib, &settings, &params, samples).unwrap();
-    let right_flips: Vec<_> = analysis.flips.iter().filter(|f| f.side == Side::Right).collect();
+    let right_flips: Vec<_> = analysis
+        .flips
+        .iter()
+        .filter(|f| f.side == Side::Right)
+        .collect();
     assert!(
         right_flips.iter().any(|f| f.sample == k_cross + 1),
         "expected a right-elbow flip at sample {}, got {right_flips:?}",
@@ -222,7 +277,11 @@ fn crossing_pole_is_reported_as_flip_and_pole_search_removes_it() {
     let mut fixed = calib.clone();
     fixed.poles.right = PoleKeys::constant(p.proposed_in_actor);
     let after = analyse_timeline(&actor, &fixed, &settings, &params, samples).unwrap();
-    assert!(after.flips.iter().all(|f| f.side != Side::Right), "{:?}", after.flips);
+    assert!(
+        after.flips.iter().all(|f| f.side != Side::Right),
+        "{:?}",
+        after.flips
+    );
     // Natural: the proposed pole is below the shoulder and on the arm's outer side.
     assert!(p.proposed_in_actor.y < shoulder.y);
     assert!(p.proposed_in_actor.x < shoulder.x + 0.05);

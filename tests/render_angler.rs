@@ -45,7 +45,13 @@ fn arm_spheres_show_their_colours_at_their_projected_centres() {
     let plain = render_to_image(
         &gpu,
         size,
-        &stage.frame(camera, &ViewOptions { overlays: OverlayOptions::NONE, ..view }),
+        &stage.frame(
+            camera,
+            &ViewOptions {
+                overlays: OverlayOptions::NONE,
+                ..view
+            },
+        ),
         &stage.mesh_data(),
     )
     .expect("render");
@@ -68,9 +74,15 @@ fn arm_spheres_show_their_colours_at_their_projected_centres() {
                 continue;
             }
             let got = pixel(&img, px);
-            assert!(close(got, hex_rgb(hex), 3), "{side:?} bone {bone}: {got:?} at {px:?}, want {hex:06x}");
+            assert!(
+                close(got, hex_rgb(hex), 3),
+                "{side:?} bone {bone}: {got:?} at {px:?}, want {hex:06x}"
+            );
             // Without overlays the same pixel shows the model or the background, not the sphere.
-            assert!(!close(pixel(&plain, px), hex_rgb(hex), 12), "{side:?} bone {bone}: plain image already has the colour");
+            assert!(
+                !close(pixel(&plain, px), hex_rgb(hex), 12),
+                "{side:?} bone {bone}: plain image already has the colour"
+            );
             checked += 1;
         }
         assert!(eval.arms.get(side).ik.reached);
@@ -80,8 +92,16 @@ fn arm_spheres_show_their_colours_at_their_projected_centres() {
     for (x, y) in [(5, 5), (size[0] - 5, 5), (5, size[1] - 5)] {
         let p = img.get_pixel(x, y).0;
         let rgb = [p[0], p[1], p[2]];
-        for hex in [colors::TARGET, colors::EFFECTOR, colors::LINK, colors::POLYLINE] {
-            assert!(!close(rgb, hex_rgb(hex), 12), "({x},{y}) looks like overlay {hex:06x}");
+        for hex in [
+            colors::TARGET,
+            colors::EFFECTOR,
+            colors::LINK,
+            colors::POLYLINE,
+        ] {
+            assert!(
+                !close(rgb, hex_rgb(hex), 12),
+                "({x},{y}) looks like overlay {hex:06x}"
+            );
         }
     }
 }
@@ -96,7 +116,10 @@ fn golden_images_of_the_seated_angler() {
         (CameraPreset::Front, "front"),
         (CameraPreset::ThreeQuarter, "three-quarter"),
     ] {
-        for (overlays, suffix) in [(OverlayOptions::default(), "overlays"), (OverlayOptions::NONE, "plain")] {
+        for (overlays, suffix) in [
+            (OverlayOptions::default(), "overlays"),
+            (OverlayOptions::NONE, "plain"),
+        ] {
             let view = ViewOptions {
                 overlays,
                 ..ViewOptions::default()

@@ -60,7 +60,14 @@ fn a_million_random_moves_stay_finite_and_rigid() {
     let mut poser = Poser::new();
     let mut pose = actor.base.clone();
     poser
-        .evaluate(&actor, &calib0, &settings, &fixed_state, &Transform::IDENTITY, &mut pose)
+        .evaluate(
+            &actor,
+            &calib0,
+            &settings,
+            &fixed_state,
+            &Transform::IDENTITY,
+            &mut pose,
+        )
         .unwrap();
     let direct = pose.clone();
 
@@ -87,7 +94,14 @@ fn a_million_random_moves_stay_finite_and_rigid() {
         *calib.poles.get_mut(side) = PoleKeys::constant(pole);
         let state = SessionState::at_fraction(rng.next(), params);
         poser
-            .evaluate(&actor, &calib, &settings, &state, &Transform::IDENTITY, &mut pose)
+            .evaluate(
+                &actor,
+                &calib,
+                &settings,
+                &state,
+                &Transform::IDENTITY,
+                &mut pose,
+            )
             .unwrap_or_else(|e| panic!("move {k}: {e}"));
         // Check every move for the arms, the whole skeleton every 1000th.
         let bones: Vec<usize> = if k % 1000 == 0 {
@@ -111,13 +125,26 @@ fn a_million_random_moves_stay_finite_and_rigid() {
             let rest_len = rest_lengths[b];
             let drift = (len - rest_len).abs() / rest_len.max(1e-9);
             worst_drift = worst_drift.max(drift);
-            assert!(drift <= 1e-5, "move {k}: bone {b} length {len} vs {rest_len}");
+            assert!(
+                drift <= 1e-5,
+                "move {k}: bone {b} length {len} vs {rest_len}"
+            );
         }
     }
     assert!(pose.is_finite());
     poser
-        .evaluate(&actor, &calib0, &settings, &fixed_state, &Transform::IDENTITY, &mut pose)
+        .evaluate(
+            &actor,
+            &calib0,
+            &settings,
+            &fixed_state,
+            &Transform::IDENTITY,
+            &mut pose,
+        )
         .unwrap();
-    assert_eq!(pose, direct, "the pose for a state must not depend on history");
+    assert_eq!(
+        pose, direct,
+        "the pose for a state must not depend on history"
+    );
     eprintln!("soak: {moves} moves, worst bone length drift {worst_drift:e}");
 }

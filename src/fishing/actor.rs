@@ -16,7 +16,10 @@ pub enum ActorError {
     #[error("the {0} hand has no finger bones, so its palm frame cannot be derived")]
     NoFingers(&'static str),
     #[error("the {side} {what} has zero length in the rest pose")]
-    Degenerate { side: &'static str, what: &'static str },
+    Degenerate {
+        side: &'static str,
+        what: &'static str,
+    },
 }
 
 /// The palm frame of a hand: where a gripped axis sits and how it runs, in hand-bone space.
@@ -150,7 +153,10 @@ impl ActorRig {
             if joints.is_empty() {
                 continue;
             }
-            fingers.push((finger, finger_chain(skeleton, base, joints, n_world, finger)));
+            fingers.push((
+                finger,
+                finger_chain(skeleton, base, joints, n_world, finger),
+            ));
         }
 
         let shoulder = base.world_position(arm.upper_arm);

@@ -209,7 +209,11 @@ pub fn search_poles(
         let reach = (arm.default_pole_in_actor - shoulder).length().max(1e-6);
         let current = calib.poles.get(side).pole_in_actor;
         let (flips_before, cost_before) = arm_cost(actor, side, base.samples.get(side));
-        let out = if side == Side::Left { DVec3::X } else { DVec3::NEG_X };
+        let out = if side == Side::Left {
+            DVec3::X
+        } else {
+            DVec3::NEG_X
+        };
         let mut best = (cost_before, current, flips_before);
         let mut candidate_calib = calib.clone();
         for cx in [0.2, 0.6, 1.2] {

@@ -155,12 +155,17 @@ impl GripCalibration {
             if !hand.palm_correction.is_finite()
                 || (hand.palm_correction.length() - 1.0).abs() > 1e-3
             {
-                return Err(format!("hands.{side}.palm_correction: not a unit quaternion"));
+                return Err(format!(
+                    "hands.{side}.palm_correction: not a unit quaternion"
+                ));
             }
             if !finite3(hand.palm_offset_in_hand) {
                 return Err(format!("hands.{side}.palm_offset_in_hand: not finite"));
             }
-            for (what, v) in [("finger_curl", hand.finger_curl), ("thumb_curl", hand.thumb_curl)] {
+            for (what, v) in [
+                ("finger_curl", hand.finger_curl),
+                ("thumb_curl", hand.thumb_curl),
+            ] {
                 if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
                     return Err(format!("hands.{side}.{what}: {v} is outside 0..1"));
                 }
@@ -172,7 +177,10 @@ impl GripCalibration {
             }
             for (phase, p) in &pole.per_phase {
                 if !finite3(*p) {
-                    return Err(format!("poles.{side}.per_phase.{}: not finite", phase.name()));
+                    return Err(format!(
+                        "poles.{side}.per_phase.{}: not finite",
+                        phase.name()
+                    ));
                 }
             }
         }

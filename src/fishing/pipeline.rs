@@ -169,7 +169,8 @@ impl Poser {
         // The hand's desired world frame: world_from_grip · grip_from_hand. The translation of
         // hand_from_grip is in hand-bone units, so it goes through the hand's world scale.
         let hand_scale = pose.world_from_bone(arm.hand).matrix3.x_axis.length();
-        let hand_rotation = (world_from_grip.rotation * hand_from_grip.rotation.inverse()).normalize();
+        let hand_rotation =
+            (world_from_grip.rotation * hand_from_grip.rotation.inverse()).normalize();
         let wrist_target =
             world_from_grip.translation - hand_rotation * (hand_from_grip.translation * hand_scale);
         let pole_in_actor = calib.poles.get(side).at(state.phase, state.t_clamped());

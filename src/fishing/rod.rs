@@ -106,7 +106,8 @@ pub(crate) fn ease(t: f64) -> f64 {
 /// Rod rotation: azimuth about +Y (0 = forward, +Z), elevation above the horizontal (may pass
 /// 90° to point backwards), and the reel (rod −Z) hanging below the blank.
 fn rod_rotation(elevation: f64, azimuth: f64) -> DQuat {
-    DQuat::from_rotation_y(azimuth) * DQuat::from_rotation_x(FRAC_PI_2 - elevation)
+    DQuat::from_rotation_y(azimuth)
+        * DQuat::from_rotation_x(FRAC_PI_2 - elevation)
         * DQuat::from_rotation_y(PI)
 }
 
@@ -191,7 +192,11 @@ fn grip_in_actor(
     let mut g = nominal_in_object(kind, crank);
     g.translation += offset.offset_in_object;
     g.rotation = (g.rotation * offset.rotation).normalize();
-    let object = if kind == GripKind::NetHandle { net } else { rod };
+    let object = if kind == GripKind::NetHandle {
+        net
+    } else {
+        rod
+    };
     compose(object, &g)
 }
 

@@ -34,7 +34,10 @@ impl MeshTable {
                 }
             }
         }
-        for (slot, prop) in [&props.rod, &props.net, &props.stool].into_iter().enumerate() {
+        for (slot, prop) in [&props.rod, &props.net, &props.stool]
+            .into_iter()
+            .enumerate()
+        {
             let rest = Pose::rest(&prop.skeleton);
             for mesh in &prop.meshes {
                 for _ in &mesh.primitives {
@@ -79,7 +82,11 @@ impl MeshTable {
         for c in [character, &props.rod, &props.net, &props.stool] {
             for mesh in &c.meshes {
                 for (k, p) in mesh.primitives.iter().enumerate() {
-                    out.push(mesh_data_from_primitive(c, &format!("{}#{k}", mesh.name), p));
+                    out.push(mesh_data_from_primitive(
+                        c,
+                        &format!("{}#{k}", mesh.name),
+                        p,
+                    ));
                 }
             }
         }

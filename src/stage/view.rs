@@ -1,7 +1,7 @@
 //! View options and camera presets framing the seated angler with his rod.
 
-use crate::render::Camera;
 use super::OverlayOptions;
+use crate::render::Camera;
 
 /// What to draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,5 +39,13 @@ pub fn camera_for(preset: CameraPreset, size: [u32; 2]) -> Camera {
         CameraPreset::ThreeQuarter => ([-2.3, 1.55, 2.5], [0.05, 0.9, 0.5]),
         CameraPreset::Hands => ([-0.75, 1.15, 1.05], [-0.05, 0.75, 0.3]),
     };
-    Camera::look_at(eye, target, [0.0, 1.0, 0.0], 40f32.to_radians(), size, 0.05, 100.0)
+    Camera::look_at(
+        eye,
+        target,
+        [0.0, 1.0, 0.0],
+        40f32.to_radians(),
+        size,
+        0.05,
+        100.0,
+    )
 }
