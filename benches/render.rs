@@ -91,7 +91,9 @@ fn angler(c: &mut Criterion, gpu: &Gpu, target: &OffscreenTarget) {
     for samples in [gpu.best_sample_count(CAPTURE_FORMAT), 1] {
         let mut renderer = Renderer::new(gpu, CAPTURE_FORMAT, samples);
         for mesh in stage.mesh_data() {
-            renderer.upload_mesh(&mesh).expect("angler meshes are valid");
+            renderer
+                .upload_mesh(&mesh)
+                .expect("angler meshes are valid");
         }
         let name = format!("frame_1280x720_overlays_msaa{}", renderer.sample_count());
         group.bench_function(&name, |b| {
