@@ -233,81 +233,10 @@ fn byte_offset(text: &str, line: usize, column: usize) -> usize {
     text.len()
 }
 
-enum Frame {
-    Obj {
-        key: Option<String>,
-        expect_key: bool,
-    },
-    Arr {
-        index: usize,
-    },
-}
-
-/// The JSON path of the value being read at byte `offset`, from a tolerant scan of `text`
-/// (works on truncated and malformed text).
+/// The JSON path of the value being read at byte `offset` (tolerant of truncated and
+/// malformed text; shared with the scene reader), `(root)` at the top level.
 pub(crate) fn path_at(text: &str, offset: usize) -> String {
-    let bytes = text.as_bytes();
-    let end = offset.min(bytes.len());
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut i = 0;
-    while i < end {
-        match bytes[i] {
-            b'{' => stack.push(Frame::Obj {
-                key: None,
-                expect_key: true,
-            }),
-            b'[' => stack.push(Frame::Arr { index: 0 }),
-            b'}' | b']' => {
-                stack.pop();
-            }
-            b',' => match stack.last_mut() {
-                Some(Frame::Arr { index }) => *index += 1,
-                Some(Frame::Obj { key, expect_key }) => {
-                    *key = None;
-                    *expect_key = true;
-                }
-                None => {}
-            },
-            b':' => {
-                if let Some(Frame::Obj { expect_key, .. }) = stack.last_mut() {
-                    *expect_key = false;
-                }
-            }
-            b'"' => {
-                let start = i + 1;
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                let s = text.get(start..i.min(bytes.len())).unwrap_or("");
-                if let Some(Frame::Obj {
-                    key,
-                    expect_key: true,
-                }) = stack.last_mut()
-                {
-                    *key = Some(s.to_string());
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    let mut path = String::new();
-    for frame in &stack {
-        match frame {
-            Frame::Obj { key: Some(k), .. } => {
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(k);
-            }
-            Frame::Obj { key: None, .. } => break,
-            Frame::Arr { index } => path.push_str(&format!("[{index}]")),
-        }
-    }
+    let path = crate::scene::path_at(text, offset);
     if path.is_empty() {
         ROOT.to_string()
     } else {

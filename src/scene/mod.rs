@@ -6,6 +6,7 @@
 //! `scene.json: iks[0].links[2].index: 9 is out of range (6 bones)`.
 
 mod reader;
+pub(crate) use reader::path_at;
 mod result;
 
 pub use result::{CcdRun, ccd_result, result_json, run_ccd};

@@ -207,7 +207,7 @@ enum Frame {
 
 /// JSON path (`iks[0].links[2].index`) of the value being parsed at byte `offset`.
 /// Tolerant of malformed input: it only tracks brackets, keys and commas.
-pub(super) fn path_at(text: &str, offset: usize) -> String {
+pub(crate) fn path_at(text: &str, offset: usize) -> String {
     let bytes = text.as_bytes();
     let end = offset.min(bytes.len());
     let mut stack: Vec<Frame> = Vec::new();
