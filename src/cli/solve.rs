@@ -6,10 +6,10 @@ use anglerpose::fishing::{Handedness, Phase, SessionState, analyse_timeline};
 use anglerpose::preset::io as preset_io;
 use anglerpose::scene::quat_xyzw;
 use anglerpose::stage::Stage;
-use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -70,7 +70,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         }
         None => {
             let phase = args.phase.unwrap_or(stage.state.phase);
-            let t = args.t.unwrap_or(if args.phase.is_some() { 0.0 } else { stage.state.t });
+            let t = args.t.unwrap_or(if args.phase.is_some() {
+                0.0
+            } else {
+                stage.state.t
+            });
             if !(t.is_finite() && (0.0..=1.0).contains(&t)) {
                 anyhow::bail!("--t {t} is outside 0..1");
             }

@@ -40,20 +40,23 @@ pub fn apply_bind_pose(
         if !has_ibm.get(si).copied().unwrap_or(false) {
             continue;
         }
-        let is_joint = |b: usize| skin.joints.contains(&b);
+        // The root-most joint: the first with no joint among its ancestors. Computed in one
+        // parents-first pass (O(nodes + joints)), not by walking up from every joint, which is
+        // quadratic on deep hierarchies and long joint lists.
+        let mut is_joint = vec![false; n];
+        for &j in &skin.joints {
+            is_joint[j] = true;
+        }
+        let mut joint_above = vec![false; n];
+        for &b in scene.order() {
+            if let Some(p) = scene.parent(b) {
+                joint_above[b] = is_joint[p] || joint_above[p];
+            }
+        }
         let root = skin
             .joints
             .iter()
-            .position(|&j| {
-                let mut cur = scene.parent(j);
-                while let Some(p) = cur {
-                    if is_joint(p) {
-                        return false;
-                    }
-                    cur = scene.parent(p);
-                }
-                true
-            })
+            .position(|&j| !joint_above[j])
             .unwrap_or(0);
         let mesh = DMat4::from(scene_world[skin.joints[root]]) * skin.inverse_bind[root];
         skin.bind_world_from_mesh = mesh;

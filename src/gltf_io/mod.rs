@@ -161,6 +161,7 @@ pub fn load(path: impl AsRef<Path>) -> Result<Character, LoadError> {
 pub fn load_from_bytes(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
     let mut warnings = Vec::new();
     let container::Container { document, mut blob } = container::parse(path, bytes)?;
+    check_skin_sizes(path, &document)?;
     let buffers = container::load_buffers(path, &document, &mut blob)?;
     let (scene, node_to_bone) = nodes::build_skeleton(path, &document, &mut warnings)?;
     let mut skins = read_skins(path, &document, &buffers, &node_to_bone)?;
@@ -219,6 +220,30 @@ pub fn load_from_bytes(path: &Path, bytes: &[u8]) -> Result<Character, LoadError
         images,
         warnings,
     })
+}
+
+/// Most joints one skin may have: vertex joint indices (JOINTS_n) are at most 16-bit, so a
+/// skin with more joints cannot be addressed by its mesh. Larger skins are refused before
+/// anything is allocated for them.
+pub const MAX_SKIN_JOINTS: usize = 1 << 16;
+
+/// Refuses skins over [`MAX_SKIN_JOINTS`] before the skeleton or any buffer is built.
+fn check_skin_sizes(path: &Path, document: &gltf::Document) -> Result<(), LoadError> {
+    for skin in document.skins() {
+        let count = skin.joints().len();
+        if count > MAX_SKIN_JOINTS {
+            return Err(LoadError::Skin {
+                path: path.to_path_buf(),
+                skin: skin.index(),
+                name: skin.name().unwrap_or("").to_string(),
+                problem: format!(
+                    "has {count} joints; at most {MAX_SKIN_JOINTS} are supported \
+                     (vertex joint indices are at most 16-bit)"
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn read_skins(

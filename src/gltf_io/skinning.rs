@@ -37,11 +37,16 @@ pub fn skin_matrices(character: &Character, pose: &Pose) -> Vec<Vec<[[f32; 4]; 4
 /// once `out` has grown: the per-frame path.
 pub fn skin_matrices_into(skin: &Skin, pose: &Pose, out: &mut Vec<[[f32; 4]; 4]>) {
     out.clear();
-    out.extend(skin.joints.iter().zip(&skin.inverse_bind).map(|(&bone, ibm)| {
-        (DMat4::from(*pose.world_from_bone(bone)) * *ibm)
-            .to_cols_array_2d()
-            .map(|c| c.map(|v| v as f32))
-    }));
+    out.extend(
+        skin.joints
+            .iter()
+            .zip(&skin.inverse_bind)
+            .map(|(&bone, ibm)| {
+                (DMat4::from(*pose.world_from_bone(bone)) * *ibm)
+                    .to_cols_array_2d()
+                    .map(|c| c.map(|v| v as f32))
+            }),
+    );
 }
 
 /// World positions of one primitive's vertices under `pose`.

@@ -18,9 +18,32 @@ pub fn bundled_preset_path() -> PathBuf {
         .join("seated_hold.json")
 }
 
-/// Reads and parses a preset. The file is only read, never modified.
+/// Largest preset file accepted. Presets are a few kilobytes; anything this large is not one,
+/// and parsing it would take minutes and gigabytes.
+pub const MAX_PRESET_BYTES: u64 = 16 << 20;
+
+/// Reads and parses a preset. The file is only read, never modified. Files over
+/// [`MAX_PRESET_BYTES`] are refused before they are read.
 pub fn load_preset(path: impl AsRef<Path>) -> Result<Preset, PresetError> {
     let path = path.as_ref();
+    let size = std::fs::metadata(path)
+        .map_err(|source| PresetError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .len();
+    if size > MAX_PRESET_BYTES {
+        return Err(PresetError::Invalid {
+            path: path.to_path_buf(),
+            problems: vec![Problem::error(
+                "(root)",
+                format!(
+                    "the file is {size} bytes, larger than the {MAX_PRESET_BYTES} bytes a preset \
+                     may have"
+                ),
+            )],
+        });
+    }
     let bytes = std::fs::read(path).map_err(|source| PresetError::Io {
         path: path.to_path_buf(),
         source,
@@ -189,10 +212,11 @@ pub fn load_stage(
             },
         )?
     };
-    let mut stage = Stage::with_map(character, props, map).map_err(|source| PresetError::Stage {
-        path: path.clone(),
-        source: Box::new(source),
-    })?;
+    let mut stage =
+        Stage::with_map(character, props, map).map_err(|source| PresetError::Stage {
+            path: path.clone(),
+            source: Box::new(source),
+        })?;
     preset
         .apply_to(&mut stage)
         .map_err(|source| PresetError::Stage {
