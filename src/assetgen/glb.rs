@@ -243,6 +243,13 @@ impl GlbBuilder {
         self.nodes.len() - 1
     }
 
+    /// Sets a node's scale (omitted from the file when it is exactly 1).
+    pub fn set_scale(&mut self, node: usize, scale: [f64; 3]) {
+        if scale != [1.0; 3] {
+            self.nodes[node].set("scale", Json::nums(&scale));
+        }
+    }
+
     /// Sets a node's children (call once per node).
     pub fn set_children(&mut self, node: usize, children: &[usize]) {
         if !children.is_empty() {

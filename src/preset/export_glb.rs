@@ -4,9 +4,7 @@
 //! deterministic [`crate::assetgen::glb`] writer. Pure: returns bytes.
 //!
 //! Limits: materials become one vertex-colour material (the base colour factor is multiplied
-//! into the vertex colours; textures and UVs are not exported), and nodes must have unit scale
-//! (the writer stores translation and rotation only) — other files are refused with
-//! [`ExportError::ScaledNode`].
+//! into the vertex colours; textures and UVs are not exported). Node scales are kept.
 
 use crate::assetgen::glb::{GlbBuilder, SkinAttributes};
 use crate::assetgen::mesher::TriMesh;
@@ -20,15 +18,6 @@ use thiserror::Error;
 pub enum ExportError {
     #[error("the stage has not been posed (call Stage::update first)")]
     NotPosed,
-    #[error(
-        "{object}: node {node} ({name:?}) has scale {scale:?}; export supports unit scale only"
-    )]
-    ScaledNode {
-        object: String,
-        node: usize,
-        name: String,
-        scale: [f64; 3],
-    },
     #[error("{object}: node {node} ({name:?}) has a non-finite transform")]
     NonFinite {
         object: String,
@@ -103,16 +92,12 @@ fn add_object(
                 name: bone.name.clone(),
             });
         }
-        if (local.scale - DVec3::ONE).abs().max_element() > SCALE_TOLERANCE {
-            return Err(ExportError::ScaledNode {
-                object: label.to_string(),
-                node: b,
-                name: bone.name.clone(),
-                scale: local.scale.to_array(),
-            });
-        }
         let r = local.rotation.normalize();
-        nodes.push(glb.node(&bone.name, local.translation.to_array(), r.to_array()));
+        let node = glb.node(&bone.name, local.translation.to_array(), r.to_array());
+        if (local.scale - DVec3::ONE).abs().max_element() > SCALE_TOLERANCE {
+            glb.set_scale(node, local.scale.to_array());
+        }
+        nodes.push(node);
     }
     for b in 0..skel.len() {
         let children: Vec<usize> = skel.children(b).iter().map(|&c| nodes[c]).collect();
