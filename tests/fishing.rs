@@ -287,3 +287,39 @@ fn crossing_pole_is_reported_as_flip_and_pole_search_removes_it() {
     assert!(p.proposed_in_actor.x < shoulder.x + 0.05);
     let _ = PerSide::new(0, 0);
 }
+
+/// Characters from ../shared/models without finger bones (KayKit, CesiumMan, RiggedFigure)
+/// still hold the rod: the palm frame falls back to the forearm direction.
+#[test]
+fn fingerless_characters_hold_the_rod() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models");
+    if !dir.exists() {
+        eprintln!("SKIP: ../shared/models is absent; fingerless rigs not tested");
+        return;
+    }
+    for file in [
+        "KayKit_Mannequin/manny_med_mod.gltf",
+        "RiggedFigure.glb",
+        "CesiumMan.glb",
+    ] {
+        let character = gltf_io::load(dir.join(file)).expect("model loads");
+        let rest = Pose::rest(&character.skeleton);
+        let map = HumanoidMap::detect(&character.skeleton, &rest);
+        let actor = ActorRig::new(character.skeleton, &rest, &map)
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let calib = actor.default_calibration();
+        let (pose, eval) = evaluate(&actor, &calib, &SessionState::default());
+        assert!(pose.is_finite(), "{file}");
+        for side in SIDES {
+            let r = eval.arms.get(side);
+            assert!(r.ik.residual.is_finite(), "{file} {side:?}");
+            // The palm still meets the grip frame exactly.
+            let arm = actor.arm(side);
+            let carried = pose.world_rotation(arm.hand) * arm.hand_frame.hand_from_grip.rotation;
+            assert!(
+                quat_diff(carried, r.grip.actor_from_grip.rotation) < 1e-9,
+                "{file} {side:?}"
+            );
+        }
+    }
+}

@@ -13,8 +13,6 @@ use thiserror::Error;
 pub enum ActorError {
     #[error("no {0} arm was mapped (upper arm, forearm and hand are needed to pose it)")]
     MissingArm(&'static str),
-    #[error("the {0} hand has no finger bones, so its palm frame cannot be derived")]
-    NoFingers(&'static str),
     #[error("the {side} {what} has zero length in the rest pose")]
     Degenerate {
         side: &'static str,
@@ -104,9 +102,17 @@ impl ActorRig {
         let first = |f: Finger| arm.finger(f).first().copied();
         let middle = first(Finger::Middle)
             .or(first(Finger::Index))
-            .or(first(Finger::Ring))
-            .ok_or(ActorError::NoFingers(name))?;
-        let knuckle = in_hand(middle);
+            .or(first(Finger::Ring));
+        // Without finger bones the palm continues the forearm, about 0.45 of its length
+        // (a guess artists correct with the palm calibration).
+        let knuckle = match middle {
+            Some(m) => in_hand(m),
+            None => {
+                let fore = base.world_position(arm.forearm);
+                let wrist = base.world_position(hand);
+                hand_from_world.transform_point3(wrist + (wrist - fore) * 0.45)
+            }
+        };
         let palm_length_local = knuckle.length();
         if palm_length_local <= 1e-9 {
             return Err(ActorError::Degenerate {
@@ -120,7 +126,13 @@ impl ActorRig {
         let inner = first(Finger::Index).or(first(Finger::Thumb));
         let across = match (inner, outer) {
             (Some(i), Some(o)) if i != o => in_hand(i) - in_hand(o),
-            _ => f.any_orthonormal_vector(),
+            // No knuckles: assume the anatomical hand, thumb lateral. The elbow's flexion axis
+            // points to the body's right for both arms (positive rotation flexes), so it is the
+            // thumb side of a right hand and the little-finger side of a left one.
+            _ => {
+                let sign = if side == Side::Right { 1.0 } else { -1.0 };
+                hand_from_world.transform_vector3(arm.elbow_axis_in_world * sign)
+            }
         };
         let s = (across - f * across.dot(f))
             .try_normalize()
@@ -137,7 +149,7 @@ impl ActorRig {
                 basis_from_directions(s, n, 1, 2),
                 DVec3::ONE,
             ),
-            palm_length: (base.world_position(middle) - base.world_position(hand)).length(),
+            palm_length: world_from_hand.transform_vector3(knuckle).length(),
         };
 
         let n_world = base.world_rotation(hand) * n;
