@@ -74,3 +74,22 @@ fn an_invalid_preset_is_not_saved() {
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(entries(&dir), ["p.json"]);
 }
+
+#[test]
+fn stale_temp_files_from_a_killed_save_do_not_block_the_next_save() {
+    let dir = scratch("stale");
+    let path = dir.join("p.json");
+    std::fs::write(&path, b"old").unwrap();
+    // Temp names a killed process with our pid would have left behind.
+    for k in 0..200 {
+        std::fs::write(
+            dir.join(format!(".p.json.tmp-{}-{k}", std::process::id())),
+            b"partial",
+        )
+        .unwrap();
+    }
+    io::write_atomic(&path, b"new").unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    // The stale files are someone else's leftovers: untouched, and no new temp remains.
+    assert_eq!(entries(&dir).len(), 201);
+}

@@ -103,13 +103,26 @@ pub fn write_atomic_with(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .ok_or_else(|| std::io::Error::other(format!("{} has no file name", path.display())))?;
-    let tmp = dir.join(format!(
-        ".{name}.tmp-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    // A save killed mid-write leaves its temp file behind, and a later process may get the
+    // same pid: skip names that exist instead of failing.
+    let (tmp, mut file) = {
+        let mut attempt = 0;
+        loop {
+            let tmp = dir.join(format!(
+                ".{name}.tmp-{}-{}",
+                std::process::id(),
+                COUNTER.fetch_add(1, Ordering::Relaxed)
+            ));
+            match File::create_new(&tmp) {
+                Ok(file) => break (tmp, file),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => {
+                    attempt += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    };
     let result = (|| {
-        let mut file = File::create_new(&tmp)?;
         {
             let mut buffered = std::io::BufWriter::new(&mut file);
             write(&mut buffered)?;
