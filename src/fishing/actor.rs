@@ -55,13 +55,6 @@ pub struct ActorRig {
     pub height: f64,
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Left => "left",
-        Side::Right => "right",
-    }
-}
-
 impl ActorRig {
     /// Builds the actor from a skeleton, its refreshed rest pose and a humanoid map with both
     /// arms. The base pose's actor placement is reset to identity.
@@ -93,7 +86,7 @@ impl ActorRig {
         map: &HumanoidMap,
         side: Side,
     ) -> Result<ArmRig, ActorError> {
-        let name = side_name(side);
+        let name = side.name();
         let arm = map.arm(side).ok_or(ActorError::MissingArm(name))?;
         let hand = arm.hand;
         let world_from_hand = *base.world_from_bone(hand);

@@ -10,7 +10,7 @@ use super::session::SessionState;
 use super::{PerSide, SIDES};
 use crate::ik::hand::{HandError, PalmJob};
 use crate::ik::two_bone::{ElbowLimit, TwoBoneError, TwoBoneJob, TwoBoneReport};
-use crate::rig::{Pose, Side, Transform};
+use crate::rig::{Pose, Transform};
 use glam::DVec3;
 use thiserror::Error;
 
@@ -82,13 +82,6 @@ pub struct Poser {
     previous_normals: PerSide<Option<DVec3>>,
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Left => "left",
-        Side::Right => "right",
-    }
-}
-
 impl Poser {
     pub fn new() -> Self {
         Self::default()
@@ -158,11 +151,11 @@ impl Poser {
         pose: &mut Pose,
     ) -> Result<ArmReport, SessionError> {
         let side = arm.side;
-        let name = side_name(side);
+        let name = side.name();
         let hand_cal = calib.hands.get(side);
         let skel = &actor.skeleton;
         // Convert to world.
-        let world_from_grip = compose(world_from_actor, &grip.actor_from_grip);
+        let world_from_grip = world_from_actor.compose_rigid(&grip.actor_from_grip);
         let mut hand_from_grip = arm.hand_frame.hand_from_grip;
         hand_from_grip.translation += hand_cal.palm_offset_in_hand;
         hand_from_grip.rotation = (hand_from_grip.rotation * hand_cal.palm_correction).normalize();
@@ -225,12 +218,4 @@ impl Poser {
             grip: *grip,
         })
     }
-}
-
-fn compose(a: &Transform, b: &Transform) -> Transform {
-    Transform::new(
-        a.to_affine().transform_point3(b.translation),
-        (a.rotation * b.rotation).normalize(),
-        DVec3::ONE,
-    )
 }

@@ -163,14 +163,6 @@ pub fn reel_handle_in_rod(angle: f64) -> Transform {
     Transform::new(knob, rot, DVec3::ONE)
 }
 
-fn compose(a: &Transform, b: &Transform) -> Transform {
-    Transform::new(
-        a.translation + a.rotation * b.translation,
-        (a.rotation * b.rotation).normalize(),
-        DVec3::ONE,
-    )
-}
-
 fn nominal_in_object(kind: GripKind, crank: f64) -> Transform {
     match kind {
         GripKind::RodRear => Transform::from_translation(DVec3::Y * ROD_REAR_GRIP),
@@ -197,7 +189,7 @@ fn grip_in_actor(
     } else {
         rod
     };
-    compose(object, &g)
+    object.compose_rigid(&g)
 }
 
 /// The rear hand's hold at this moment (right-handed timeline).
@@ -250,10 +242,11 @@ impl SessionFrames {
     /// Pure and deterministic: the same inputs give bit-identical frames.
     pub fn evaluate(state: &SessionState, calib: &GripCalibration) -> Self {
         let adjust = &calib.rod_adjust;
-        let rod = compose(
-            &rod_at(state),
-            &Transform::new(adjust.offset_in_object, adjust.rotation, DVec3::ONE),
-        );
+        let rod = rod_at(state).compose_rigid(&Transform::new(
+            adjust.offset_in_object,
+            adjust.rotation,
+            DVec3::ONE,
+        ));
         let net = net_at(state);
         let front = GripTarget {
             hold: GripHold::on(GripKind::RodFront),

@@ -58,6 +58,16 @@ impl Transform {
         }
     }
 
+    /// `self · child` for rigid frames: the child's origin goes through the whole affine
+    /// (scale included), rotations compose, and the result has unit scale.
+    pub fn compose_rigid(&self, child: &Transform) -> Transform {
+        Transform::new(
+            self.to_affine().transform_point3(child.translation),
+            (self.rotation * child.rotation).normalize(),
+            DVec3::ONE,
+        )
+    }
+
     /// True when every component is finite.
     pub fn is_finite(&self) -> bool {
         self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()
