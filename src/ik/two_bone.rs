@@ -160,6 +160,26 @@ pub struct TwoBoneReport {
 /// `preferred_axis` made perpendicular to `from`, or about any perpendicular when that fails.
 /// Zero-length inputs give the identity.
 pub fn rotation_between(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat {
+    // Fast path: the half-way quaternion `normalize(f × t, |f||t| + f·t)` is the shortest arc
+    // without normalising either input first (one square root instead of three).
+    let norms_sq = from.length_squared() * to.length_squared();
+    if norms_sq >= f64::MIN_POSITIVE && norms_sq.is_finite() {
+        let norms = norms_sq.sqrt();
+        let dot = from.dot(to);
+        let w = norms + dot;
+        if w >= 1e-6 * norms {
+            // 1 + cos ≥ 1e-6: the regular case of the seed.
+            let cross = from.cross(to);
+            let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
+            return DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv);
+        }
+    }
+    rotation_between_slow(from, to, preferred_axis)
+}
+
+/// [`rotation_between`] for nearly opposite, tiny or huge inputs.
+#[cold]
+fn rotation_between_slow(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat {
     let (Some(f), Some(t)) = (from.try_normalize(), to.try_normalize()) else {
         return DQuat::IDENTITY;
     };
