@@ -12,7 +12,8 @@ struct Frame {
     key_dir: vec4<f32>,
     // width, height, 1/width, 1/height in pixels.
     viewport: vec4<f32>,
-    // x: 1 = encode sRGB in the shader (target is not an *Srgb format); y: near plane distance.
+    // x: 1 = encode sRGB in the shader (target is not an *Srgb format); y: near plane distance;
+    // z: x-ray opacity (MeshStyle::XRay, 0 otherwise).
     flags: vec4<f32>,
 };
 

@@ -55,18 +55,21 @@ fn vs_main(v: VertexIn) -> VertexOut {
     return out;
 }
 
-@fragment
-fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    let texel = textureSample(base_texture, base_sampler, in.uv);
-    let albedo = draw.colour * in.colour * texel;
-
+fn facing_normal(in: VertexOut, front: bool) -> vec3<f32> {
     var n = in.normal;
     let len = length(n);
     if (len > 1e-8) { n = n / len; } else { n = vec3<f32>(0.0, 1.0, 0.0); }
     if (!front) { n = -n; }
-    let to_eye = frame.eye.xyz - in.world;
-    let v = select(vec3<f32>(0.0, 0.0, 1.0), normalize(to_eye), length(to_eye) > 1e-8);
+    return n;
+}
 
+fn view_dir(world: vec3<f32>) -> vec3<f32> {
+    let to_eye = frame.eye.xyz - world;
+    return select(vec3<f32>(0.0, 0.0, 1.0), normalize(to_eye), length(to_eye) > 1e-8);
+}
+
+// The lit colour of `albedo` with unit normal `n` seen along unit `v` (towards the eye).
+fn lit(albedo: vec3<f32>, n: vec3<f32>, v: vec3<f32>) -> vec3<f32> {
     // Hemisphere ambient: sky from above, warm ground bounce from below.
     let sky = vec3<f32>(0.50, 0.58, 0.72);
     let ground = vec3<f32>(0.24, 0.20, 0.16);
@@ -85,8 +88,33 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let spec = pow(max(dot(n, h), 0.0), 40.0) * 0.18 * step(0.0, ndl);
     let rim = pow(1.0 - max(dot(n, v), 0.0), 3.0) * 0.28 * vec3<f32>(0.85, 0.90, 1.0);
 
-    var c = albedo.rgb * (ambient + key + fill) + vec3<f32>(spec) + rim * albedo.rgb;
+    var c = albedo * (ambient + key + fill) + vec3<f32>(spec) + rim * albedo;
     // Soft shoulder instead of a hard clip on highlights.
-    c = c / (1.0 + 0.12 * c);
+    return c / (1.0 + 0.12 * c);
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let texel = textureSample(base_texture, base_sampler, in.uv);
+    let albedo = draw.colour * in.colour * texel;
+    let n = facing_normal(in, front);
+    let c = lit(albedo.rgb, n, view_dir(in.world));
     return output_colour(frame.flags, vec4<f32>(c, albedo.a));
+}
+
+// X-ray: the same lit colour, see-through. Surfaces facing the camera have the opacity
+// (frame.flags.z); towards the silhouette a fresnel term raises it (to 0.9 at most) and lifts
+// the colour toward a cool rim tint, so outlines stay crisp while the inside reads through.
+@fragment
+fn fs_xray(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let texel = textureSample(base_texture, base_sampler, in.uv);
+    let albedo = draw.colour * in.colour * texel;
+    let n = facing_normal(in, front);
+    let v = view_dir(in.world);
+    let c = lit(albedo.rgb, n, v);
+    let fresnel = pow(1.0 - clamp(abs(dot(n, v)), 0.0, 1.0), 2.0);
+    let opacity = clamp(frame.flags.z, 0.0, 1.0);
+    let alpha = clamp(opacity * (1.0 + 2.0 * fresnel), 0.0, 0.9) * albedo.a;
+    let tinted = mix(c, vec3<f32>(0.80, 0.90, 1.0), 0.5 * fresnel);
+    return output_colour(frame.flags, vec4<f32>(tinted, alpha));
 }

@@ -21,6 +21,12 @@ pub struct RenderArgs {
     /// Also draw bone lines.
     #[arg(long)]
     pub bones: bool,
+    /// Draw the character and props see-through (x-ray), so overlays inside the body read.
+    #[arg(long)]
+    pub xray: bool,
+    /// Do not draw the character's mesh (props and overlays stay).
+    #[arg(long)]
+    pub no_mesh: bool,
     /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike, landing).
     #[arg(long, default_value = "seated_hold", value_parser = parse_phase)]
     pub phase: Phase,
@@ -62,6 +68,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
         view.overlays = OverlayOptions::NONE;
     }
     view.overlays.bone_lines = args.bones;
+    view.xray = args.xray;
+    view.mesh_visible = !args.no_mesh;
     let frame = stage.frame(camera_for(args.camera, args.size), &view);
     let gpu = Gpu::new_headless()?;
     let image = render_to_image(&gpu, args.size, &frame, &stage.mesh_data())?;

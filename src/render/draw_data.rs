@@ -10,7 +10,35 @@ pub struct FrameData {
     pub rigid: Vec<RigidDraw>,
     /// Draw the fading ground grid on the y = 0 plane.
     pub grid: bool,
+    /// How the skinned and rigid meshes are drawn (solid or x-ray).
+    pub mesh_style: MeshStyle,
     pub overlays: Overlays,
+}
+
+/// How the renderer draws meshes. Each style is its own pipeline, built once by the
+/// [`super::Renderer`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum MeshStyle {
+    /// Lit, opaque, depth-tested and depth-writing.
+    #[default]
+    Solid,
+    /// See-through: the same lighting, alpha-blended at `opacity` on surfaces facing the
+    /// camera and rising toward silhouettes (a fresnel rim keeps outlines readable), front
+    /// faces only, depth-tested against nothing and writing no depth. The grid is drawn before
+    /// the meshes so it shows through them; overlays are drawn on top as always.
+    XRay { opacity: f32 },
+}
+
+impl MeshStyle {
+    /// The default x-ray opacity of facing surfaces.
+    pub const XRAY_OPACITY: f32 = 0.35;
+
+    /// X-ray at [`Self::XRAY_OPACITY`].
+    pub fn xray() -> Self {
+        Self::XRay {
+            opacity: Self::XRAY_OPACITY,
+        }
+    }
 }
 
 impl FrameData {
@@ -21,6 +49,7 @@ impl FrameData {
             skinned: Vec::new(),
             rigid: Vec::new(),
             grid: true,
+            mesh_style: MeshStyle::Solid,
             overlays: Overlays::default(),
         }
     }

@@ -125,6 +125,14 @@ impl MeshData {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MeshHandle(pub(crate) usize);
 
+impl MeshHandle {
+    /// Upload order: the `n`-th mesh uploaded to a renderer is number `n` (so a stage's
+    /// `mesh_data()[h.index()]` is the data behind `h`).
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
 /// The interleaved vertex the mesh pipeline reads (72 bytes).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
@@ -155,6 +163,10 @@ pub(crate) struct GpuMesh {
     pub skinned: bool,
     /// Largest joint index referenced (palettes shorter than this are padded with identity).
     pub max_joint: u32,
+    /// Centre of the bounding box of the positions (mesh / bind space); x-ray sorts by it.
+    pub centre: [f32; 3],
+    /// Joints some vertex weights (sorted, unique): a skinned mesh's centre follows them.
+    pub used_joints: Vec<u16>,
 }
 
 /// Smooth per-vertex normals from the triangles (area-weighted); +Y where undefined.
@@ -284,6 +296,23 @@ pub(crate) fn upload(
         .copied()
         .max()
         .unwrap_or(0) as u32;
+    let (lo, hi) = mesh.positions.iter().fold(
+        (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min((*p).into()), hi.max((*p).into())),
+    );
+    let centre = if mesh.positions.is_empty() {
+        [0.0; 3]
+    } else {
+        ((lo + hi) * 0.5).to_array()
+    };
+    let mut used_joints: Vec<u16> = mesh
+        .joints
+        .iter()
+        .zip(&mesh.weights)
+        .flat_map(|(j, w)| (0..4).filter(|&k| w[k] > 0.0).map(|k| j[k]))
+        .collect();
+    used_joints.sort_unstable();
+    used_joints.dedup();
     Ok(GpuMesh {
         vertices: vertex_buffer,
         indices: index_buffer,
@@ -292,6 +321,8 @@ pub(crate) fn upload(
         base_color: mesh.base_color,
         skinned: mesh.is_skinned(),
         max_joint,
+        centre,
+        used_joints,
     })
 }
 

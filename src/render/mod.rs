@@ -9,7 +9,9 @@
 //!
 //! Frame order: background gradient → skinned and rigid meshes (depth-tested, 4× MSAA where
 //! offered) → ground grid (depth-tested, no depth write) → overlays (no depth test, alpha
-//! blended: triangles, then lines, then spheres far-to-near).
+//! blended: triangles, then lines, then spheres far-to-near). With [`MeshStyle::XRay`] the
+//! grid comes before the meshes, which are drawn by the x-ray pipeline (alpha-blended, front
+//! faces, no depth write) so what lies behind and inside them shows through.
 //!
 //! Use: `Gpu::new_headless()` (or `Gpu::from_instance` with a window surface) →
 //! `Renderer::new(&gpu, format, gpu.best_sample_count(format))` → `upload_mesh` once per mesh →
@@ -30,8 +32,8 @@ pub mod skinned;
 
 pub use camera::Camera;
 pub use draw_data::{
-    FrameData, OverlayArc, OverlayLine, OverlaySphere, OverlayTriangle, Overlays, RigidDraw,
-    SkinnedDraw,
+    FrameData, MeshStyle, OverlayArc, OverlayLine, OverlaySphere, OverlayTriangle, Overlays,
+    RigidDraw, SkinnedDraw,
 };
 pub use gpu::Gpu;
 pub use mesh::{MeshData, MeshHandle, TextureData};

@@ -24,6 +24,8 @@ pub mod colors {
     pub const ARC_ON_LIMIT: u32 = 0xff6020;
     /// Elbow bend plane (use with alpha ≈ 0.25).
     pub const BEND_PLANE: u32 = 0xffe060;
+    /// A handle the current solver ignores (the pole of a CCD arm).
+    pub const UNUSED: u32 = 0x8a8a8a;
 
     /// Linear RGBA for an sRGB hex colour, so the rendered pixel is exactly `hex` at alpha 1.
     pub fn linear(hex: u32, alpha: f32) -> [f32; 4] {

@@ -6,8 +6,8 @@ use super::grid::GridPipelines;
 use super::mesh::{GpuMesh, upload};
 use super::overlay::{OverlayBuilder, OverlayVertex};
 use super::skinned::{DrawUniform, MeshLayouts, mesh_pipeline, uniform_entry};
-use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, RenderError};
-use glam::Mat4;
+use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
+use glam::{Mat4, Vec3};
 
 const IDENTITY: [[f32; 4]; 4] = [
     [1.0, 0.0, 0.0, 0.0],
@@ -99,6 +99,8 @@ pub struct Renderer {
     sampler: wgpu::Sampler,
     white: wgpu::TextureView,
     mesh_pipeline: wgpu::RenderPipeline,
+    /// [`MeshStyle::XRay`]: alpha-blended, front faces, no depth write (`fs_xray`).
+    xray_pipeline: wgpu::RenderPipeline,
     grid: GridPipelines,
     overlay_pipeline: wgpu::RenderPipeline,
     frame_buffer: wgpu::Buffer,
@@ -112,7 +114,8 @@ pub struct Renderer {
     // Reused CPU scratch.
     palette: Vec<[[f32; 4]; 4]>,
     draw_bytes: Vec<u8>,
-    draw_list: Vec<(usize, u32)>,
+    /// (mesh index, draw-uniform slot, view distance of the draw's centre) in draw order.
+    draw_list: Vec<(usize, u32, f32)>,
     overlay: OverlayBuilder,
 }
 
@@ -183,7 +186,8 @@ impl Renderer {
             &draws.buffer,
         );
         Self {
-            mesh_pipeline: mesh_pipeline(&device, &layouts, format, sample_count),
+            mesh_pipeline: mesh_pipeline(&device, &layouts, format, sample_count, false),
+            xray_pipeline: mesh_pipeline(&device, &layouts, format, sample_count, true),
             grid: GridPipelines::new(&device, &frame_layout, format, sample_count),
             overlay_pipeline: super::overlay::pipeline(
                 &device,
@@ -317,13 +321,23 @@ impl Renderer {
         pass.set_pipeline(&self.grid.background);
         pass.draw(0..3, 0..1);
 
-        pass.set_pipeline(&self.mesh_pipeline);
-        for (k, &(mesh_index, _)) in self.draw_list.iter().enumerate() {
+        let xray = matches!(frame.mesh_style, MeshStyle::XRay { .. });
+        // X-ray meshes write no depth: the grid goes first so it shows through them.
+        if frame.grid && xray {
+            pass.set_pipeline(&self.grid.grid);
+            pass.draw(0..6, 0..1);
+        }
+        pass.set_pipeline(if xray {
+            &self.xray_pipeline
+        } else {
+            &self.mesh_pipeline
+        });
+        for &(mesh_index, slot, _) in &self.draw_list {
             let mesh = &self.meshes[mesh_index];
             if mesh.index_count == 0 {
                 continue;
             }
-            let offset = (k as u64 * self.draw_stride) as u32;
+            let offset = (u64::from(slot) * self.draw_stride) as u32;
             pass.set_bind_group(0, &self.mesh_bind_group, &[offset]);
             pass.set_bind_group(1, &mesh.material, &[]);
             pass.set_vertex_buffer(0, mesh.vertices.slice(..));
@@ -332,7 +346,7 @@ impl Renderer {
         }
 
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
-        if frame.grid {
+        if frame.grid && !xray {
             pass.set_pipeline(&self.grid.grid);
             pass.draw(0..6, 0..1);
         }
@@ -351,13 +365,21 @@ impl Renderer {
             viewport: target_size,
             ..frame.camera
         };
-        let uniform = FrameUniform::new(&camera, self.encode_srgb);
+        let mut uniform = FrameUniform::new(&camera, self.encode_srgb);
+        if let MeshStyle::XRay { opacity } = frame.mesh_style {
+            uniform.flags[2] = if opacity.is_finite() {
+                opacity.clamp(0.0, 1.0)
+            } else {
+                MeshStyle::XRAY_OPACITY
+            };
+        }
         self.queue
             .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
 
         self.palette.clear();
         self.draw_bytes.clear();
         self.draw_list.clear();
+        let view = Mat4::from_cols_array_2d(&frame.camera.view_from_world);
         let stride = self.draw_stride as usize;
         for draw in &frame.skinned {
             let Some(mesh) = self.meshes.get(draw.mesh.0) else {
@@ -377,7 +399,10 @@ impl Renderer {
                 flags: [u32::from(mesh.skinned), base, 0, 0],
             };
             push_draw(&mut self.draw_bytes, &uniform, stride);
-            self.draw_list.push((draw.mesh.0, base));
+            let centre = skinned_centre(mesh, &self.palette[base as usize..]);
+            let slot = self.draw_list.len() as u32;
+            self.draw_list
+                .push((draw.mesh.0, slot, view_distance(&view, centre)));
         }
         for draw in &frame.rigid {
             let Some(mesh) = self.meshes.get(draw.mesh.0) else {
@@ -405,7 +430,15 @@ impl Renderer {
                 flags: [0, 0, 0, 0],
             };
             push_draw(&mut self.draw_bytes, &uniform, stride);
-            self.draw_list.push((draw.mesh.0, 0));
+            let centre = model.transform_point3(Vec3::from(mesh.centre));
+            let slot = self.draw_list.len() as u32;
+            self.draw_list
+                .push((draw.mesh.0, slot, view_distance(&view, centre)));
+        }
+        if matches!(frame.mesh_style, MeshStyle::XRay { .. }) {
+            // See-through meshes blend in order: far to near (by their centres).
+            self.draw_list
+                .sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal));
         }
         if self.palette.is_empty() {
             self.palette.push(IDENTITY);
@@ -467,6 +500,31 @@ impl Renderer {
     pub fn frame_layout(&self) -> &wgpu::BindGroupLayout {
         &self.frame_layout
     }
+}
+
+/// Distance of `p` in front of the camera (view space looks down −Z); 0 for non-finite input.
+fn view_distance(view: &Mat4, p: Vec3) -> f32 {
+    let d = -view.transform_point3(p).z;
+    if d.is_finite() { d } else { 0.0 }
+}
+
+/// World centre of a skinned draw: the mesh's bind-space centre moved by each joint it uses,
+/// averaged (its own centre for a rigid mesh drawn through the skinned path).
+fn skinned_centre(mesh: &super::mesh::GpuMesh, palette: &[[[f32; 4]; 4]]) -> Vec3 {
+    let c = Vec3::from(mesh.centre);
+    if !mesh.skinned {
+        return c;
+    }
+    let (mut sum, mut n) = (Vec3::ZERO, 0u32);
+    for m in mesh
+        .used_joints
+        .iter()
+        .filter_map(|&j| palette.get(usize::from(j)))
+    {
+        sum += Mat4::from_cols_array_2d(m).transform_point3(c);
+        n += 1;
+    }
+    if n == 0 { c } else { sum / n as f32 }
 }
 
 fn push_draw(bytes: &mut Vec<u8>, uniform: &DrawUniform, stride: usize) {

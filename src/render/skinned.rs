@@ -92,12 +92,15 @@ pub(crate) fn uniform_entry(
     }
 }
 
-/// The lit, depth-tested mesh pipeline (no culling; back faces are lit with flipped normals).
+/// The lit mesh pipelines: solid (depth-tested and writing, no culling; back faces are lit
+/// with flipped normals) or x-ray (`fs_xray`: alpha-blended, front faces only, no depth
+/// test or write).
 pub(crate) fn mesh_pipeline(
     device: &wgpu::Device,
     layouts: &MeshLayouts,
     format: wgpu::TextureFormat,
     sample_count: u32,
+    xray: bool,
 ) -> wgpu::RenderPipeline {
     let module = super::gpu::shader_module(
         device,
@@ -110,7 +113,11 @@ pub(crate) fn mesh_pipeline(
         immediate_size: 0,
     });
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("mesh pipeline"),
+        label: Some(if xray {
+            "x-ray mesh pipeline"
+        } else {
+            "mesh pipeline"
+        }),
         layout: Some(&layout),
         vertex: wgpu::VertexState {
             module: &module,
@@ -123,17 +130,21 @@ pub(crate) fn mesh_pipeline(
             })],
         },
         primitive: wgpu::PrimitiveState {
-            cull_mode: None,
+            cull_mode: xray.then_some(wgpu::Face::Back),
             ..Default::default()
         },
-        depth_stencil: Some(super::gpu::depth_state(true, wgpu::CompareFunction::Less)),
+        depth_stencil: Some(if xray {
+            super::gpu::depth_state(false, wgpu::CompareFunction::Always)
+        } else {
+            super::gpu::depth_state(true, wgpu::CompareFunction::Less)
+        }),
         multisample: wgpu::MultisampleState {
             count: sample_count,
             ..Default::default()
         },
         fragment: Some(wgpu::FragmentState {
             module: &module,
-            entry_point: Some("fs_main"),
+            entry_point: Some(if xray { "fs_xray" } else { "fs_main" }),
             compilation_options: Default::default(),
             targets: &[Some(wgpu::ColorTargetState {
                 format,
