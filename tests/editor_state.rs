@@ -77,6 +77,7 @@ fn toggling_limits_changes_the_solve() {
         .to_degrees();
     assert!(bend > 40.0, "seated elbow bend {bend}°");
     ed.apply(C::SetElbowLimit {
+        side: None,
         min_deg: 0.0,
         max_deg: 30.0,
         enabled: true,
@@ -301,6 +302,7 @@ fn bad_edits_are_refused_and_leave_the_document() {
     );
     assert!(
         ed.apply(C::SetElbowLimit {
+            side: None,
             min_deg: 90.0,
             max_deg: 10.0,
             enabled: true

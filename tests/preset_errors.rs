@@ -168,7 +168,7 @@ fn version_0_is_migrated() {
     let path = fixture("v0_seated.json");
     let before = digest(&path);
     let preset = io::load_preset(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(preset.version, 1);
+    assert_eq!(preset.version, anglerpose::preset::VERSION);
     assert_eq!(preset.character.sha256, None);
     assert!(preset.poses.is_empty());
     assert_eq!(

@@ -3,7 +3,7 @@
 
 use super::camera::ViewPreset;
 use super::pick::{Axis, Handle};
-use crate::fishing::{GripKind, Handedness, Phase};
+use crate::fishing::{ArmSolverKind, CcdLinkRole, GripKind, Handedness, Phase};
 use crate::rig::Side;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -19,6 +19,9 @@ pub enum ViewToggle {
     Mesh,
     Grid,
     GripMarkers,
+    /// The character and props drawn see-through (alpha-blended, no depth write), so bones,
+    /// spheres, limit arcs and bend planes inside the body read clearly.
+    Xray,
 }
 
 /// One editor action. JSON form: `{"cmd": "drag_to", "x": 400, "y": 300}`.
@@ -66,11 +69,45 @@ pub enum EditorCommand {
     SetLimitsEnabled {
         on: bool,
     },
-    /// The elbow's hinge limit (degrees) and its own on/off switch.
+    /// An elbow's two-bone hinge limit (degrees) and its own on/off switch; `side: null` (or
+    /// absent) sets both arms.
     SetElbowLimit {
+        #[serde(default)]
+        side: Option<Side>,
         min_deg: f64,
         max_deg: f64,
         enabled: bool,
+    },
+    /// Which solver poses an arm (two-bone or CCD).
+    SetArmSolver {
+        side: Side,
+        solver: ArmSolverKind,
+    },
+    /// CCD passes per pose update (1..=1000).
+    SetCcdIterations {
+        side: Side,
+        iterations: u32,
+    },
+    /// CCD step-angle clamps in degrees (three.js `minAngle` / `maxAngle`; `null` = none).
+    SetCcdStepAngles {
+        side: Side,
+        min_deg: Option<f64>,
+        max_deg: Option<f64>,
+    },
+    /// The CCD chain's own blend 0..=1 (three.js `blendFactor`); `null` uses the global weight.
+    SetCcdBlend {
+        side: Side,
+        blend: Option<f64>,
+    },
+    /// One CCD link's limits: its switch, hinge axis (link-local) and Euler XYZ range in
+    /// degrees (`null` = none).
+    SetCcdLinkLimits {
+        side: Side,
+        link: CcdLinkRole,
+        enabled: bool,
+        limitation: Option<[f64; 3]>,
+        min_deg: Option<[f64; 3]>,
+        max_deg: Option<[f64; 3]>,
     },
     SetSoften {
         value: f64,

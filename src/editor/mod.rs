@@ -12,6 +12,7 @@ pub mod gfx;
 pub mod gizmo;
 pub mod pick;
 pub mod script;
+mod solver_cmd;
 pub mod state;
 pub mod ui;
 

@@ -235,21 +235,14 @@ impl EditorState {
                 }
             }
             C::SetLimitsEnabled { on } => self.edit(|s| s.settings.limits_enabled = on)?,
-            C::SetElbowLimit {
-                min_deg,
-                max_deg,
-                enabled,
-            } => {
-                if !(min_deg.is_finite() && max_deg.is_finite() && min_deg <= max_deg) {
-                    return Err(EditorError::Invalid(format!(
-                        "elbow limit {min_deg}..{max_deg}°: min must be ≤ max and finite"
-                    )));
-                }
-                self.edit(|s| {
-                    s.settings.elbow_limit.min_bend = min_deg.clamp(0.0, 180.0).to_radians();
-                    s.settings.elbow_limit.max_bend = max_deg.clamp(0.0, 180.0).to_radians();
-                    s.settings.elbow_limit.enabled = enabled;
-                })?
+            c @ (C::SetElbowLimit { .. }
+            | C::SetArmSolver { .. }
+            | C::SetCcdIterations { .. }
+            | C::SetCcdStepAngles { .. }
+            | C::SetCcdBlend { .. }
+            | C::SetCcdLinkLimits { .. }) => {
+                let settings = super::solver_cmd::settings_after(&self.doc.stage.settings, c)?;
+                self.edit(|s| s.settings = settings)?
             }
             C::SetSoften { value } => self.edit(|s| s.settings.soften = value)?,
             C::SetWeight { value } => self.edit(|s| s.settings.weight = value)?,
@@ -337,6 +330,7 @@ impl EditorState {
                     ViewToggle::Mesh => self.view.mesh_visible = on,
                     ViewToggle::Grid => self.view.grid = on,
                     ViewToggle::GripMarkers => self.grip_markers = on,
+                    ViewToggle::Xray => self.view.xray = on,
                 }
             }
             C::Save { path } => {

@@ -1,9 +1,10 @@
 //! Timeline analysis (elbow flips, out-of-reach grips, limit clamps) and a pole search that
 //! proposes poles without flips and with natural elbows.
 
+use super::SolverSettings;
 use super::actor::ActorRig;
 use super::calibration::{GripCalibration, PoleKeys};
-use super::pipeline::{Poser, SessionError, SolverSettings};
+use super::pipeline::{Poser, SessionError};
 use super::session::{Phase, SessionParams, SessionState};
 use super::{PerSide, SIDES};
 use crate::rig::{Side, Transform};

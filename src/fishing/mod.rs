@@ -1,5 +1,5 @@
 //! The fishing session: one [`SessionState`] drives the rod, the net and both grips, and the
-//! arms follow through two-bone IK, palm orientation and finger curl (seed 001).
+//! arms follow through two-bone (seed 001) or CCD IK per arm, palm orientation and finger curl.
 //!
 //! Pure: no I/O, no GPU. Actor-root space is glTF-like: +Y up, metres, the angler faces +Z and
 //! his left side is +X; the origin is on the ground below the pelvis.
@@ -7,9 +7,11 @@
 mod actor;
 mod analysis;
 mod calibration;
+mod ccd_arm;
 mod pipeline;
 mod rod;
 mod session;
+mod settings;
 
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
 pub use analysis::{
@@ -17,9 +19,13 @@ pub use analysis::{
     search_poles,
 };
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
-pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError, SolverSettings};
+pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
+pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError};
 pub use rod::{GripHold, GripTarget, SessionFrames, reel_handle_in_rod};
 pub use session::{Handedness, Phase, SessionParams, SessionState};
+pub use settings::{
+    ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,
+};
 
 use crate::rig::Side;
 

@@ -1,15 +1,19 @@
 //! The pose update in seed 001's order:
 //! restore base pose → place the actor and compute current grips → convert to world →
-//! reachable wrist and elbow (two-bone) → upper arm, refresh → forearm, refresh →
-//! palm and fingers. Skin matrices follow from the refreshed world transforms.
+//! per arm, the solver its settings select: reachable wrist and elbow (two-bone) → upper arm,
+//! refresh → forearm, refresh; or the CCD chain hand ← forearm ← upper arm (see
+//! [`super::ccd_arm`]) → palm and fingers. Skin matrices follow from the refreshed world
+//! transforms.
 
 use super::actor::{ActorRig, ArmRig};
 use super::calibration::GripCalibration;
+use super::ccd_arm::{CcdArmReport, solve_ccd_arm};
 use super::rod::{GripTarget, SessionFrames};
 use super::session::SessionState;
+use super::settings::{ArmSolverKind, SolverSettings};
 use super::{PerSide, SIDES};
 use crate::ik::hand::{HandError, PalmJob};
-use crate::ik::two_bone::{ElbowLimit, TwoBoneError, TwoBoneJob, TwoBoneReport};
+use crate::ik::two_bone::{TwoBoneError, TwoBoneJob, TwoBoneReport};
 use crate::rig::{Pose, Transform};
 use glam::DVec3;
 use thiserror::Error;
@@ -20,6 +24,10 @@ pub enum SessionError {
     Params(String),
     #[error("calibration: {0}")]
     Calibration(String),
+    #[error("solver settings: {0}")]
+    Settings(String),
+    #[error("{side} arm: {problem}")]
+    Ccd { side: &'static str, problem: String },
     #[error("{side} arm: {source}")]
     Arm {
         side: &'static str,
@@ -34,33 +42,17 @@ pub enum SessionError {
     Placement,
 }
 
-/// Solver settings applied to both arms.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct SolverSettings {
-    pub elbow_limit: ElbowLimit,
-    /// Global switch for all angle limits.
-    pub limits_enabled: bool,
-    /// ozz-style softening ratio (1 = off).
-    pub soften: f64,
-    /// Blend of the arm IK with the base pose.
-    pub weight: f64,
-}
-
-impl Default for SolverSettings {
-    fn default() -> Self {
-        Self {
-            elbow_limit: ElbowLimit::from_degrees(2.0, 150.0),
-            limits_enabled: true,
-            soften: 1.0,
-            weight: 1.0,
-        }
-    }
-}
-
 /// What one arm did in one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ArmReport {
+    /// The solver that posed this arm.
+    pub solver: ArmSolverKind,
+    /// The two-bone report; for a CCD arm the same fields measured on its result (reached
+    /// within [`super::CCD_REACH_TOLERANCE`], residual, clamp from the distance, elbow bend,
+    /// bend normal, `elbow_limited` = the forearm link hit a limit; never softened).
     pub ik: TwoBoneReport,
+    /// CCD passes and per-link states (CCD arms only).
+    pub ccd: Option<CcdArmReport>,
     pub wrist_target_in_world: DVec3,
     pub pole_in_world: DVec3,
     /// The bend-plane normal turned by more than 90° since the previous evaluation.
@@ -105,6 +97,7 @@ impl Poser {
     ) -> Result<PoseEvaluation, SessionError> {
         state.params.validate().map_err(SessionError::Params)?;
         calib.validate().map_err(SessionError::Calibration)?;
+        settings.validate().map_err(SessionError::Settings)?;
         if !world_from_actor.is_finite() {
             return Err(SessionError::Placement);
         }
@@ -169,18 +162,30 @@ impl Poser {
         let pole_in_actor = calib.poles.get(side).at(state.phase, state.t_clamped());
         let pole_in_world = world_from_actor.to_affine().transform_point3(pole_in_actor);
 
-        let mut limit = settings.elbow_limit;
-        limit.enabled &= settings.limits_enabled;
+        let arm_settings = settings.arm(side);
         let job = TwoBoneJob {
             weight: settings.weight,
             soften: settings.soften,
-            elbow_limit: Some(limit),
+            elbow_limit: Some(settings.effective_elbow_limit(side)),
             ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
         };
+        // The same chain checks for both solvers (indices, chain, uniform scale, segments).
         job.validate(skel, pose)
             .map_err(|source| SessionError::Arm { side: name, source })?;
         // The arm subtree is refreshed once, after palm and fingers.
-        let ik = job.solve_chain_unchecked(skel, pose);
+        let (ik, ccd) = match arm_settings.solver {
+            ArmSolverKind::TwoBone => (job.solve_chain_unchecked(skel, pose), None),
+            ArmSolverKind::Ccd => {
+                let (ccd, ik) =
+                    solve_ccd_arm(skel, pose, arm, settings, wrist_target, pole_in_world).map_err(
+                        |problem| SessionError::Ccd {
+                            side: name,
+                            problem,
+                        },
+                    )?;
+                (ik, Some(ccd))
+            }
+        };
 
         let palm = PalmJob {
             hand: arm.hand,
@@ -210,7 +215,9 @@ impl Poser {
         let flipped = previous.is_some_and(|n| n.dot(ik.bend_normal) < 0.0);
         *previous = Some(ik.bend_normal);
         Ok(ArmReport {
+            solver: arm_settings.solver,
             ik,
+            ccd,
             wrist_target_in_world: wrist_target,
             pole_in_world,
             flipped,

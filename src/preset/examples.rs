@@ -1,5 +1,5 @@
-//! The example presets shipped in `assets/presets/` (seated hold, cast, landing), built from
-//! a base preset of the bundled angler. Regenerated and compared by `tests/preset_examples.rs`.
+//! The example presets shipped in `assets/presets/` (seated hold, cast, landing, CCD arms),
+//! built from a base preset of the bundled angler. Regenerated and compared by `tests/preset_examples.rs`.
 
 use super::{NamedPose, Preset};
 use crate::fishing::{GripKind, GripOffset, Phase, SessionParams, SessionState};
@@ -75,9 +75,27 @@ pub fn example_presets(base: &Preset) -> Vec<(&'static str, Preset)> {
         .poses
         .insert("strike".into(), pose(Phase::Strike, 0.5, params));
 
+    // Both arms on the CCD solver (three.js CCDIKSolver): the elbow a 2°..150° hinge, the
+    // rod arm's upper arm inside an Euler range, 96 passes.
+    let mut ccd = base.clone();
+    ccd.state = state(Phase::SeatedHold, 0.5, params);
+    for side in crate::fishing::SIDES {
+        ccd.settings.arm_mut(side).solver = crate::fishing::ArmSolverKind::Ccd;
+        ccd.settings.arm_mut(side).ccd.iterations = 96;
+    }
+    let upper = &mut ccd.settings.arms.right.ccd.upper_arm;
+    upper.enabled = true;
+    upper.rotation_min = Some(DVec3::new(-20f64, -90.0, 0.0) * (std::f64::consts::PI / 180.0));
+    upper.rotation_max = Some(DVec3::new(90f64, 20.0, 140.0) * (std::f64::consts::PI / 180.0));
+    ccd.poses
+        .insert("strike".into(), pose(Phase::Strike, 0.5, params));
+    ccd.poses
+        .insert("retrieve".into(), pose(Phase::Retrieve, 0.5, params));
+
     vec![
         ("seated_hold.json", seated),
         ("cast.json", cast),
         ("landing.json", landing),
+        ("ccd_arms.json", ccd),
     ]
 }

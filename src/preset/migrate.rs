@@ -1,6 +1,7 @@
-//! Version 0 → version 1 (see the module docs of [`super`] for both layouts).
+//! Version 0 → 1 → 2 (see the module docs of [`super`] for the layouts).
 
-use super::{Problem, VERSION};
+use super::Problem;
+use crate::fishing::CcdArmSettings;
 use serde_json::{Map, Value, json};
 
 /// Migrates a version-0 document: `character` string → `{path, sha256: null}`, the flat
@@ -61,10 +62,60 @@ pub(crate) fn migrate_v0(mut root: Map<String, Value>) -> Result<Map<String, Val
         )),
         (_, None) => problems.push(Problem::error("calibration", "missing")),
     }
-    root.insert("version".into(), json!(VERSION));
+    root.insert("version".into(), json!(1));
     if problems.is_empty() {
         Ok(root)
     } else {
         Err(problems)
     }
+}
+
+/// Migrates a version-1 document: the shared `settings.elbow_limit` becomes each arm's
+/// `settings.arms.{left,right}` = `{solver: "two_bone", elbow_limit, ccd: <defaults>}`. A
+/// missing or malformed `settings` is left for the section reader to report.
+pub(crate) fn migrate_v1(mut root: Map<String, Value>) -> Result<Map<String, Value>, Vec<Problem>> {
+    let mut problems = Vec::new();
+    if let Some(Value::Object(settings)) = root.get_mut("settings") {
+        if settings.contains_key("arms") {
+            problems.push(Problem::error(
+                "settings.arms",
+                "version 1 has no per-arm settings (use version 2)",
+            ));
+        }
+        match settings.remove("elbow_limit") {
+            Some(limit) => {
+                let ccd = serde_json::to_value(CcdArmSettings::default()).unwrap_or(Value::Null);
+                let arm = json!({ "solver": "two_bone", "elbow_limit": limit, "ccd": ccd });
+                settings.insert("arms".into(), json!({ "left": arm, "right": arm }));
+            }
+            None => problems.push(Problem::error(
+                "settings.elbow_limit",
+                "missing (version 1 layout)",
+            )),
+        }
+    }
+    root.insert("version".into(), json!(2));
+    if problems.is_empty() {
+        Ok(root)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Problems found in a migrated version-0/1 document name the file's own layout: the elbow
+/// limit both arms inherited is reported once, at `settings.elbow_limit…`.
+pub(crate) fn v1_paths(problems: Vec<Problem>) -> Vec<Problem> {
+    let mut out: Vec<Problem> = Vec::with_capacity(problems.len());
+    for mut p in problems {
+        for side in ["left", "right"] {
+            let prefix = format!("settings.arms.{side}.elbow_limit");
+            if let Some(rest) = p.path.strip_prefix(&prefix) {
+                p.path = format!("settings.elbow_limit{rest}");
+            }
+        }
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
 }

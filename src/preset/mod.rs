@@ -1,27 +1,35 @@
 //! Pose presets: everything an artist tunes for one character, as a versioned, diff-friendly
-//! JSON file (`"format": "anglerpose-preset", "version": 1`).
+//! JSON file (`"format": "anglerpose-preset", "version": 2`).
 //!
-//! # Format (version 1)
+//! # Format (version 2)
 //! Pretty-printed JSON, keys in a fixed order (structs and `BTreeMap`s only):
-//! - `format`, `version`: always `"anglerpose-preset"` and `1`.
+//! - `format`, `version`: always `"anglerpose-preset"` and `2`.
 //! - `character`: `{ "path": "../angler.glb", "sha256": "<hex>" }` — the glTF file, relative to
 //!   the preset's folder (`/`-separated), and the SHA-256 of its bytes (`null` when unknown).
 //! - `humanoid_overrides`: role → bone name (`{"left.hand": "hand.L"}`), see
 //!   [`crate::rig::HumanoidOverride`].
 //! - `calibration`: [`GripCalibration`] — grip offsets, hands (palm corrections, curls) and the
 //!   arm poles (`poles.left.pole_in_actor`, optional `per_phase` keys).
-//! - `settings`: [`SolverSettings`] — the limits (`limits_enabled`, `elbow_limit.{min_bend,
-//!   max_bend, enabled}` in radians), `soften` and `weight`.
+//! - `settings`: [`SolverSettings`] — the global limit switch `limits_enabled`, `soften`,
+//!   `weight`, and per arm `arms.{left,right}`: `solver` (`"two_bone"` or `"ccd"`), the
+//!   two-bone `elbow_limit.{min_bend, max_bend, enabled}` and the CCD chain `ccd.{iterations,
+//!   min_angle, max_angle, blend_factor}` with per-link limits `ccd.{forearm,upper_arm}.{enabled,
+//!   limitation, rotation_min, rotation_max}` (three.js `BoneLink` fields; `null` = none).
 //! - `state`: [`SessionState`] — phase, normalised time and session parameters.
 //! - `poses`: named poses, name → `{ "state": …, "calibration": … (optional override) }`.
 //!
 //! Vectors are `[x, y, z]`, quaternions `[x, y, z, w]`, lengths in metres, angles in radians.
 //!
+//! # Version 1 (migrated on load)
+//! Version 1 had one `settings.elbow_limit` shared by both arms and no solver choice. It is
+//! migrated to both arms' `elbow_limit` with the two-bone solver and default CCD parameters;
+//! problems in a version-1 file are reported at its own `settings.elbow_limit` path.
+//!
 //! # Version 0 (migrated on load)
 //! The earlier layout had `"character": "<relative path>"` (a plain string, no hash), a
 //! calibration without `poles`, a flat top-level `"poles": {"left": [x,y,z], "right": [x,y,z]}`
-//! (constant poles) and no named poses. It is migrated to version 1 in memory; saving writes
-//! version 1. Versions newer than [`VERSION`] are refused.
+//! (constant poles) and no named poses. It is migrated to version 1, then 2, in memory; saving
+//! writes version 2. Versions newer than [`VERSION`] are refused.
 //!
 //! This module is pure (no I/O) except [`io`], which reads and writes files.
 
@@ -53,7 +61,7 @@ use thiserror::Error;
 /// The value of the `format` field.
 pub const FORMAT: &str = "anglerpose-preset";
 /// The newest version this build reads and the one it writes.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 
 /// The character file of a preset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,7 +83,7 @@ pub struct NamedPose {
     pub calibration: Option<GripCalibration>,
 }
 
-/// A preset, version 1 (see the module docs for the layout).
+/// A preset, version 2 (see the module docs for the layout).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Preset {

@@ -3,7 +3,7 @@
 //! so that one wrong type does not hide problems elsewhere, then [`check_preset`].
 
 use super::check::check_preset;
-use super::migrate::migrate_v0;
+use super::migrate::{migrate_v0, migrate_v1, v1_paths};
 use super::{FORMAT, NamedPose, Preset, Problem, VERSION};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -78,6 +78,24 @@ pub fn parse_preset(text: &str) -> Result<Preset, Vec<Problem>> {
             }
         }
     }
+    if version <= 1 {
+        match migrate_v1(root) {
+            Ok(migrated) => root = migrated,
+            Err(mut more) => {
+                problems.append(&mut more);
+                return Err(problems);
+            }
+        }
+    }
+    let migrated = version < VERSION;
+    parse_current(root, problems).map_err(|p| if migrated { v1_paths(p) } else { p })
+}
+
+/// The sections of a current-version document (after migration), then [`check_preset`].
+fn parse_current(
+    mut root: Map<String, Value>,
+    mut problems: Vec<Problem>,
+) -> Result<Preset, Vec<Problem>> {
     for key in root.keys() {
         if !KEYS.contains(&key.as_str()) {
             problems.push(Problem::error(

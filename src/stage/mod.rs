@@ -2,6 +2,7 @@
 //! them, and the plain per-frame draw data (meshes, skin matrices, overlays) the renderer
 //! draws. Shared by `anglerpose render` and the editor; headless.
 
+mod ccd_overlays;
 mod meshes;
 mod overlays;
 mod view;
@@ -15,7 +16,7 @@ use crate::fishing::{
     SolverSettings,
 };
 use crate::gltf_io::{self, Character, LoadError};
-use crate::render::{FrameData, MeshData, RigidDraw, SkinnedDraw};
+use crate::render::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};
 use crate::rig::{HumanoidMap, Pose, Transform};
 use glam::{DAffine3, DMat4};
 use std::path::{Path, PathBuf};
@@ -152,6 +153,9 @@ impl Stage {
     pub fn frame(&self, camera: crate::render::Camera, options: &ViewOptions) -> FrameData {
         let mut frame = FrameData::new(camera);
         frame.grid = options.grid;
+        if options.xray {
+            frame.mesh_style = MeshStyle::xray();
+        }
         if options.mesh_visible {
             let palettes = gltf_io::skin_matrices(&self.character, &self.pose);
             for (handle, skin) in self.table.skinned() {

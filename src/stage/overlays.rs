@@ -1,9 +1,12 @@
-//! CCD-helper style overlays for the two-bone arms: target 0xff8888, effector 0x88ff88, links
-//! 0x8888ff, the red polyline target → effector → links, the pole marker, bone lines, the
-//! elbow's limit arc and its bend plane. Everything is drawn over the model.
+//! CCD-helper style overlays for both arms, whichever solver poses them: target 0xff8888,
+//! effector 0x88ff88, links 0x8888ff (elbow and shoulder: the forearm and upper-arm links), the
+//! red polyline target → effector → links, bone lines, the bend plane, and limit arcs — the
+//! two-bone elbow hinge, or each limited CCD link's hinge / Euler ranges. The pole marker is
+//! amber for a two-bone arm and grey (unused) for a CCD arm. Everything is drawn over the
+//! model.
 
 use super::Stage;
-use crate::fishing::{PoseEvaluation, SIDES};
+use crate::fishing::{ArmSolverKind, PoseEvaluation, SIDES};
 use crate::ik::limits::LimitArc;
 use crate::ik::two_bone::ElbowLimit;
 use crate::render::overlay::colors;
@@ -113,25 +116,34 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
         let elbow = pose.world_position(arm.fore);
         let wrist = pose.world_position(arm.hand);
         let target = report.wrist_target_in_world;
+        let ccd = report.solver == ArmSolverKind::Ccd;
         if options.pole_and_plane {
             out.triangles.push(OverlayTriangle {
                 points: [f32s(shoulder), f32s(elbow), f32s(wrist)],
                 rgba: colors::linear(colors::BEND_PLANE, 0.25),
             });
-            out.lines.push(OverlayLine {
-                points: vec![f32s(elbow), f32s(report.pole_in_world)],
-                rgba: colors::linear(colors::POLE, 0.6),
-                width_px: 1.5,
-            });
+            // A CCD arm ignores its pole: a faint grey marker, no line to the elbow.
+            if !ccd {
+                out.lines.push(OverlayLine {
+                    points: vec![f32s(elbow), f32s(report.pole_in_world)],
+                    rgba: colors::linear(colors::POLE, 0.6),
+                    width_px: 1.5,
+                });
+            }
             out.spheres.push(OverlaySphere {
                 centre: f32s(report.pole_in_world),
                 radius: radius * 0.9,
-                rgba: colors::linear(colors::POLE, 1.0),
+                rgba: if ccd {
+                    colors::linear(colors::UNUSED, 0.5)
+                } else {
+                    colors::linear(colors::POLE, 1.0)
+                },
             });
         }
-        if options.limit_arcs {
-            let mut limit = stage.settings.elbow_limit;
-            limit.enabled &= stage.settings.limits_enabled;
+        if options.limit_arcs && ccd {
+            super::ccd_overlays::ccd_link_arcs(stage, side, &mut out.arcs);
+        } else if options.limit_arcs {
+            let limit = stage.settings.effective_elbow_limit(side);
             let arc = elbow_limit_arc(
                 shoulder,
                 elbow,
@@ -141,19 +153,7 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
                 report.ik.bend_normal,
                 0.25 * (elbow - shoulder).length(),
             );
-            let fill_alpha = if limit.enabled { 0.3 } else { 0.1 };
-            out.arcs.push(OverlayArc {
-                centre: f32s(arc.centre_in_world),
-                axis: f32s(arc.axis_in_world),
-                start_dir: f32s(arc.start_dir_in_world),
-                sweep_rad: arc.sweep as f32,
-                radius: arc.radius as f32,
-                current_angle: arc.current_angle as f32,
-                fill_rgba: colors::linear(colors::ARC, fill_alpha),
-                line_rgba: colors::linear(colors::ARC, 0.9),
-                limit_rgba: colors::linear(colors::ARC_ON_LIMIT, 1.0),
-                on_limit: arc.on_limit,
-            });
+            out.arcs.push(overlay_arc(&arc, limit.enabled));
         }
         if options.spheres {
             out.lines.push(OverlayLine {
@@ -181,4 +181,22 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
         }
     }
     out
+}
+
+/// Draw data of a limit arc: a translucent wedge (fainter when the limit is off) with an
+/// outline, orange where the joint sits on the limit.
+pub(super) fn overlay_arc(arc: &LimitArc, enabled: bool) -> OverlayArc {
+    let fill_alpha = if enabled { 0.3 } else { 0.1 };
+    OverlayArc {
+        centre: f32s(arc.centre_in_world),
+        axis: f32s(arc.axis_in_world),
+        start_dir: f32s(arc.start_dir_in_world),
+        sweep_rad: arc.sweep as f32,
+        radius: arc.radius as f32,
+        current_angle: arc.current_angle as f32,
+        fill_rgba: colors::linear(colors::ARC, fill_alpha),
+        line_rgba: colors::linear(colors::ARC, if enabled { 0.9 } else { 0.45 }),
+        limit_rgba: colors::linear(colors::ARC_ON_LIMIT, 1.0),
+        on_limit: arc.on_limit && enabled,
+    }
 }

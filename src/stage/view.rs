@@ -6,7 +6,10 @@ use crate::render::Camera;
 /// What to draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewOptions {
+    /// Draw the character's skinned mesh (props stay visible either way).
     pub mesh_visible: bool,
+    /// Draw the character and props see-through ([`crate::render::MeshStyle::XRay`]).
+    pub xray: bool,
     pub grid: bool,
     pub overlays: OverlayOptions,
 }
@@ -15,6 +18,7 @@ impl Default for ViewOptions {
     fn default() -> Self {
         Self {
             mesh_visible: true,
+            xray: false,
             grid: true,
             overlays: OverlayOptions::default(),
         }

@@ -48,8 +48,10 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
         let x_of = |t: f64| plot.min.x + (t / total) as f32 * plot.width();
         let y_of = |a: f64| plot.max.y - (a / std::f64::consts::PI) as f32 * plot.height();
         // Limit band.
-        let lim = ed.doc.stage.settings.elbow_limit;
-        if lim.enabled && ed.doc.stage.settings.limits_enabled {
+        // The two-bone elbow limit band (a CCD arm limits its links' rotations instead).
+        let settings = &ed.doc.stage.settings;
+        let lim = settings.effective_elbow_limit(side);
+        if lim.enabled && settings.arm(side).solver == crate::fishing::ArmSolverKind::TwoBone {
             for a in [lim.min_bend, lim.max_bend] {
                 painter.hline(
                     plot.x_range(),

@@ -2,12 +2,12 @@
 //! [`EditorCommand`]s; the caller applies them, so the panels never edit the document directly.
 
 mod flips;
+mod inspector;
 mod panels;
 
 pub use flips::flip_debugger_ui;
-pub use panels::{
-    calibration_ui, diagnostics_ui, inspector_ui, outliner_ui, session_ui, toggles_ui,
-};
+pub use inspector::inspector_ui;
+pub use panels::{calibration_ui, diagnostics_ui, outliner_ui, session_ui, toggles_ui};
 
 use super::{EditorCommand, EditorState};
 

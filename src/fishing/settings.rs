@@ -1,0 +1,258 @@
+//! Solver settings: the global switches plus, per arm, which solver poses it (the seed-001
+//! two-bone solver or the three.js-exact CCD solver of [`crate::ik::ccd`]) and that solver's
+//! parameters and joint limits.
+//!
+//! Angles are radians. Plain `Copy` data (undo snapshots and presets store it as is).
+
+use crate::ik::two_bone::ElbowLimit;
+use crate::rig::Side;
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// Which solver poses an arm.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArmSolverKind {
+    /// Seed 001's two-bone solver with pole, softening and the elbow hinge limit.
+    #[default]
+    TwoBone,
+    /// three.js r187 `CCDIKSolver` semantics on the chain hand ← forearm ← upper arm.
+    Ccd,
+}
+
+impl ArmSolverKind {
+    pub const ALL: [ArmSolverKind; 2] = [ArmSolverKind::TwoBone, ArmSolverKind::Ccd];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ArmSolverKind::TwoBone => "two-bone",
+            ArmSolverKind::Ccd => "CCD",
+        }
+    }
+}
+
+/// The links of a CCD arm chain, effector side first (three.js `links[0]` is the effector's
+/// parent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CcdLinkRole {
+    Forearm,
+    UpperArm,
+}
+
+impl CcdLinkRole {
+    pub const ALL: [CcdLinkRole; 2] = [CcdLinkRole::Forearm, CcdLinkRole::UpperArm];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CcdLinkRole::Forearm => "forearm",
+            CcdLinkRole::UpperArm => "upper_arm",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One CCD link's limits (three.js `BoneLink`), on the link's local rotation relative to the
+/// previous link of the chain (its parent bone's frame when the bones are parent and child).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CcdLinkLimits {
+    /// This link's own limit switch (the global `limits_enabled` still overrides it).
+    pub enabled: bool,
+    /// Hinge axis in the link's local frame (three.js `limitation`), or none.
+    pub limitation: Option<DVec3>,
+    /// Euler XYZ lower / upper bounds (three.js `rotationMin` / `rotationMax`), or none.
+    pub rotation_min: Option<DVec3>,
+    pub rotation_max: Option<DVec3>,
+}
+
+impl CcdLinkLimits {
+    /// No limits (a free ball joint), switched on.
+    pub const FREE: Self = Self {
+        enabled: true,
+        limitation: None,
+        rotation_min: None,
+        rotation_max: None,
+    };
+}
+
+/// The CCD chain of one arm: three.js `IK` parameters and one limit set per link.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CcdArmSettings {
+    /// Passes per pose update (every update starts again from the seated base pose).
+    pub iterations: u32,
+    /// three.js `minAngle`: step angles below it are raised to it (radians).
+    pub min_angle: Option<f64>,
+    /// three.js `maxAngle`: caps every step (radians).
+    pub max_angle: Option<f64>,
+    /// three.js `blendFactor`: the chain's own blend with the base pose; `None` uses the global
+    /// `weight`.
+    pub blend_factor: Option<f64>,
+    pub forearm: CcdLinkLimits,
+    pub upper_arm: CcdLinkLimits,
+}
+
+impl CcdArmSettings {
+    /// Iterations above this are refused (a pose update must stay interactive).
+    pub const MAX_ITERATIONS: u32 = 1000;
+
+    pub fn link(&self, role: CcdLinkRole) -> &CcdLinkLimits {
+        match role {
+            CcdLinkRole::Forearm => &self.forearm,
+            CcdLinkRole::UpperArm => &self.upper_arm,
+        }
+    }
+
+    pub fn link_mut(&mut self, role: CcdLinkRole) -> &mut CcdLinkLimits {
+        match role {
+            CcdLinkRole::Forearm => &mut self.forearm,
+            CcdLinkRole::UpperArm => &mut self.upper_arm,
+        }
+    }
+}
+
+impl Default for CcdArmSettings {
+    /// 64 passes; the elbow a hinge about its local +X (the bundled angler's bend axis on both
+    /// sides) bending 2°..150° — never quite straight, because a straight CCD arm cannot
+    /// start folding toward a nearer target; the upper arm free (its Euler range switched off).
+    fn default() -> Self {
+        Self {
+            iterations: 64,
+            min_angle: None,
+            max_angle: None,
+            blend_factor: None,
+            forearm: CcdLinkLimits {
+                enabled: true,
+                limitation: Some(DVec3::X),
+                rotation_min: Some(DVec3::new(2f64.to_radians(), 0.0, 0.0)),
+                rotation_max: Some(DVec3::new(150f64.to_radians(), 0.0, 0.0)),
+            },
+            upper_arm: CcdLinkLimits {
+                enabled: false,
+                limitation: None,
+                rotation_min: Some(DVec3::new(-180.0, -90.0, -180.0) * DEG),
+                rotation_max: Some(DVec3::new(180.0, 90.0, 180.0) * DEG),
+            },
+        }
+    }
+}
+
+/// Radians per degree.
+const DEG: f64 = std::f64::consts::PI / 180.0;
+
+/// One arm's solver choice and the parameters of both solvers (the unused one is kept, so
+/// switching back and forth loses nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmSettings {
+    pub solver: ArmSolverKind,
+    /// The two-bone elbow hinge limit of this arm.
+    pub elbow_limit: ElbowLimit,
+    pub ccd: CcdArmSettings,
+}
+
+impl Default for ArmSettings {
+    fn default() -> Self {
+        Self {
+            solver: ArmSolverKind::TwoBone,
+            elbow_limit: ElbowLimit::from_degrees(2.0, 150.0),
+            ccd: CcdArmSettings::default(),
+        }
+    }
+}
+
+/// Solver settings: global switches and one [`ArmSettings`] per arm.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverSettings {
+    /// Global switch for all angle limits: off overrides every per-joint switch.
+    pub limits_enabled: bool,
+    /// ozz-style softening ratio of the two-bone solver (1 = off).
+    pub soften: f64,
+    /// Blend of the arm IK with the base pose (CCD chains without their own blend use it too).
+    pub weight: f64,
+    pub arms: crate::fishing::PerSide<ArmSettings>,
+}
+
+impl Default for SolverSettings {
+    fn default() -> Self {
+        Self {
+            limits_enabled: true,
+            soften: 1.0,
+            weight: 1.0,
+            arms: Default::default(),
+        }
+    }
+}
+
+impl SolverSettings {
+    pub fn arm(&self, side: Side) -> &ArmSettings {
+        self.arms.get(side)
+    }
+
+    pub fn arm_mut(&mut self, side: Side) -> &mut ArmSettings {
+        self.arms.get_mut(side)
+    }
+
+    /// The elbow limit the two-bone solver of `side` uses: its own, switched off when the
+    /// global switch is off.
+    pub fn effective_elbow_limit(&self, side: Side) -> ElbowLimit {
+        let mut limit = self.arm(side).elbow_limit;
+        limit.enabled &= self.limits_enabled;
+        limit
+    }
+
+    /// Checks the CCD parameters of both arms; the first problem with a path such as
+    /// `arms.left.ccd.iterations`. (Two-bone parameters are checked by the two-bone job.)
+    pub fn validate(&self) -> Result<(), String> {
+        for side in crate::fishing::SIDES {
+            let ccd = &self.arm(side).ccd;
+            let p = format!("arms.{}.ccd", side.name());
+            if !(1..=CcdArmSettings::MAX_ITERATIONS).contains(&ccd.iterations) {
+                return Err(format!(
+                    "{p}.iterations: {} is outside 1..={}",
+                    ccd.iterations,
+                    CcdArmSettings::MAX_ITERATIONS
+                ));
+            }
+            for (what, v, hi) in [
+                ("min_angle", ccd.min_angle, std::f64::consts::PI),
+                ("max_angle", ccd.max_angle, std::f64::consts::PI),
+                ("blend_factor", ccd.blend_factor, 1.0),
+            ] {
+                if let Some(v) = v
+                    && !(v.is_finite() && (0.0..=hi).contains(&v))
+                {
+                    return Err(format!("{p}.{what}: {v} is outside 0..={hi}"));
+                }
+            }
+            for role in CcdLinkRole::ALL {
+                let l = ccd.link(role);
+                let lp = format!("{p}.{}", role.name());
+                if let Some(a) = l.limitation
+                    && !(a.is_finite() && a.length_squared() > 1e-12)
+                {
+                    return Err(format!("{lp}.limitation: not a finite, non-zero axis"));
+                }
+                for (what, v) in [
+                    ("rotation_min", l.rotation_min),
+                    ("rotation_max", l.rotation_max),
+                ] {
+                    if v.is_some_and(|v| !v.is_finite()) {
+                        return Err(format!("{lp}.{what}: not finite"));
+                    }
+                }
+                if let (Some(lo), Some(hi)) = (l.rotation_min, l.rotation_max)
+                    && (0..3).any(|i| lo[i] > hi[i])
+                {
+                    return Err(format!("{lp}.rotation_min: above rotation_max"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
