@@ -4,6 +4,7 @@ use anglerpose::editor::app::{AppOptions, run_app};
 use anglerpose::editor::script::load_script;
 use clap::Args;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Args, Debug, Default)]
 pub struct EditArgs {
@@ -30,6 +31,22 @@ pub struct EditArgs {
     /// Write the viewport's place in the window to this JSON file (for end-to-end tests).
     #[arg(long)]
     pub layout_out: Option<PathBuf>,
+    /// Seconds between autosaves of unsaved changes.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+    pub autosave_seconds: f64,
+    /// Recover the autosave of a session that did not exit cleanly (as the recovery dialog's
+    /// Recover button does); fails when there is none.
+    #[arg(long)]
+    pub recover: bool,
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.0..=86_400.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a number of seconds from 0 to 86400"
+        )),
+    }
 }
 
 pub fn run(args: EditArgs) -> anyhow::Result<()> {
@@ -46,6 +63,8 @@ pub fn run(args: EditArgs) -> anyhow::Result<()> {
         script,
         window_size: args.window,
         layout_out: args.layout_out,
+        autosave_interval: Some(Duration::from_secs_f64(args.autosave_seconds)),
+        recover: args.recover,
     })?;
     Ok(())
 }

@@ -3,9 +3,10 @@
 //! image, with the panels around it (see `app_ui`).
 
 use super::app_ui::{Dialog, UiState};
-use super::gfx::{Gfx, save_png};
-use super::script::{ScriptEvent, drag_commands};
-use super::{EditorState, files};
+use super::files::{AUTOSAVE_INTERVAL, Autosaver};
+use super::gfx::{Acquired, Gfx, save_png};
+use super::script::{ScriptEvent, SurfaceFault, drag_commands};
+use super::{EditorCommand, EditorState, files};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -32,6 +33,11 @@ pub struct AppOptions {
     /// Writes the viewport's place in the window (`{"origin": [x, y], "size": [w, h]}`,
     /// physical pixels) whenever it changes, so tests can aim the mouse.
     pub layout_out: Option<PathBuf>,
+    /// How often unsaved changes are autosaved (default [`AUTOSAVE_INTERVAL`]).
+    pub autosave_interval: Option<Duration>,
+    /// Recover the autosave left by a session that did not exit cleanly, exactly as the
+    /// recovery dialog's Recover button does; starting fails when there is none.
+    pub recover: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -44,13 +50,21 @@ pub enum AppError {
 
 /// Opens the editor window and runs until it closes.
 pub fn run_app(options: AppOptions) -> Result<(), AppError> {
+    let mut autosave = Autosaver::new(options.autosave_interval.unwrap_or(AUTOSAVE_INTERVAL));
+    if options.recover && autosave.pending().is_none() {
+        let dir = files::state_dir().unwrap_or_default();
+        return Err(AppError::Startup(format!(
+            "--recover: no autosave to recover in {} (ANGLERPOSE_STATE_DIR overrides it)",
+            dir.display()
+        )));
+    }
     let event_loop = EventLoop::new().map_err(|e| AppError::EventLoop(e.to_string()))?;
     let doc = match &options.file {
         Some(path) => files::open(path).map(|(d, _)| d),
         None => files::open_default(),
     }
     .map_err(|e| AppError::Startup(e.to_string()))?;
-    let mut app = App::new(options, EditorState::new(doc));
+    let mut app = App::new(options, EditorState::new(doc), autosave);
     event_loop
         .run_app(&mut app)
         .map_err(|e| AppError::EventLoop(e.to_string()))?;
@@ -70,7 +84,12 @@ struct App {
     frame: u64,
     script_next: usize,
     fatal: Option<String>,
-    last_autosave: Instant,
+    autosave: Autosaver,
+    /// A scripted surface fault for the next frame's surface texture.
+    surface_fault: Option<SurfaceFault>,
+    /// When egui (or a skipped frame) wants the next redraw.
+    repaint_at: Option<Instant>,
+    finished: bool,
     last_tick: Instant,
     frame_times: Vec<f64>,
     title: String,
@@ -80,13 +99,16 @@ struct App {
 }
 
 impl App {
-    fn new(options: AppOptions, ed: EditorState) -> Self {
+    fn new(options: AppOptions, ed: EditorState, mut autosave: Autosaver) -> Self {
         let mut ui = UiState::default();
-        if options.script.is_empty()
-            && options.exit_after_frames.is_none()
-            && let Some(path) = files::pending_autosave()
-        {
-            ui.dialog = Some(Dialog::Recover(path));
+        match autosave.pending() {
+            // The Recover button's path: open the autosave as the next frame's command.
+            Some(path) if options.recover => ui.request_open(&ed, path),
+            // Scripted and timed runs never ask; the autosave stays for an interactive run.
+            Some(path) if options.script.is_empty() && options.exit_after_frames.is_none() => {
+                ui.dialog = Some(Dialog::Recover(path));
+            }
+            _ => {}
         }
         let mesh_source = ed.doc.character_path.clone();
         Self {
@@ -99,7 +121,10 @@ impl App {
             frame: 0,
             script_next: 0,
             fatal: None,
-            last_autosave: Instant::now(),
+            autosave,
+            surface_fault: None,
+            repaint_at: None,
+            finished: false,
             last_tick: Instant::now(),
             frame_times: Vec::new(),
             title: String::new(),
@@ -132,6 +157,9 @@ impl App {
                     None => eprintln!("script: {:?} is not on screen", drag.handle),
                 }
             }
+            if let Some(fault) = ev.surface {
+                self.surface_fault = Some(fault);
+            }
             if let Some(path) = &ev.screenshot {
                 self.screenshot(path, None, self.options.screenshot_overlays);
             }
@@ -141,18 +169,24 @@ impl App {
         }
     }
 
-    fn apply(&mut self, cmd: super::EditorCommand) {
-        if std::env::var_os("ANGLERPOSE_DEBUG_INPUT").is_some() {
-            eprintln!("cmd {cmd:?}");
-        }
-        let file_op = matches!(
-            cmd,
-            super::EditorCommand::Save { .. } | super::EditorCommand::Open { .. }
-        );
+    fn apply(&mut self, cmd: EditorCommand) {
+        let saving = matches!(cmd, EditorCommand::Save { .. });
+        let recovering =
+            matches!(&cmd, EditorCommand::Open { path } if self.autosave.is_autosave(path));
+        let file_op = saving || matches!(cmd, EditorCommand::Open { .. });
         match self.ed.apply(cmd) {
             Err(e) => eprintln!("editor: {e}"),
-            Ok(()) if file_op => eprintln!("{}", self.ed.message.as_deref().unwrap_or_default()),
-            Ok(()) => {}
+            Ok(()) => {
+                // Only now, with the work safely in memory or on disk, may the autosave go.
+                if recovering {
+                    self.autosave.recovered(&self.ed.doc);
+                } else if saving {
+                    self.autosave.saved();
+                }
+                if file_op {
+                    eprintln!("{}", self.ed.message.as_deref().unwrap_or_default());
+                }
+            }
         }
     }
 
@@ -174,13 +208,14 @@ impl App {
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         let started = Instant::now();
+        self.repaint_at = None;
         let (Some(gfx), Some(egui_state)) = (&mut self.gfx, &mut self.egui_state) else {
             return;
         };
         let window = gfx.window.clone();
         let dt = self.last_tick.elapsed().as_secs_f64();
         self.last_tick = Instant::now();
-        let _ = self.ed.apply(super::EditorCommand::Tick { dt });
+        let _ = self.ed.apply(EditorCommand::Tick { dt });
         // UI.
         let raw = egui_state.take_egui_input(&window);
         let ctx = self.ctx.clone();
@@ -242,63 +277,15 @@ impl App {
                     .update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
             }
         }
-        if size.width > 0 && size.height > 0 {
-            let surface_texture = match gfx.surface.get_current_texture() {
-                wgpu::CurrentSurfaceTexture::Success(t)
-                | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
-                wgpu::CurrentSurfaceTexture::Outdated => {
-                    gfx.resize();
-                    None
-                }
-                wgpu::CurrentSurfaceTexture::Lost => {
-                    if let Err(e) = gfx.recreate_surface() {
-                        eprintln!("surface lost: {e}");
-                    }
-                    None
-                }
-                _ => None,
-            };
-            if let Some(surface_texture) = surface_texture {
-                let view = surface_texture.texture.create_view(&Default::default());
-                let device = &gfx.gpu.device;
-                let mut encoder = device.create_command_encoder(&Default::default());
-                let extra = gfx.egui_renderer.update_buffers(
-                    device,
-                    &gfx.gpu.queue,
-                    &mut encoder,
-                    &jobs,
-                    &screen,
-                );
-                {
-                    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                        label: Some("egui"),
-                        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                            view: &view,
-                            depth_slice: None,
-                            resolve_target: None,
-                            ops: wgpu::Operations {
-                                load: wgpu::LoadOp::Clear(wgpu::Color {
-                                    r: 0.02,
-                                    g: 0.02,
-                                    b: 0.025,
-                                    a: 1.0,
-                                }),
-                                store: wgpu::StoreOp::Store,
-                            },
-                        })],
-                        depth_stencil_attachment: None,
-                        timestamp_writes: None,
-                        occlusion_query_set: None,
-                        multiview_mask: None,
-                    });
-                    let mut pass = pass.forget_lifetime();
-                    gfx.egui_renderer.render(&mut pass, &jobs, &screen);
-                }
-                gfx.gpu
-                    .queue
-                    .submit(extra.into_iter().chain([encoder.finish()]));
-                window.pre_present_notify();
-                gfx.gpu.queue.present(surface_texture);
+        match gfx.acquire(&mut self.surface_fault) {
+            Ok(Acquired::Texture(target)) => gfx.draw_ui(target, &jobs, &screen),
+            Ok(Acquired::Hidden) => {}
+            Ok(Acquired::Retry) => {
+                self.repaint_at = Some(Instant::now() + Duration::from_millis(100));
+            }
+            Err(e) => {
+                eprintln!("window surface: {e}");
+                self.repaint_at = Some(Instant::now() + Duration::from_millis(500));
             }
         }
         for id in &free {
@@ -311,7 +298,6 @@ impl App {
         }
         self.frame += 1;
         self.frame_times.push(started.elapsed().as_secs_f64());
-        self.autosave();
         if self
             .options
             .exit_after_frames
@@ -330,8 +316,8 @@ impl App {
             .unwrap_or(Duration::MAX);
         if self.busy() || repaint.is_zero() {
             window.request_redraw();
-        } else if repaint < Duration::from_secs(5) {
-            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + repaint));
+        } else if let Some(at) = Instant::now().checked_add(repaint) {
+            self.repaint_at = Some(self.repaint_at.map_or(at, |t| t.min(at)));
         }
     }
 
@@ -345,16 +331,11 @@ impl App {
         }
     }
 
-    fn autosave(&mut self) {
-        if self.ed.doc.dirty && self.last_autosave.elapsed() > Duration::from_secs(10) {
-            self.last_autosave = Instant::now();
-            if let Err(e) = files::write_autosave(&self.ed.doc) {
-                eprintln!("autosave: {e}");
-            }
-        }
-    }
-
     fn finish(&mut self, event_loop: &ActiveEventLoop) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
         if let Some(path) = self.options.screenshot.clone() {
             let overlays = self.options.screenshot_overlays;
             self.screenshot(&path, self.options.screenshot_size, overlays);
@@ -380,7 +361,7 @@ impl App {
             );
         }
         // A clean exit: no recovery is offered next time.
-        files::clear_autosave();
+        self.autosave.clean_exit();
         event_loop.exit();
     }
 }
@@ -443,7 +424,9 @@ impl ApplicationHandler for App {
         let window = gfx.window.clone();
         if let Some(state) = &mut self.egui_state {
             let response = state.on_window_event(&window, &event);
-            if response.repaint {
+            // egui asks to repaint on every `RedrawRequested` too; following that would redraw
+            // forever (a busy idle window). `redraw` decides about the next frame itself.
+            if response.repaint && !matches!(event, WindowEvent::RedrawRequested) {
                 window.request_redraw();
             }
         }
@@ -476,11 +459,34 @@ impl ApplicationHandler for App {
         }
     }
 
-    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
-        if self.busy()
-            && let Some(gfx) = &self.gfx
-        {
+    /// Runs after every batch of events: autosaves when due (also while idle) and sleeps
+    /// until the next repaint or autosave.
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        match self.autosave.tick(&self.ed.doc, now) {
+            Ok(true) => {
+                let path = self.autosave.path().unwrap_or(std::path::Path::new(""));
+                eprintln!("autosaved {}", path.display());
+            }
+            Ok(false) => {}
+            Err(e) => eprintln!("autosave: {e}"),
+        }
+        let Some(gfx) = &self.gfx else {
+            return;
+        };
+        if self.busy() || self.repaint_at.is_some_and(|t| t <= now) {
+            self.repaint_at = None;
             gfx.window.request_redraw();
         }
+        let wake = match (self.repaint_at, self.autosave.next_due(&self.ed.doc)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        // Never a deadline in the past: the loop would spin without sleeping.
+        event_loop.set_control_flow(match wake {
+            Some(t) if t > now => ControlFlow::WaitUntil(t),
+            Some(_) => ControlFlow::Poll,
+            None => ControlFlow::Wait,
+        });
     }
 }

@@ -212,8 +212,8 @@ impl UiState {
                 .save_file(),
         };
         if let Some(path) = path {
+            // The app removes the autosave once the save has succeeded.
             out.push(C::Save { path: Some(path) });
-            files::clear_autosave();
         }
     }
 

@@ -1,11 +1,12 @@
 //! Opening and saving documents through `crate::preset`, plus the per-OS folders for recent
 //! files and the autosave (from `directories`).
 
-use super::document::Document;
+use super::document::{Document, Snapshot};
 use crate::gltf_io;
 use crate::preset::{self, Preset, PresetError};
 use crate::stage::{Props, Stage, StageError, bundled_assets_dir};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -154,7 +155,7 @@ pub fn add_recent(file: &Path) -> Result<(), FileError> {
     preset::io::write_atomic(&path, text.as_bytes()).map_err(io)
 }
 
-/// Writes the autosave preset (atomic). Called periodically while the document is dirty.
+/// Writes the autosave preset (atomic); see [`Autosaver`] for when.
 pub fn write_autosave(doc: &Document) -> Result<(), FileError> {
     let Some(path) = autosave_path() else {
         return Ok(());
@@ -180,4 +181,116 @@ pub fn clear_autosave() {
 /// The autosave left by a session that did not exit cleanly, if any.
 pub fn pending_autosave() -> Option<PathBuf> {
     autosave_path().filter(|p| p.exists())
+}
+
+/// When to write and remove the autosave, so that unsaved work is never lost:
+///
+/// - a changed, unsaved document is written at most once per `interval` (also while the
+///   window is idle: the app wakes up at [`Autosaver::next_due`]);
+/// - an autosave left by an earlier session that did not exit cleanly is neither overwritten
+///   nor removed by this one until the user recovers it (the recovered document is in
+///   memory: [`Autosaver::recovered`]) or discards it (the file is gone);
+/// - a successful save or a clean exit removes this session's autosave.
+#[derive(Debug)]
+pub struct Autosaver {
+    path: Option<PathBuf>,
+    interval: Duration,
+    /// Whether the file at `path` is this session's to write and remove.
+    owned: bool,
+    /// What the last write (or the recovered file) holds.
+    written: Option<(Snapshot, PathBuf)>,
+    last_write: Instant,
+}
+
+/// The autosave interval when none is given.
+pub const AUTOSAVE_INTERVAL: Duration = Duration::from_secs(10);
+/// The shortest wait before trying again after a failed autosave.
+pub const AUTOSAVE_RETRY: Duration = Duration::from_secs(5);
+
+impl Autosaver {
+    /// An autosaver for [`autosave_path`]; the first write is due `interval` from now.
+    pub fn new(interval: Duration) -> Self {
+        let path = autosave_path();
+        let owned = !path.as_ref().is_some_and(|p| p.exists());
+        Self {
+            path,
+            interval,
+            owned,
+            written: None,
+            last_write: Instant::now(),
+        }
+    }
+
+    /// The autosave of an earlier session still waiting for recover or discard.
+    pub fn pending(&mut self) -> Option<PathBuf> {
+        self.refresh_owner();
+        if self.owned { None } else { self.path.clone() }
+    }
+
+    /// True for the autosave file itself (opening it is recovering it).
+    pub fn is_autosave(&self, path: &Path) -> bool {
+        self.path.as_deref() == Some(path)
+    }
+
+    /// The autosave was opened into `doc`: the file is this session's from now on.
+    pub fn recovered(&mut self, doc: &Document) {
+        self.owned = true;
+        self.written = Some(key(doc));
+    }
+
+    /// When the next write is due (`None`: nothing to write).
+    pub fn next_due(&mut self, doc: &Document) -> Option<Instant> {
+        self.refresh_owner();
+        let changed = self.written.as_ref() != Some(&key(doc));
+        (self.owned && self.path.is_some() && doc.dirty && changed)
+            .then(|| self.last_write + self.interval)
+    }
+
+    /// Writes the autosave when one is due at `now`; true when written. After a failed write
+    /// the next try is one interval, and at least [`AUTOSAVE_RETRY`], later.
+    pub fn tick(&mut self, doc: &Document, now: Instant) -> Result<bool, FileError> {
+        if self.next_due(doc).is_none_or(|due| due > now) {
+            return Ok(false);
+        }
+        self.last_write = now;
+        if let Err(e) = write_autosave(doc) {
+            self.last_write = now + AUTOSAVE_RETRY.saturating_sub(self.interval);
+            return Err(e);
+        }
+        self.written = Some(key(doc));
+        Ok(true)
+    }
+
+    /// The autosave file (`None` when the OS has no folder for it).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The document was saved (and is clean): its autosave is no longer needed.
+    pub fn saved(&mut self) {
+        self.refresh_owner();
+        if self.owned {
+            if let Some(path) = &self.path {
+                // Nothing is lost when this fails: the next start offers the (older) work.
+                let _ = std::fs::remove_file(path);
+            }
+            self.written = None;
+        }
+    }
+
+    /// A clean exit: removes this session's autosave (never an earlier session's).
+    pub fn clean_exit(&mut self) {
+        self.saved();
+    }
+
+    fn refresh_owner(&mut self) {
+        if !self.owned && !self.path.as_ref().is_some_and(|p| p.exists()) {
+            // Discarded (or removed by hand): nothing of an earlier session left to keep.
+            self.owned = true;
+        }
+    }
+}
+
+fn key(doc: &Document) -> (Snapshot, PathBuf) {
+    (doc.snapshot(), doc.character_path.clone())
 }

@@ -3,21 +3,33 @@
 
 use super::EditorState;
 use super::gizmo::editor_frame;
+use super::script::SurfaceFault;
 use crate::render::capture::{CAPTURE_FORMAT, capture};
 use crate::render::{Gpu, RenderError, Renderer};
 use std::sync::Arc;
 use winit::window::Window;
 
-/// The offscreen texture the 3D viewport is rendered into and shown by egui.
+/// The offscreen textures the 3D viewport is rendered into and shown by egui from.
 pub struct ViewportTexture {
+    /// The sRGB render target (our renderer draws through `view`).
     pub texture: wgpu::Texture,
-    /// The sRGB render-target view (our renderer draws through it).
     pub view: wgpu::TextureView,
-    /// A plain `Rgba8Unorm` view of the same bytes for egui, which treats texture colours as
-    /// gamma-encoded (sampling the sRGB view would decode them and darken the image).
-    pub ui_view: wgpu::TextureView,
+    /// A plain `Rgba8Unorm` copy of the same bytes for egui, which treats texture colours as
+    /// gamma-encoded (sampling the sRGB texture would decode them and darken the image). A
+    /// copy rather than a second view of one texture: view formats are missing on some
+    /// adapters (GL).
+    pub ui_texture: wgpu::Texture,
     pub size: [u32; 2],
     pub id: egui::TextureId,
+}
+
+/// What [`Gfx::acquire`] got for this frame.
+pub enum Acquired {
+    Texture(wgpu::SurfaceTexture),
+    /// No area or occluded (minimised): skip; a window event brings the next frame.
+    Hidden,
+    /// Timed out, or still outdated or lost after one repair: skip and try again soon.
+    Retry,
 }
 
 pub struct Gfx {
@@ -28,6 +40,9 @@ pub struct Gfx {
     pub renderer: Renderer,
     pub egui_renderer: egui_wgpu::Renderer,
     pub viewport: Option<ViewportTexture>,
+    /// False while the surface waits for a configure: after a `Suboptimal` frame, or a
+    /// recreated surface while the window had no area.
+    configured: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -97,10 +112,12 @@ impl Gfx {
             renderer,
             egui_renderer,
             viewport: None,
+            configured: true,
         })
     }
 
-    /// Reconfigures the surface for the window's size; false while minimised (size 0).
+    /// Reconfigures the surface for the window's size; false while minimised (size 0), when
+    /// the surface stays unconfigured until the window has an area again.
     pub fn resize(&mut self) -> bool {
         let size = self.window.inner_size();
         if size.width == 0 || size.height == 0 {
@@ -109,18 +126,126 @@ impl Gfx {
         self.config.width = size.width;
         self.config.height = size.height;
         self.surface.configure(&self.gpu.device, &self.config);
+        self.configured = true;
         true
     }
 
-    /// Recreates the surface after `Lost`.
+    /// Recreates the surface after `Lost` (configured now, or on the next frame with an area).
     pub fn recreate_surface(&mut self) -> Result<(), GfxError> {
-        self.surface = self
+        let surface = self
             .gpu
             .instance
             .create_surface(self.window.clone())
             .map_err(|e| GfxError::Surface(e.to_string()))?;
+        let formats = surface.get_capabilities(&self.gpu.adapter).formats;
+        if !formats.contains(&self.config.format) {
+            // The UI renderer's pipelines are built for this format.
+            return Err(GfxError::Surface(format!(
+                "the recreated surface does not offer {:?} (offers {formats:?})",
+                self.config.format
+            )));
+        }
+        self.surface = surface;
+        self.configured = false;
         self.resize();
         Ok(())
+    }
+
+    /// The texture to draw this frame's UI into, or why this frame is skipped. An outdated
+    /// surface is reconfigured, a lost one recreated, and the texture acquired once more.
+    /// `fault`, when set, stands in for the status `get_current_texture` reports (scripted
+    /// tests), so a faked fault takes exactly the path of a real one.
+    pub fn acquire(&mut self, fault: &mut Option<SurfaceFault>) -> Result<Acquired, GfxError> {
+        use wgpu::CurrentSurfaceTexture as S;
+        let size = self.window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            return Ok(Acquired::Hidden);
+        }
+        // Two tries: the second after handling an outdated or lost surface.
+        for _ in 0..2 {
+            if !self.configured
+                || [self.config.width, self.config.height] != [size.width, size.height]
+            {
+                self.resize();
+            }
+            let status = match fault.take() {
+                Some(SurfaceFault::Lost) => S::Lost,
+                Some(SurfaceFault::Outdated) => S::Outdated,
+                None => self.surface.get_current_texture(),
+            };
+            match status {
+                S::Success(texture) => return Ok(Acquired::Texture(texture)),
+                S::Suboptimal(texture) => {
+                    // Draw this one; reconfigure before the next (not while it is held).
+                    self.configured = false;
+                    return Ok(Acquired::Texture(texture));
+                }
+                S::Occluded => return Ok(Acquired::Hidden),
+                S::Timeout => return Ok(Acquired::Retry),
+                S::Outdated => {
+                    eprintln!(
+                        "surface outdated: reconfiguring ({}x{})",
+                        size.width, size.height
+                    );
+                    self.resize();
+                }
+                S::Lost => {
+                    eprintln!("surface lost: recreating ({}x{})", size.width, size.height);
+                    self.recreate_surface()?;
+                }
+                S::Validation => {
+                    return Err(GfxError::Surface(
+                        "validation error acquiring the next frame".into(),
+                    ));
+                }
+            }
+        }
+        Ok(Acquired::Retry)
+    }
+
+    /// Draws egui's `jobs` into `target` (cleared to the window colour) and presents it.
+    pub fn draw_ui(
+        &mut self,
+        target: wgpu::SurfaceTexture,
+        jobs: &[egui::ClippedPrimitive],
+        screen: &egui_wgpu::ScreenDescriptor,
+    ) {
+        let view = target.texture.create_view(&Default::default());
+        let device = &self.gpu.device;
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let extra =
+            self.egui_renderer
+                .update_buffers(device, &self.gpu.queue, &mut encoder, jobs, screen);
+        {
+            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("egui"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color {
+                            r: 0.02,
+                            g: 0.02,
+                            b: 0.025,
+                            a: 1.0,
+                        }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: None,
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            let mut pass = pass.forget_lifetime();
+            self.egui_renderer.render(&mut pass, jobs, screen);
+        }
+        self.gpu
+            .queue
+            .submit(extra.into_iter().chain([encoder.finish()]));
+        self.window.pre_present_notify();
+        self.gpu.queue.present(target);
     }
 
     /// Makes sure the viewport texture has `size` (physical pixels, each side ≥ 1).
@@ -132,27 +257,35 @@ impl Gfx {
         {
             return v.id;
         }
-        let texture = self.gpu.device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("viewport"),
-            size: wgpu::Extent3d {
-                width: size[0],
-                height: size[1],
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: CAPTURE_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::TEXTURE_BINDING
-                | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[wgpu::TextureFormat::Rgba8Unorm],
-        });
+        let extent = wgpu::Extent3d {
+            width: size[0],
+            height: size[1],
+            depth_or_array_layers: 1,
+        };
+        let texture_2d = |label, format, usage| {
+            self.gpu.device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let texture = texture_2d(
+            "viewport",
+            CAPTURE_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        );
+        let ui_texture = texture_2d(
+            "viewport for egui",
+            CAPTURE_FORMAT.remove_srgb_suffix(),
+            wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        );
         let view = texture.create_view(&Default::default());
-        let ui_view = texture.create_view(&wgpu::TextureViewDescriptor {
-            format: Some(wgpu::TextureFormat::Rgba8Unorm),
-            ..Default::default()
-        });
+        let ui_view = ui_texture.create_view(&Default::default());
         let id = match &self.viewport {
             Some(old) => {
                 self.egui_renderer.update_egui_texture_from_wgpu_texture(
@@ -172,7 +305,7 @@ impl Gfx {
         self.viewport = Some(ViewportTexture {
             texture,
             view,
-            ui_view,
+            ui_texture,
             size,
             id,
         });
@@ -196,7 +329,15 @@ impl Gfx {
             return Ok(());
         };
         let frame = editor_frame(ed, ed.camera.to_camera(v.size), true);
-        self.renderer.render(&v.view, &frame)
+        self.renderer.render(&v.view, &frame)?;
+        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
+        encoder.copy_texture_to_texture(
+            v.texture.as_image_copy(),
+            v.ui_texture.as_image_copy(),
+            v.texture.size(),
+        );
+        self.gpu.queue.submit([encoder.finish()]);
+        Ok(())
     }
 
     /// Renders the 3D view of `ed` offscreen at `size` and reads it back.

@@ -6,11 +6,14 @@
 //!   {"frame": 5, "command": {"cmd": "set_time", "seconds": 1.5}},
 //!   {"frame": 6, "command": {"cmd": "save", "path": "out.json"}},
 //!   {"frame": 7, "screenshot": "shot.png"},
-//!   {"frame": 8, "quit": true}
+//!   {"frame": 8, "surface": "lost"},
+//!   {"frame": 9, "quit": true}
 //! ]
 //! ```
 //! A `drag` picks the handle at its current pixel (the same camera the viewport uses) and
 //! moves it by `by` pixels in four steps, then ends the drag: exactly a mouse drag's commands.
+//! A `surface` fault (`"lost"` or `"outdated"`) makes that frame's window surface report it
+//! instead of a texture, so the app recovers exactly as from a real one.
 
 use super::EditorState;
 use super::command::EditorCommand;
@@ -25,7 +28,16 @@ pub struct ScriptDrag {
     pub by: [f64; 2],
 }
 
-/// One scripted event; exactly one of `command`, `drag`, `screenshot` or `quit`.
+/// A window-surface failure a script can inject (what `get_current_texture` may report).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SurfaceFault {
+    Lost,
+    Outdated,
+}
+
+/// One scripted event: any of `command`, `drag`, `surface`, `screenshot`, `quit` (applied in
+/// that order).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptEvent {
@@ -35,6 +47,8 @@ pub struct ScriptEvent {
     pub command: Option<EditorCommand>,
     #[serde(default)]
     pub drag: Option<ScriptDrag>,
+    #[serde(default)]
+    pub surface: Option<SurfaceFault>,
     #[serde(default)]
     pub screenshot: Option<PathBuf>,
     #[serde(default)]

@@ -1,2 +1,3 @@
 pub mod arm;
 pub mod golden;
+pub mod xwin;
