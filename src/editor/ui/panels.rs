@@ -1,4 +1,5 @@
-//! Outliner, IK inspector, grip calibration, fishing session, diagnostics and view toggles.
+//! Outliner, grip calibration, fishing session, diagnostics and view toggles (the IK inspector
+//! is in `inspector.rs`).
 
 use super::{Commands, grouped};
 use crate::editor::command::{EditorCommand as C, ViewToggle};
@@ -9,7 +10,7 @@ use crate::rig::Side;
 use egui::{Color32, RichText};
 
 /// Three drag values; each change sends `make(new value)` (grouped per drag).
-fn vec3_edit(
+pub(super) fn vec3_edit(
     ui: &mut egui::Ui,
     value: [f64; 3],
     speed: f64,
@@ -83,87 +84,6 @@ pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
                 });
             }
         });
-}
-
-/// Solver settings (shared by both arms) and the per-arm results.
-pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let s = ed.doc.stage.settings;
-    let mut on = s.limits_enabled;
-    if ui
-        .checkbox(&mut on, "Angle limits (global)")
-        .on_hover_text("Switches every joint limit on or off")
-        .changed()
-    {
-        out.push(C::SetLimitsEnabled { on });
-    }
-    ui.label(RichText::new("Two-bone IK, both arms").weak());
-    let lim = s.elbow_limit;
-    let (mut min, mut max, mut enabled) = (
-        lim.min_bend.to_degrees(),
-        lim.max_bend.to_degrees(),
-        lim.enabled,
-    );
-    egui::Grid::new("ik_grid").num_columns(2).show(ui, |ui| {
-        ui.label("Elbow limit");
-        if ui.checkbox(&mut enabled, "on").changed() {
-            out.push(C::SetElbowLimit {
-                min_deg: min,
-                max_deg: max,
-                enabled,
-            });
-        }
-        ui.end_row();
-        ui.label("  min bend °");
-        let r = ui.add(egui::DragValue::new(&mut min).range(0.0..=max).speed(0.5));
-        let cmd = r.changed().then_some(C::SetElbowLimit {
-            min_deg: min,
-            max_deg: max,
-            enabled,
-        });
-        grouped(&r, cmd, out);
-        ui.end_row();
-        ui.label("  max bend °");
-        let r = ui.add(egui::DragValue::new(&mut max).range(min..=180.0).speed(0.5));
-        let cmd = r.changed().then_some(C::SetElbowLimit {
-            min_deg: min,
-            max_deg: max,
-            enabled,
-        });
-        grouped(&r, cmd, out);
-        ui.end_row();
-        let mut w = s.weight;
-        ui.label("Weight");
-        let r = ui.add(egui::Slider::new(&mut w, 0.0..=1.0));
-        grouped(&r, r.changed().then_some(C::SetWeight { value: w }), out);
-        ui.end_row();
-        let mut soften = s.soften;
-        ui.label("Soften");
-        let r = ui
-            .add(egui::Slider::new(&mut soften, 0.8..=1.0))
-            .on_hover_text("ozz-style softening near full reach (1 = off)");
-        grouped(
-            &r,
-            r.changed().then_some(C::SetSoften { value: soften }),
-            out,
-        );
-        ui.end_row();
-    });
-    let mut per_phase = ed.per_phase_poles;
-    if ui
-        .checkbox(&mut per_phase, "Edit poles per phase")
-        .on_hover_text("Pole drags set the current phase's key instead of the constant pole")
-        .changed()
-    {
-        out.push(C::SetPerPhasePoles { on: per_phase });
-    }
-    for side in SIDES {
-        let pole = ed.doc.stage.calibration.poles.get(side);
-        let p = pole.key(ed.doc.stage.state.phase).to_array();
-        ui.horizontal(|ui| {
-            ui.label(format!("{} pole", side.name()));
-            vec3_edit(ui, p, 0.005, 3, out, |p| C::SetPole { side, pole: p });
-        });
-    }
 }
 
 /// Per-hand grip offsets (of the grip each hand holds now), palm correction and curls.
@@ -272,9 +192,11 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     ui.spacing_mut().slider_width = (ui.available_width() - 70.0).max(80.0);
     if ui
         .add(
+            // Display with two decimals only: `max_decimals` would also round the value
+            // itself every frame (egui's clamping pass) and so rewrite a preset's time on open.
             egui::Slider::new(&mut time, 0.0..=total)
                 .suffix(" s")
-                .max_decimals(2),
+                .custom_formatter(|v, _| format!("{v:.2}")),
         )
         .changed()
     {
@@ -355,6 +277,14 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
                 ui.end_row();
             };
             let arm = |s: Side| eval.arms.get(s);
+            row(ui, "solver", &|s| {
+                let a = arm(s);
+                let text = match &a.ccd {
+                    Some(c) => format!("CCD ×{}", c.iterations),
+                    None => a.solver.label().to_string(),
+                };
+                (text, false)
+            });
             row(ui, "reached", &|s| {
                 let r = arm(s).ik.reached;
                 (if r { "yes".into() } else { "NO".into() }, !r)
@@ -367,8 +297,24 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
                 (format!("{:.1}°", arm(s).ik.elbow_bend.to_degrees()), false)
             });
             row(ui, "limit hit", &|s| {
-                let l = arm(s).ik.elbow_limited;
-                (if l { "yes".into() } else { "no".into() }, l)
+                let a = arm(s);
+                // CCD: which links sit on a limit (f = forearm, u = upper arm).
+                let l = match &a.ccd {
+                    Some(c) => c.links.iter().any(|l| l.on_limit),
+                    None => a.ik.elbow_limited,
+                };
+                let text = match &a.ccd {
+                    Some(c) if l => c
+                        .links
+                        .iter()
+                        .filter(|l| l.on_limit)
+                        .map(|l| l.role.name())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    _ if l => "yes".into(),
+                    _ => "no".into(),
+                };
+                (text, l)
             });
             row(ui, "flipped", &|s| {
                 let f = arm(s).flipped;
@@ -394,7 +340,15 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         ViewToggle::Mesh,
         ed.view.mesh_visible,
         "Mesh",
-        "Show the character and props",
+        "Show the character's mesh",
+    );
+    toggle(
+        ui,
+        ViewToggle::Xray,
+        ed.view.xray,
+        "X-ray",
+        "See-through character and props: bones, spheres, limit arcs and bend planes read \
+         inside the body",
     );
     toggle(
         ui,
@@ -415,7 +369,7 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         ViewToggle::LimitArcs,
         o.limit_arcs,
         "Limit arcs",
-        "Elbow hinge limits",
+        "Elbow hinge limits and CCD link limits",
     );
     toggle(
         ui,
