@@ -5,7 +5,9 @@
 //! 1. Ctrl+O, then Escape in the dialog: nothing opens and the editor keeps running.
 //! 2. Ctrl+O, type the path of `assets/presets/cast.json`, Enter: the preset opens.
 //! 3. Ctrl+Shift+S, type a new path, Enter: the preset is saved there (atomically).
-//! 4. Ctrl+Q exits with status 0; the saved file carries the opened preset's session state and
+//! 4. F12, Enter, type a path, Enter: the viewport is written as a 1920×1080 PNG with the
+//!    overlays.
+//! 5. Ctrl+Q exits with status 0; the saved file carries the opened preset's session state and
 //!    calibration, which differ from the bundled angler's defaults the editor started with.
 //!
 //! Skips loudly when Xvfb, xdotool or zenity is missing, unless `ANGLERPOSE_REQUIRE_GPU=1`
@@ -115,7 +117,30 @@ fn open_and_save_as_through_native_dialogs() {
         || title_has("saved.json"),
     );
 
-    // 4. Quit and compare.
+    // 4. Screenshot: F12 opens the screenshot dialog (default 1920×1080, overlays on), Enter
+    //    asks for the file through the native save dialog.
+    let shot = dir.join("shot.png");
+    focus_editor();
+    x.xdotool(&["key", "F12"]);
+    std::thread::sleep(Duration::from_secs(2));
+    x.xdotool(&["key", "Return"]);
+    type_into_dialog(&x, Some(shot.to_str().expect("UTF-8 path")), "Return");
+    wait_for("shot.png", Duration::from_secs(120), || {
+        image::open(&shot).is_ok()
+    });
+    let png = image::open(&shot).expect("the screenshot").to_rgba8();
+    assert_eq!(png.dimensions(), (1920, 1080), "screenshot size");
+    // Overlays on: the CCD-helper link spheres (0x8888ff) are in the picture (the target
+    // spheres hide under the effector spheres where the grips are reached).
+    let near =
+        |p: &image::Rgba<u8>, c: [u8; 3]| (0..3).all(|i| (p[i] as i32 - c[i] as i32).abs() <= 6);
+    let link_pixels = png.pixels().filter(|p| near(p, [0x88, 0x88, 0xff])).count();
+    assert!(
+        link_pixels > 50,
+        "only {link_pixels} link-sphere pixels in the screenshot"
+    );
+
+    // 5. Quit and compare.
     focus_editor();
     x.xdotool(&["key", "ctrl+q"]);
     let status = editor.wait_exit(Duration::from_secs(60));

@@ -141,7 +141,7 @@ impl UiState {
                     self.save(ed, true, out);
                 }
                 ui.separator();
-                if ui.button("Screenshot…").clicked() {
+                if ui.button("Screenshot…  (F12)").clicked() {
                     self.dialog = Some(Dialog::Screenshot);
                 }
                 ui.separator();
@@ -292,6 +292,7 @@ impl UiState {
                     on: !ed.camera.orthographic,
                 }),
                 Key::Space => out.push(C::Play { on: !ed.playing }),
+                Key::F12 => self.dialog = Some(Dialog::Screenshot),
                 _ => {}
             }
         }
@@ -516,7 +517,8 @@ impl UiState {
                     });
                     ui.checkbox(&mut self.shot_overlays, "overlays and gizmos");
                     ui.horizontal(|ui| {
-                        if ui.button("Save PNG…").clicked() {
+                        let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                        if ui.button("Save PNG…  (Enter)").clicked() || enter {
                             if let Some(path) = rfd::FileDialog::new()
                                 .add_filter("PNG", &["png"])
                                 .set_file_name("anglerpose.png")
