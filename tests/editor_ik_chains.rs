@@ -317,3 +317,45 @@ fn ccd_arms_overlay_their_links_and_limits() {
     let shoulder = at(stage.pose.world_position(arm.upper));
     assert_eq!(more.arcs.iter().filter(|a| a.centre == shoulder).count(), 3);
 }
+
+#[test]
+fn a_ccd_arms_pole_cannot_be_picked_or_dragged() {
+    use anglerpose::editor::Handle;
+    use anglerpose::editor::pick::{handle_pixel, pick};
+    let mut ed = editor();
+    ed.apply(C::SetViewport {
+        width: 900,
+        height: 700,
+    })
+    .unwrap();
+    let camera = ed.render_camera();
+    let at = handle_pixel(&ed.doc.stage, &camera, Handle::Pole(Side::Right)).expect("on screen");
+    let pixel = [at[0] as f32, at[1] as f32];
+    assert_eq!(
+        pick(&ed.doc.stage, &ed.view, &camera, pixel),
+        Some(Handle::Pole(Side::Right)),
+        "a two-bone arm's pole is pickable"
+    );
+    ed.apply(C::SetArmSolver {
+        side: Side::Right,
+        solver: ArmSolverKind::Ccd,
+    })
+    .unwrap();
+    let camera = ed.render_camera();
+    assert_ne!(
+        pick(&ed.doc.stage, &ed.view, &camera, pixel),
+        Some(Handle::Pole(Side::Right)),
+        "the CCD arm's pole (unused by CCD) must not be pickable"
+    );
+    // The left arm is still two-bone: its pole stays pickable.
+    let left = handle_pixel(&ed.doc.stage, &camera, Handle::Pole(Side::Left)).expect("on screen");
+    assert_eq!(
+        pick(
+            &ed.doc.stage,
+            &ed.view,
+            &camera,
+            [left[0] as f32, left[1] as f32]
+        ),
+        Some(Handle::Pole(Side::Left))
+    );
+}

@@ -3,7 +3,7 @@
 //! spheres (inflated to a minimum on-screen size) and the rod's capsule.
 
 use super::camera::{Ray, pixel_ray, world_per_pixel, world_to_pixel};
-use crate::fishing::{GripKind, SIDES};
+use crate::fishing::{ArmSolverKind, GripKind, SIDES};
 use crate::render::Camera;
 use crate::rig::Side;
 use crate::stage::{Stage, ViewOptions};
@@ -152,7 +152,9 @@ pub fn pickable(stage: &Stage, view: &ViewOptions) -> Vec<(Handle, DVec3, f64)> 
         if view.overlays.spheres {
             out.push((Handle::Target(side), arm.wrist_target_in_world, r));
         }
-        if view.overlays.pole_and_plane {
+        // A CCD arm has no pole (its marker is drawn greyed out): nothing to pick or drag.
+        let uses_pole = stage.settings.arm(side).solver == ArmSolverKind::TwoBone;
+        if view.overlays.pole_and_plane && uses_pole {
             out.push((Handle::Pole(side), arm.pole_in_world, 0.9 * r));
         }
         if let Some((_, p, _)) = held_grip(stage, side) {
