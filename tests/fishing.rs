@@ -1,6 +1,8 @@
 //! The fishing session on the bundled angler: grips, palms, elbows, continuity, determinism,
 //! flips and the pole search.
 
+mod support;
+
 use anglerpose::fishing::{
     ActorRig, GripCalibration, Handedness, PerSide, Phase, PoleKeys, Poser, SIDES, SessionFrames,
     SessionParams, SessionState, SolverSettings, analyse_timeline, search_poles,
@@ -8,6 +10,7 @@ use anglerpose::fishing::{
 use anglerpose::gltf_io;
 use anglerpose::rig::{HumanoidMap, Pose, Side, Transform};
 use glam::DVec3;
+use support::angler::angler;
 
 /// Sign-insensitive largest component difference of two unit quaternions.
 fn quat_diff(a: glam::DQuat, b: glam::DQuat) -> f64 {
@@ -17,14 +20,6 @@ fn quat_diff(a: glam::DQuat, b: glam::DQuat) -> f64 {
             .max_element()
     };
     d(1.0).min(d(-1.0))
-}
-
-fn angler() -> ActorRig {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/angler.glb");
-    let character = gltf_io::load(path).expect("bundled angler loads");
-    let rest = Pose::rest(&character.skeleton);
-    let map = HumanoidMap::detect(&character.skeleton, &rest);
-    ActorRig::new(character.skeleton, &rest, &map).expect("angler has both arms")
 }
 
 fn evaluate(

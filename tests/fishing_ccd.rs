@@ -3,23 +3,17 @@
 //! limits, the global switch overrides the per-link ones, each arm runs its own solver, and
 //! palm, fingers, reports and the timeline analysis work as with two-bone.
 
+mod support;
+
 use anglerpose::fishing::{
     ActorRig, ArmSolverKind, CCD_REACH_TOLERANCE, CcdLinkLimits, CcdLinkRole, GripCalibration,
     Phase, PoseEvaluation, Poser, SIDES, SessionError, SessionState, SolverSettings,
     analyse_timeline,
 };
-use anglerpose::gltf_io;
 use anglerpose::ik::limits::{euler_xyz_from_quat, wrap_near};
-use anglerpose::rig::{HumanoidMap, Pose, Side, Transform};
+use anglerpose::rig::{Pose, Side, Transform};
 use glam::{DQuat, DVec3};
-
-fn angler() -> ActorRig {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/angler.glb");
-    let character = gltf_io::load(path).expect("bundled angler loads");
-    let rest = Pose::rest(&character.skeleton);
-    let map = HumanoidMap::detect(&character.skeleton, &rest);
-    ActorRig::new(character.skeleton, &rest, &map).expect("angler has both arms")
-}
+use support::angler::angler;
 
 fn ccd_settings() -> SolverSettings {
     let mut s = SolverSettings::default();

@@ -1,3 +1,4 @@
+pub mod angler;
 pub mod arm;
 pub mod golden;
 pub mod xwin;
