@@ -45,7 +45,8 @@ fn dialog_gone(x: &Xvfb) -> bool {
 /// out, then types `keys`.
 fn type_into_dialog(x: &Xvfb, text: Option<&str>, finish: &str) {
     let window = dialog(x);
-    std::thread::sleep(Duration::from_millis(1500));
+    // GTK maps the window before its file chooser takes keys; typed text would be lost.
+    std::thread::sleep(Duration::from_secs(3));
     x.xdotool(&["windowfocus", "--sync", &window]);
     if let Some(text) = text {
         // A leading '/' opens GTK's location entry (open dialog); in the save dialog the name
