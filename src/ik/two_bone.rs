@@ -236,29 +236,22 @@ fn refresh_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
 
 /// Refreshes every descendant of `from` that is not on the (already refreshed) path
 /// `from → to`: the subtrees hanging off the path, and everything below `to`.
+/// Precondition: `to` is a descendant of `from`.
 fn refresh_off_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
-    let mut on_path = [usize::MAX; 16];
-    let mut len = 0;
-    let mut cur = Some(to);
-    while let Some(b) = cur {
-        if len == on_path.len() {
-            pose.refresh_subtree(skeleton, from);
-            return;
-        }
-        on_path[len] = b;
-        len += 1;
-        if b == from {
-            break;
-        }
-        cur = skeleton.parent(b);
+    for &child in skeleton.children(to) {
+        pose.refresh_subtree(skeleton, child);
     }
-    let path = &on_path[..len];
-    for &b in path {
+    let mut on_path = to;
+    while on_path != from {
+        let Some(b) = skeleton.parent(on_path) else {
+            break;
+        };
         for &child in skeleton.children(b) {
-            if !path.contains(&child) {
+            if child != on_path {
                 pose.refresh_subtree(skeleton, child);
             }
         }
+        on_path = b;
     }
 }
 

@@ -14,12 +14,16 @@ pub struct Pose {
     local: Vec<Transform>,
     /// `local[i].to_affine()`, kept in step by the setters so refreshes skip the conversion.
     local_affine: Vec<DAffine3>,
+    /// World matrices of the bones, then one more slot: `world_from_actor` as a matrix, the
+    /// parent of every root. A refresh is then the same branch-free step for every bone.
     world: Vec<DAffine3>,
+    /// World rotations, with the actor's rotation in the extra last slot.
     world_rot: Vec<DQuat>,
+    /// Per bone, the slot of its parent in `world` / `world_rot` (`len()` for roots): the
+    /// skeleton's hierarchy, copied so refreshes do not chase `Bone` records.
+    parent_slot: Vec<usize>,
     /// Placement of the whole skeleton: world-from-actor-root (roots are its children).
     world_from_actor: Transform,
-    /// `world_from_actor` as a matrix (cached; roots compose with it).
-    world_from_actor_affine: DAffine3,
     stack: Vec<usize>,
 }
 
@@ -29,13 +33,14 @@ impl Pose {
         let local: Vec<Transform> = skeleton.bones().iter().map(|b| b.rest).collect();
         let n = local.len();
         let local_affine = local.iter().map(Transform::to_affine).collect();
+        let parent_slot = (0..n).map(|b| skeleton.parent(b).unwrap_or(n)).collect();
         let mut pose = Self {
             local,
             local_affine,
-            world: vec![DAffine3::IDENTITY; n],
-            world_rot: vec![DQuat::IDENTITY; n],
+            world: vec![DAffine3::IDENTITY; n + 1],
+            world_rot: vec![DQuat::IDENTITY; n + 1],
+            parent_slot,
             world_from_actor: Transform::IDENTITY,
-            world_from_actor_affine: DAffine3::IDENTITY,
             stack: Vec::new(),
         };
         pose.refresh_all(skeleton);
@@ -79,7 +84,9 @@ impl Pose {
     /// Moves the whole skeleton. Call [`Pose::refresh_all`] afterwards.
     pub fn set_world_from_actor(&mut self, t: Transform) {
         self.world_from_actor = t;
-        self.world_from_actor_affine = t.to_affine();
+        let actor = self.local.len();
+        self.world[actor] = t.to_affine();
+        self.world_rot[actor] = t.rotation;
     }
 
     /// World-from-bone affine matrix (cached).
@@ -89,7 +96,7 @@ impl Pose {
     }
 
     pub fn world_matrices(&self) -> &[DAffine3] {
-        &self.world
+        &self.world[..self.local.len()]
     }
 
     /// World position of the bone's origin (cached).
@@ -107,22 +114,21 @@ impl Pose {
     /// World rotation of the bone's parent, or of the actor for a root.
     #[inline]
     pub fn parent_world_rotation(&self, skeleton: &Skeleton, bone: usize) -> DQuat {
-        match skeleton.parent(bone) {
-            Some(p) => self.world_rot[p],
-            None => self.world_from_actor.rotation,
-        }
+        debug_assert_eq!(
+            skeleton.parent(bone).unwrap_or(self.len()),
+            self.parent_slot[bone]
+        );
+        self.world_rot[self.parent_slot[bone]]
     }
 
     /// World rotations are composed without renormalising: products of unit quaternions drift
     /// by ~1e-16 per level, far below anything the solvers can see.
     #[inline]
     fn update_one(&mut self, skeleton: &Skeleton, bone: usize) {
-        let (pw, pr) = match skeleton.parent(bone) {
-            Some(p) => (self.world[p], self.world_rot[p]),
-            None => (self.world_from_actor_affine, self.world_from_actor.rotation),
-        };
-        self.world[bone] = pw * self.local_affine[bone];
-        self.world_rot[bone] = pr * self.local[bone].rotation;
+        let p = self.parent_slot[bone];
+        debug_assert_eq!(skeleton.parent(bone).unwrap_or(self.len()), p);
+        self.world[bone] = self.world[p] * self.local_affine[bone];
+        self.world_rot[bone] = self.world_rot[p] * self.local[bone].rotation;
     }
 
     /// Recomputes every world transform, parents first.
