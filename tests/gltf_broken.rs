@@ -3,6 +3,7 @@
 //! `fixtures_match_the_generator` keeps the committed bytes and the generator in step
 //! (regenerate with `ANGLERPOSE_REGENERATE_FIXTURES=1 cargo test --test gltf_broken`).
 
+use anglerpose::assetgen::glb::glb_container;
 use anglerpose::gltf_io;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -133,26 +134,8 @@ fn gltf_with_data_uri(p: &Payload, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
 }
 
 fn glb(p: &Payload) -> Vec<u8> {
-    let mut json = serde_json::to_vec(&document(p, None)).unwrap();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let (mut bin, _) = p.bytes();
-    while bin.len() % 4 != 0 {
-        bin.push(0);
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut out = Vec::new();
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend((total as u32).to_le_bytes());
-    out.extend((json.len() as u32).to_le_bytes());
-    out.extend(0x4E4F_534Au32.to_le_bytes());
-    out.extend(json);
-    out.extend((bin.len() as u32).to_le_bytes());
-    out.extend(0x004E_4942u32.to_le_bytes());
-    out.extend(bin);
-    out
+    let json = serde_json::to_vec(&document(p, None)).unwrap();
+    glb_container(&json, Some(&p.bytes().0))
 }
 
 /// (file name, bytes, substrings the error message must contain). An empty list marks a

@@ -339,21 +339,31 @@ impl GlbBuilder {
         );
         let mut json = String::new();
         root.write(&mut json);
-        let mut json = json.into_bytes();
-        while !json.len().is_multiple_of(4) {
-            json.push(b' ');
-        }
-        let total = 12 + 8 + json.len() + 8 + bin.len();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json);
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        glb_container(json.as_bytes(), Some(&bin))
     }
+}
+
+/// The GLB container (glTF 2.0 binary): the 12-byte header, the JSON chunk padded with spaces
+/// and, when `bin` is given, the BIN chunk padded with zeros to 4 bytes. `json` is written as
+/// is (valid or not), so tests can wrap broken documents too.
+pub fn glb_container(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
+    let pad = |len: usize| (4 - len % 4) % 4;
+    let json_len = json.len() + pad(json.len());
+    let bin_len = bin.map(|b| b.len() + pad(b.len()));
+    let total = 12 + 8 + json_len + bin_len.map_or(0, |n| 8 + n);
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json_len as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(json);
+    out.resize(out.len() + pad(json.len()), b' ');
+    if let (Some(bin), Some(bin_len)) = (bin, bin_len) {
+        out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+        out.resize(out.len() + pad(bin.len()), 0);
+    }
+    out
 }

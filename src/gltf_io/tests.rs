@@ -7,25 +7,7 @@ use glam::{DQuat, DVec3};
 use serde_json::{Value, json};
 
 fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut json = serde_json::to_vec(doc).unwrap();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let mut out = Vec::new();
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend(((28 + json.len() + bin.len()) as u32).to_le_bytes());
-    out.extend((json.len() as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(json);
-    out.extend((bin.len() as u32).to_le_bytes());
-    out.extend(b"BIN\0");
-    out.extend(bin);
-    out
+    crate::assetgen::glb::glb_container(&serde_json::to_vec(doc).unwrap(), Some(bin))
 }
 
 /// Three vertices, interleaved POSITION+NORMAL (stride 24), u8 joints, normalised u8 weights

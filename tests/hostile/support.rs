@@ -1,5 +1,6 @@
 //! Builders for the hostile glTF inputs: a minimal skinned quad (GLB) and generated chains.
 
+use anglerpose::assetgen::glb::glb_container;
 use serde_json::{Value, json};
 
 /// The binary payload of a minimal skinned quad; tests edit fields before `document()`.
@@ -126,29 +127,8 @@ fn pack(sections: &[Vec<u8>]) -> (Vec<u8>, Vec<Value>) {
 
 /// A GLB of `doc` with `bin` as its BIN chunk (no BIN chunk when `bin` is empty).
 pub fn glb(doc: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut json = serde_json::to_vec(doc).unwrap();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let bin_chunk = if bin.is_empty() { 0 } else { 8 + bin.len() };
-    let total = 12 + 8 + json.len() + bin_chunk;
-    let mut out = Vec::with_capacity(total);
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend((total as u32).to_le_bytes());
-    out.extend((json.len() as u32).to_le_bytes());
-    out.extend(0x4E4F_534Au32.to_le_bytes());
-    out.extend(json);
-    if !bin.is_empty() {
-        out.extend((bin.len() as u32).to_le_bytes());
-        out.extend(0x004E_4942u32.to_le_bytes());
-        out.extend(bin);
-    }
-    out
+    let json = serde_json::to_vec(doc).unwrap();
+    glb_container(&json, (!bin.is_empty()).then_some(bin))
 }
 
 /// `doc` as `.gltf` text.
