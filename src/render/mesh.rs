@@ -253,26 +253,13 @@ pub(crate) fn upload(
         usage: wgpu::BufferUsages::INDEX,
     });
     let own_view = mesh.texture.as_ref().map(|t| {
-        let texture = device.create_texture_with_data(
+        srgb_texture_view(
+            device,
             queue,
-            &wgpu::TextureDescriptor {
-                label: Some(&format!("{} base colour", mesh.name)),
-                size: wgpu::Extent3d {
-                    width: t.width,
-                    height: t.height,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba8UnormSrgb,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            },
-            wgpu::util::TextureDataOrder::LayerMajor,
+            &format!("{} base colour", mesh.name),
+            [t.width, t.height],
             &t.rgba8,
-        );
-        texture.create_view(&wgpu::TextureViewDescriptor::default())
+        )
     });
     let view = own_view.as_ref().unwrap_or(white);
     let material = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -334,3 +321,36 @@ const ZERO_VERTEX: GpuVertex = GpuVertex {
     joints: [0; 4],
     weights: [0.0; 4],
 };
+
+/// A sampled 2D sRGB texture of `size` with `rgba8` pixels (row-major, tightly packed), as a
+/// view. Used for base-colour images and the 1×1 white stand-in.
+pub(crate) fn srgb_texture_view(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    size: [u32; 2],
+    rgba8: &[u8],
+) -> wgpu::TextureView {
+    use wgpu::util::DeviceExt;
+    device
+        .create_texture_with_data(
+            queue,
+            &wgpu::TextureDescriptor {
+                label: Some(label),
+                size: wgpu::Extent3d {
+                    width: size[0],
+                    height: size[1],
+                    depth_or_array_layers: 1,
+                },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: wgpu::TextureFormat::Rgba8UnormSrgb,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                view_formats: &[],
+            },
+            wgpu::util::TextureDataOrder::LayerMajor,
+            rgba8,
+        )
+        .create_view(&wgpu::TextureViewDescriptor::default())
+}

@@ -566,26 +566,5 @@ fn mesh_bind_group(
 
 /// A 1×1 white sRGB texture for untextured meshes.
 fn white_texture(gpu: &Gpu) -> wgpu::TextureView {
-    use wgpu::util::DeviceExt;
-    gpu.device
-        .create_texture_with_data(
-            &gpu.queue,
-            &wgpu::TextureDescriptor {
-                label: Some("white"),
-                size: wgpu::Extent3d {
-                    width: 1,
-                    height: 1,
-                    depth_or_array_layers: 1,
-                },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: wgpu::TextureFormat::Rgba8UnormSrgb,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                view_formats: &[],
-            },
-            wgpu::util::TextureDataOrder::LayerMajor,
-            &[255, 255, 255, 255],
-        )
-        .create_view(&Default::default())
+    super::mesh::srgb_texture_view(&gpu.device, &gpu.queue, "white", [1, 1], &[255; 4])
 }
