@@ -164,3 +164,57 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
     assert!(!is(old, EFFECTOR) && !is(old, TARGET), "old spot {old:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Opening a preset and saving it without touching anything writes the same settings, state
+/// and calibration back, even for values outside a slider's range or between its decimals
+/// (softening 0.5 below the slider's 0.8; a session time off the scrubber's 0.01 s grid).
+#[test]
+fn showing_a_preset_does_not_change_it() {
+    let Some(x) = Xvfb::start("editor open-and-save") else {
+        return;
+    };
+    let dir = test_dir("e2e-unchanged");
+    let input = dir.join("input.json");
+    let (mut doc, _) = files::open(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/presets/cast.json"),
+    )
+    .unwrap();
+    doc.stage.settings.soften = 0.5;
+    files::save(&mut doc, &input).unwrap();
+    let input_json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&input).unwrap()).unwrap();
+    assert_eq!(input_json["settings"]["soften"], 0.5);
+    let seconds = doc.stage.state.time();
+    assert_ne!(
+        (seconds * 100.0).round() / 100.0,
+        seconds,
+        "time off the 0.01 s grid"
+    );
+
+    let saved = dir.join("saved.json");
+    let script = dir.join("script.json");
+    let events = serde_json::json!([
+        {"frame": 5, "command": {"cmd": "save", "path": saved}},
+        {"frame": 6, "quit": true}
+    ]);
+    std::fs::write(&script, events.to_string()).unwrap();
+    let mut editor = Editor::start(
+        &x,
+        &dir,
+        &dir.join("state"),
+        "editor",
+        &[input.as_os_str(), "--script".as_ref(), script.as_os_str()],
+    );
+    let status = editor.wait_exit(STARTUP);
+    assert!(
+        status.success(),
+        "exit {status}; log:\n{}",
+        editor.log_text()
+    );
+    let saved_json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    for key in ["settings", "state", "calibration"] {
+        assert_eq!(saved_json[key], input_json[key], "{key} changed by opening");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

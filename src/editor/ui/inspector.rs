@@ -3,7 +3,7 @@
 //! for two-bone; iterations, step angles, blend and per-link limits (hinge axis, Euler range
 //! with numeric min/max) for CCD. Every edit is an [`EditorCommand`] (one undo step per drag).
 
-use super::{Commands, grouped};
+use super::{Commands, doc_slider, grouped};
 use crate::editor::EditorState;
 use crate::editor::command::EditorCommand as C;
 use crate::fishing::{ArmSettings, ArmSolverKind, CcdLinkLimits, CcdLinkRole, SIDES};
@@ -26,14 +26,14 @@ pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         let mut w = s.weight;
         ui.label("Weight");
         let r = ui
-            .add(egui::Slider::new(&mut w, 0.0..=1.0))
+            .add(doc_slider(&mut w, 0.0..=1.0))
             .on_hover_text("Blend of the arm IK with the base pose (CCD: unless it has its own)");
         grouped(&r, r.changed().then_some(C::SetWeight { value: w }), out);
         ui.end_row();
         let mut soften = s.soften;
         ui.label("Soften");
         let r = ui
-            .add(egui::Slider::new(&mut soften, 0.8..=1.0))
+            .add(doc_slider(&mut soften, 0.8..=1.0))
             .on_hover_text("Two-bone: ozz-style softening near full reach (1 = off)");
         grouped(
             &r,

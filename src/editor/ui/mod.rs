@@ -28,6 +28,18 @@ pub(crate) fn grouped(response: &egui::Response, value: Option<EditorCommand>, o
     }
 }
 
+/// A slider bound to a document value. With egui's default `SliderClamping::Always` the
+/// slider clamps the value it reads (an out-of-range preset value is shown as the range end)
+/// and stores it back rounded to `max_decimals` on every frame, reporting a change: merely
+/// showing a preset rewrote its session time and marked it changed. `Edits` clamps and rounds
+/// only what the user drags or types; document values are shown and kept as they are.
+pub(crate) fn doc_slider<'a>(
+    value: &'a mut f64,
+    range: std::ops::RangeInclusive<f64>,
+) -> egui::Slider<'a> {
+    egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits)
+}
+
 /// Every panel in the right-hand side bar, in order.
 pub fn side_bar_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
     egui::ScrollArea::vertical().show(ui, |ui| {

@@ -1,7 +1,7 @@
 //! Outliner, grip calibration, fishing session, diagnostics and view toggles (the IK inspector
 //! is in `inspector.rs`).
 
-use super::{Commands, grouped};
+use super::{Commands, doc_slider, grouped};
 use crate::editor::command::{EditorCommand as C, ViewToggle};
 use crate::editor::state::euler_of;
 use crate::editor::{EditorState, Handle};
@@ -120,7 +120,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             });
         });
         let mut curl = hand.finger_curl;
-        let r = ui.add(egui::Slider::new(&mut curl, 0.0..=1.0).text("finger curl"));
+        let r = ui.add(doc_slider(&mut curl, 0.0..=1.0).text("finger curl"));
         grouped(
             &r,
             r.changed()
@@ -128,7 +128,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             out,
         );
         let mut thumb = hand.thumb_curl;
-        let r = ui.add(egui::Slider::new(&mut thumb, 0.0..=1.0).text("thumb curl"));
+        let r = ui.add(doc_slider(&mut thumb, 0.0..=1.0).text("thumb curl"));
         grouped(
             &r,
             r.changed()
@@ -192,11 +192,9 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     ui.spacing_mut().slider_width = (ui.available_width() - 70.0).max(80.0);
     if ui
         .add(
-            // Display with two decimals only: `max_decimals` would also round the value
-            // itself every frame (egui's clamping pass) and so rewrite a preset's time on open.
-            egui::Slider::new(&mut time, 0.0..=total)
+            doc_slider(&mut time, 0.0..=total)
                 .suffix(" s")
-                .custom_formatter(|v, _| format!("{v:.2}")),
+                .max_decimals(2),
         )
         .changed()
     {
