@@ -24,7 +24,6 @@ pub struct Pose {
     parent_slot: Vec<usize>,
     /// Placement of the whole skeleton: world-from-actor-root (roots are its children).
     world_from_actor: Transform,
-    stack: Vec<usize>,
 }
 
 impl Pose {
@@ -41,7 +40,6 @@ impl Pose {
             world_rot: vec![DQuat::IDENTITY; n + 1],
             parent_slot,
             world_from_actor: Transform::IDENTITY,
-            stack: Vec::new(),
         };
         pose.refresh_all(skeleton);
         pose
@@ -139,17 +137,12 @@ impl Pose {
         }
     }
 
-    /// Recomputes the world transforms of `bone` and its descendants (parents first,
-    /// iterative). Precondition: the parent's world transform is current.
+    /// Recomputes the world transforms of `bone` and its descendants (parents first, one
+    /// contiguous run of the skeleton's preorder). Precondition: the parent's world transform is current.
     pub fn refresh_subtree(&mut self, skeleton: &Skeleton, bone: usize) {
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        stack.push(bone);
-        while let Some(b) = stack.pop() {
+        for &b in skeleton.subtree_order(bone) {
             self.update_one(skeleton, b);
-            stack.extend_from_slice(skeleton.children(b));
         }
-        self.stack = stack;
     }
 
     /// Recomputes only `bone` itself (not descendants). Precondition: parent current.

@@ -32,11 +32,18 @@ pub enum SkeletonError {
 
 /// Immutable bone hierarchy. Bones keep the caller's indices; a parents-first evaluation
 /// order is derived once, so parents need not precede children in `bones`.
+///
+/// The order is a depth-first preorder, so every bone's subtree is one contiguous run of it
+/// ([`Skeleton::subtree_order`]): refreshing a subtree is a plain loop, no stack.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skeleton {
     bones: Vec<Bone>,
     children: Vec<Vec<usize>>,
     order: Vec<usize>,
+    /// Position of each bone in `order`.
+    order_pos: Vec<usize>,
+    /// Number of bones in each bone's subtree, itself included.
+    subtree_len: Vec<usize>,
 }
 
 impl Skeleton {
@@ -75,14 +82,13 @@ impl Skeleton {
                 None => roots.push(i),
             }
         }
-        // Breadth-first from the roots; anything not reached sits on a cycle.
+        // Depth-first preorder from the roots (children in index order); anything not reached
+        // sits on a cycle.
         let mut order = Vec::with_capacity(count);
-        order.extend_from_slice(&roots);
-        let mut head = 0;
-        while head < order.len() {
-            let b = order[head];
-            head += 1;
-            order.extend_from_slice(&children[b]);
+        let mut stack: Vec<usize> = roots.iter().rev().copied().collect();
+        while let Some(b) = stack.pop() {
+            order.push(b);
+            stack.extend(children[b].iter().rev());
         }
         if order.len() != count {
             let mut seen = vec![false; count];
@@ -95,10 +101,22 @@ impl Skeleton {
                 name: bones[bone].name.clone(),
             });
         }
+        let mut order_pos = vec![0; count];
+        for (k, &b) in order.iter().enumerate() {
+            order_pos[b] = k;
+        }
+        let mut subtree_len = vec![1; count];
+        for &b in order.iter().rev() {
+            if let Some(p) = bones[b].parent {
+                subtree_len[p] += subtree_len[b];
+            }
+        }
         Ok(Self {
             bones,
             children,
             order,
+            order_pos,
+            subtree_len,
         })
     }
 
@@ -129,9 +147,22 @@ impl Skeleton {
         &self.children[i]
     }
 
-    /// Parents-first evaluation order over all bones.
+    /// Parents-first evaluation order over all bones (depth-first preorder).
     pub fn order(&self) -> &[usize] {
         &self.order
+    }
+
+    /// `bone` and all its descendants, parents first: a contiguous run of [`Skeleton::order`].
+    #[inline]
+    pub fn subtree_order(&self, bone: usize) -> &[usize] {
+        let start = self.order_pos[bone];
+        &self.order[start..start + self.subtree_len[bone]]
+    }
+
+    /// Number of bones in `bone`'s subtree, itself included.
+    #[inline]
+    pub fn subtree_len(&self, bone: usize) -> usize {
+        self.subtree_len[bone]
     }
 
     pub fn find(&self, name: &str) -> Option<usize> {
@@ -150,15 +181,80 @@ impl Skeleton {
         false
     }
 
-    /// `bone` and all its descendants, parents first (iterative; safe for deep chains).
+    /// `bone` and all its descendants, parents first (see [`Skeleton::subtree_order`]).
     pub fn subtree(&self, bone: usize) -> Vec<usize> {
-        let mut out = vec![bone];
-        let mut head = 0;
-        while head < out.len() {
-            let b = out[head];
-            head += 1;
-            out.extend_from_slice(&self.children[b]);
-        }
+        self.subtree_order(bone).to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rig::{Pose, Transform};
+    use glam::{DQuat, DVec3};
+
+    /// Bones listed children-before-parents, with two roots and branching.
+    fn branching() -> Skeleton {
+        // 5 ← 2 ← 0 (root), 3 ← 0, 4 ← 3, 1 ← 4; 6 is a second root with child 7.
+        let parents = [
+            None,
+            Some(4),
+            Some(0),
+            Some(0),
+            Some(3),
+            Some(2),
+            None,
+            Some(6),
+        ];
+        let bones = parents
+            .iter()
+            .enumerate()
+            .map(|(i, &parent)| Bone {
+                name: format!("b{i}"),
+                parent,
+                rest: Transform::new(
+                    DVec3::new(0.1 * i as f64, 1.0, -0.2),
+                    DQuat::from_rotation_z(0.3 * i as f64),
+                    DVec3::splat(1.0 + 0.1 * i as f64),
+                ),
+            })
+            .collect();
+        Skeleton::new(bones).expect("valid skeleton")
+    }
+
+    fn descendants(s: &Skeleton, bone: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = (0..s.len()).filter(|&b| s.is_ancestor(bone, b)).collect();
+        out.sort();
         out
+    }
+
+    #[test]
+    fn subtree_order_is_a_parents_first_run_holding_exactly_the_descendants() {
+        let s = branching();
+        assert_eq!(s.order().len(), s.len());
+        for bone in 0..s.len() {
+            let run = s.subtree_order(bone);
+            assert_eq!(run[0], bone);
+            assert_eq!(run.len(), s.subtree_len(bone));
+            let mut sorted = run.to_vec();
+            sorted.sort();
+            assert_eq!(sorted, descendants(&s, bone), "subtree of {bone}");
+            for (k, &b) in run.iter().enumerate().skip(1) {
+                let p = s.parent(b).expect("non-root inside a subtree");
+                assert!(run[..k].contains(&p), "parent of {b} comes after it");
+            }
+        }
+    }
+
+    #[test]
+    fn refreshing_one_subtree_matches_a_full_refresh() {
+        let s = branching();
+        let mut pose = Pose::rest(&s);
+        pose.set_local_rotation(3, DQuat::from_rotation_x(1.1));
+        let mut full = pose.clone();
+        full.refresh_all(&s);
+        pose.refresh_subtree(&s, 3);
+        assert_eq!(pose.world_matrices(), full.world_matrices());
+        assert_ne!(pose.world_from_bone(1), Pose::rest(&s).world_from_bone(1));
     }
 }

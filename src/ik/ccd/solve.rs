@@ -174,15 +174,24 @@ impl CcdSolver {
         out.scratch.clear();
         out.scratch.resize(n, DVec3::ZERO);
         let mut top = None;
+        // `scratch[j]` (the target in link j's frame) depends only on the locals of links
+        // j..n; a pass rotates links from the effector up, so after a pass whose highest
+        // rotated link was `stale - 1`, only `scratch[..stale]` must be recomputed.
+        let mut stale = n;
         for _ in 0..chain.iteration {
             out.iterations += 1;
             // Target in each link's frame: down from the top parent through inverse locals.
-            let mut t = target_in_top_parent;
-            for (j, link) in links.iter().enumerate().rev() {
-                let l = pose.local(link.index);
+            let mut t = if stale == n {
+                target_in_top_parent
+            } else {
+                out.scratch[stale]
+            };
+            for j in (0..stale).rev() {
+                let l = pose.local(links[j].index);
                 t = (l.rotation.conjugate() * (t - l.translation)) / l.scale.x;
                 out.scratch[j] = t;
             }
+            stale = 0;
             let mut e = effector_in_link0;
             let mut rotated = false;
             for (j, link) in links.iter().enumerate() {
@@ -202,6 +211,7 @@ impl CcdSolver {
                         pose.set_local_rotation(link.index, q);
                         top = Some(top.map_or(j, |t: usize| t.max(j)));
                         rotated = true;
+                        stale = j + 1;
                         q
                     }
                     None => l.rotation,

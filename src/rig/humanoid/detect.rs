@@ -48,18 +48,7 @@ fn main_child(skel: &Skeleton, b: usize) -> Option<usize> {
     skel.children(b)
         .iter()
         .copied()
-        .max_by_key(|&c| (skel.subtree(c).len(), std::cmp::Reverse(c)))
-}
-
-/// Number of bones in each bone's subtree (itself included), children before parents.
-fn subtree_sizes(skel: &Skeleton) -> Vec<usize> {
-    let mut size = vec![1; skel.len()];
-    for &b in skel.order().iter().rev() {
-        if let Some(p) = skel.parent(b) {
-            size[p] += size[b];
-        }
-    }
-    size
+        .max_by_key(|&c| (skel.subtree_len(c), std::cmp::Reverse(c)))
 }
 
 fn strict_ancestor(skel: &Skeleton, a: usize, b: usize) -> bool {
@@ -169,13 +158,7 @@ fn finish_partial(skel: &Skeleton, n: &Names, side: Side, mut p: Partial) -> Par
 /// Symmetric pairs of chains branching from one bone; the longest pair that does not reach the
 /// ground is taken as the arms.
 fn arms_from_topology(skel: &Skeleton, rest: &Pose) -> Option<[Partial; 2]> {
-    let sizes = subtree_sizes(skel);
-    let main_child = |b: usize| {
-        skel.children(b)
-            .iter()
-            .copied()
-            .max_by_key(|&c| (sizes[c], std::cmp::Reverse(c)))
-    };
+    let main_child = |b: usize| main_child(skel, b);
     let chain_of = |start: usize| {
         let mut c = vec![start];
         while c.len() < 8 {
