@@ -54,7 +54,23 @@ pub fn quat_from_euler_xyz(v: DVec3) -> DQuat {
 
 /// three.js `MathUtils.euclideanModulo(n, m)`: `((n % m) + m) % m`, in `[0, m)` for `m > 0`.
 pub fn euclidean_modulo(n: f64, m: f64) -> f64 {
-    ((n % m) + m) % m
+    rem_exact(rem_exact(n, m) + m, m)
+}
+
+/// `x % m` (C `fmod`: exact, sign of `x`) for `m > 0`, bit for bit, with the common cases
+/// done without a division loop: `|x| < m` returns `x`, and `m ≤ |x| < 2m` subtracts `m`
+/// once from `|x|`, which is exact (Sterbenz). Everything else (and NaN) goes to `%`, whose software
+/// `fmod` costs hundreds of instructions.
+#[inline]
+pub fn rem_exact(x: f64, m: f64) -> f64 {
+    let a = x.abs();
+    if a < m {
+        x
+    } else if a < 2.0 * m {
+        (a - m).copysign(x) // keeps fmod's sign on a zero result (x = -m gives -0)
+    } else {
+        x % m
+    }
 }
 
 /// Wraps `angle` into `[centre - π, centre + π)` (three r187's wrap before an Euler clamp, so
@@ -301,6 +317,55 @@ pub struct LimitArc {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn assert_same_bits(x: f64, m: f64) {
+        let (got, want) = (rem_exact(x, m), x % m);
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "rem_exact({x:e}, {m:e}) = {got:e}, fmod gives {want:e}"
+        );
+    }
+
+    #[test]
+    fn rem_exact_matches_fmod_on_edges() {
+        let tau = 2.0 * PI;
+        let edges = [
+            0.0,
+            -0.0,
+            tau,
+            -tau,
+            2.0 * tau,
+            -2.0 * tau,
+            tau.next_up(),
+            tau.next_down(),
+            (2.0 * tau).next_down(),
+            (2.0 * tau).next_up(),
+            -(2.0 * tau).next_down(),
+            1e300,
+            -1e-300,
+            f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for m in [tau, 1.0, 3.0, 1e-300, f64::MAX, f64::INFINITY] {
+            for x in edges {
+                assert_same_bits(x, m);
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+        #[test]
+        fn rem_exact_matches_fmod_bit_for_bit(x in -40.0f64..40.0, k in 0usize..4) {
+            let m = [2.0 * PI, 1.0, 0.3, 7.5][k];
+            assert_same_bits(x, m);
+            assert_same_bits(x * 1e-3, m);
+            assert_same_bits(x * 1e9, m);
+        }
+    }
 
     #[test]
     fn euler_round_trip_matches_rotation_order() {

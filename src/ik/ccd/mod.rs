@@ -12,7 +12,10 @@
 //! subtree is refreshed in the pose once at the end of each chain — identical to three's
 //! per-step subtree refresh, because nothing else is read inside a chain. The step itself uses
 //! the half-way quaternion `normalize(e × t, |e||t| + e·t)` instead of acos/sin/cos unless a
-//! min/max angle needs the angle. These change results only at rounding level (~1e-15).
+//! min/max angle needs the angle; an Euler limit that neither wraps nor clamps keeps the step's
+//! quaternion instead of rebuilding it from its own angles; and `%` in three's wrap runs as
+//! [`crate::ik::limits::rem_exact`] (bit-identical, without the software `fmod` loop). These
+//! change results only at rounding level (~1e-15).
 
 mod solve;
 
