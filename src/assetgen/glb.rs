@@ -117,6 +117,19 @@ pub struct GlbBuilder {
     nodes: Vec<Json>,
     skins: Vec<Json>,
     scene_roots: Vec<usize>,
+    /// Materials after the built-in vertex-colour material 0.
+    textured_materials: Vec<Json>,
+    images: Vec<Json>,
+    textures: Vec<Json>,
+}
+
+/// Optional per-primitive extras: texture coordinates and the material to draw with.
+#[derive(Clone, Copy, Default)]
+pub struct PrimitiveLook<'a> {
+    /// TEXCOORD_0, one per vertex.
+    pub uvs: Option<&'a [[f32; 2]]>,
+    /// A material from [`GlbBuilder::textured_material`]; `None` is the vertex-colour material.
+    pub material: Option<usize>,
 }
 
 impl GlbBuilder {
@@ -167,8 +180,48 @@ impl GlbBuilder {
         acc
     }
 
-    /// Adds a mesh primitive's accessors and returns the primitive object.
+    /// Adds a mesh primitive's accessors and returns the primitive object (vertex-colour
+    /// material, no texture coordinates).
     pub fn primitive(&mut self, mesh: &TriMesh, skin: Option<SkinAttributes>) -> Json {
+        self.primitive_with(mesh, skin, PrimitiveLook::default())
+    }
+
+    /// A material whose base colour is the PNG `png` (sampled with TEXCOORD_0, repeat,
+    /// linear filtering) times the vertex colours. Returns its index for [`PrimitiveLook`].
+    pub fn textured_material(&mut self, name: &str, png: &[u8]) -> usize {
+        let view = self.push_view(png, None);
+        self.images.push(Json::obj([
+            ("bufferView", Json::Int(view as i64)),
+            ("mimeType", Json::str("image/png")),
+        ]));
+        self.textures.push(Json::obj([
+            ("sampler", Json::Int(0)),
+            ("source", Json::Int(self.images.len() as i64 - 1)),
+        ]));
+        self.textured_materials.push(Json::obj([
+            ("name", Json::str(name)),
+            (
+                "pbrMetallicRoughness",
+                Json::obj([
+                    (
+                        "baseColorTexture",
+                        Json::obj([("index", Json::Int(self.textures.len() as i64 - 1))]),
+                    ),
+                    ("metallicFactor", Json::Num(0.0)),
+                    ("roughnessFactor", Json::Num(0.85)),
+                ]),
+            ),
+        ]));
+        self.textured_materials.len()
+    }
+
+    /// [`GlbBuilder::primitive`] with texture coordinates and a material.
+    pub fn primitive_with(
+        &mut self,
+        mesh: &TriMesh,
+        skin: Option<SkinAttributes>,
+        look: PrimitiveLook,
+    ) -> Json {
         let positions: Vec<[f32; 3]> = mesh.positions.iter().map(|p| p.as_vec3().into()).collect();
         let normals: Vec<[f32; 3]> = mesh
             .normals
@@ -193,6 +246,11 @@ impl GlbBuilder {
             ("NORMAL", Json::Int(nor as i64)),
             ("COLOR_0", Json::Int(col as i64)),
         ]);
+        if let Some(uvs) = look.uvs {
+            let view = self.push_view(bytemuck::cast_slice(uvs), Some(ARRAY_BUFFER));
+            let uv = self.push_accessor(view, FLOAT, uvs.len(), "VEC2");
+            attributes.set("TEXCOORD_0", Json::Int(uv as i64));
+        }
         if let Some(s) = skin {
             let view = self.push_view(bytemuck::cast_slice(s.joints), Some(ARRAY_BUFFER));
             let j = self.push_accessor(view, UNSIGNED_SHORT, s.joints.len(), "VEC4");
@@ -216,7 +274,7 @@ impl GlbBuilder {
         Json::obj([
             ("attributes", attributes),
             ("indices", Json::Int(idx as i64)),
-            ("material", Json::Int(0)),
+            ("material", Json::Int(look.material.unwrap_or(0) as i64)),
             ("mode", Json::Int(4)),
         ])
     }
@@ -323,8 +381,22 @@ impl GlbBuilder {
             ("scenes", Json::Arr(vec![Json::obj([("nodes", roots)])])),
             ("nodes", Json::Arr(self.nodes)),
             ("meshes", Json::Arr(self.meshes)),
-            ("materials", Json::Arr(vec![material])),
         ]);
+        let mut materials = vec![material];
+        materials.extend(self.textured_materials);
+        root.set("materials", Json::Arr(materials));
+        if !self.images.is_empty() {
+            root.set("images", Json::Arr(self.images));
+            root.set("textures", Json::Arr(self.textures));
+            // glTF defaults: repeat wrapping; linear filters, mipmapped when minifying.
+            root.set(
+                "samplers",
+                Json::Arr(vec![Json::obj([
+                    ("magFilter", Json::Int(9729)),
+                    ("minFilter", Json::Int(9987)),
+                ])]),
+            );
+        }
         if !self.skins.is_empty() {
             root.set("skins", Json::Arr(self.skins));
         }

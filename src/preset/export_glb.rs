@@ -3,12 +3,14 @@
 //! rod, net and stool as rigid node trees placed by the session frames. Written with the
 //! deterministic [`crate::assetgen::glb`] writer. Pure: returns bytes.
 //!
-//! Limits: materials become one vertex-colour material (the base colour factor is multiplied
-//! into the vertex colours; textures and UVs are not exported). Node scales are kept.
+//! Materials: the base colour factor is multiplied into the vertex colours; a primitive with
+//! a base-colour texture and TEXCOORD_0 keeps both (the image re-encoded losslessly as PNG,
+//! so JPEG sources grow but read back to the same pixels). Other material properties (normal,
+//! metallic-roughness, emissive maps) are not exported. Node scales are kept.
 
-use crate::assetgen::glb::{GlbBuilder, SkinAttributes};
+use crate::assetgen::glb::{GlbBuilder, PrimitiveLook, SkinAttributes};
 use crate::assetgen::mesher::TriMesh;
-use crate::gltf_io::Character;
+use crate::gltf_io::{Character, RgbaImage};
 use crate::rig::{Pose, Transform};
 use crate::stage::Stage;
 use glam::{DAffine3, DVec3};
@@ -23,6 +25,12 @@ pub enum ExportError {
         object: String,
         node: usize,
         name: String,
+    },
+    #[error("{object}: image {image} could not be encoded as PNG: {problem}")]
+    Image {
+        object: String,
+        image: usize,
+        problem: String,
     },
 }
 
@@ -120,11 +128,37 @@ fn add_object(
             glb.skin(&skin.name, &joints, &ibm, nodes[top])
         })
         .collect();
+    // One textured material per image, added when a primitive first uses it.
+    let mut image_materials: Vec<Option<usize>> = vec![None; object.images.len()];
     for mesh in &object.meshes {
         let skin = mesh.skin.and_then(|s| skins.get(s).copied());
         let mut primitives = Vec::new();
         for prim in &mesh.primitives {
             let tri = tri_mesh(prim);
+            let mut look = PrimitiveLook::default();
+            if let (Some(uvs), Some(image)) = (&prim.uvs, prim.material.base_color_texture)
+                && let Some(slot) = image_materials.get_mut(image)
+            {
+                let material = match *slot {
+                    Some(m) => m,
+                    None => {
+                        let png = encode_png(&object.images[image]).map_err(|problem| {
+                            ExportError::Image {
+                                object: label.to_string(),
+                                image,
+                                problem,
+                            }
+                        })?;
+                        let name = prim.material.name.clone();
+                        let name = name.unwrap_or_else(|| format!("{label}_image{image}"));
+                        *slot.insert(glb.textured_material(&name, &png))
+                    }
+                };
+                look = PrimitiveLook {
+                    uvs: Some(uvs),
+                    material: Some(material),
+                };
+            }
             let attrs = match (&prim.joints, &prim.weights) {
                 (Some(j), Some(w)) if skin.is_some() => Some(SkinAttributes {
                     joints: j,
@@ -134,7 +168,7 @@ fn add_object(
                 _ if skin.is_some() => continue,
                 _ => None,
             };
-            primitives.push(glb.primitive(&tri, attrs));
+            primitives.push(glb.primitive_with(&tri, attrs, look));
         }
         if primitives.is_empty() {
             continue;
@@ -143,6 +177,17 @@ fn add_object(
         glb.set_mesh(nodes[mesh.node], m, skin);
     }
     Ok(roots.into_iter().map(|b| nodes[b]).collect())
+}
+
+/// Lossless PNG of an imported image (8-bit RGBA).
+fn encode_png(img: &RgbaImage) -> Result<Vec<u8>, String> {
+    let buffer = image::RgbaImage::from_raw(img.width, img.height, img.rgba.clone())
+        .ok_or_else(|| format!("{}×{} does not match its pixel data", img.width, img.height))?;
+    let mut png = std::io::Cursor::new(Vec::new());
+    buffer
+        .write_to(&mut png, image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?;
+    Ok(png.into_inner())
 }
 
 fn tri_mesh(prim: &crate::gltf_io::Primitive) -> TriMesh {
