@@ -10,7 +10,9 @@
 //! and its screenshot is the size of the viewport and shows the angler.
 //!
 //! A second, short test does the lost/outdated part on wgpu's GL backend (the editor once
-//! could not start there at all).
+//! could not start there at all). A third makes the window change size between a frame's
+//! layout and its acquire, the race behind a CI crash (egui's scissor rectangles, clamped to
+//! the laid-out size, fell outside a smaller surface texture: a wgpu validation panic).
 //!
 //! Skips loudly without Xvfb or xdotool, unless `ANGLERPOSE_REQUIRE_GPU=1`.
 
@@ -290,4 +292,58 @@ fn on_the_gl_backend_the_editor_recovers_lost_and_outdated_surfaces() {
     let drawn = img.pixels().filter(|p| **p != corner).count();
     assert!(drawn * 10 > img.pixels().len(), "only {drawn} pixels drawn");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_resize_between_layout_and_acquire_is_drawn_clipped_not_a_crash() {
+    let Some(x) = Xvfb::start(TEST) else {
+        return;
+    };
+    let dir = test_dir("surface-race");
+    let script = dir.join("race.json");
+    // Shrinking, growing and degenerate sizes, each requested after the frame's layout.
+    let sizes = [
+        [300, 200],
+        [2, 50],
+        [1200, 780],
+        [640, 1],
+        [1, 1],
+        [900, 3],
+        [1000, 700],
+    ];
+    let mut events: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(k, [w, h])| {
+            format!(
+                "{{\"frame\": {}, \"resize_before_acquire\": [{w}, {h}]}}",
+                3 + 3 * k
+            )
+        })
+        .collect();
+    events.push(format!(
+        "{{\"frame\": {}, \"quit\": true}}",
+        6 + 3 * sizes.len()
+    ));
+    std::fs::write(&script, format!("[{}]", events.join(",\n"))).unwrap();
+    let character = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
+    let args: Vec<&OsStr> = vec![
+        character.as_os_str(),
+        OsStr::new("--window"),
+        OsStr::new("1000x700"),
+        OsStr::new("--exit-after-frames"),
+        OsStr::new("100000000"),
+        OsStr::new("--script"),
+        script.as_os_str(),
+    ];
+    let mut editor = Editor::start(&x, &dir, &dir.join("state"), "editor", &args);
+    let status = editor.wait_exit(Duration::from_secs(300));
+    let log = editor.log_text();
+    assert!(
+        status.success(),
+        "editor exit status {status}; its log:\n{log}"
+    );
+    // The race really happened: frames were drawn at a size other than their layout's.
+    let raced = log.matches("window resized mid-frame").count();
+    assert!(raced >= 3, "only {raced} mid-frame resizes; log:\n{log}");
 }

@@ -87,6 +87,8 @@ struct App {
     autosave: Autosaver,
     /// A scripted surface fault for the next frame's surface texture.
     surface_fault: Option<SurfaceFault>,
+    /// A scripted window resize requested between this frame's layout and its acquire.
+    resize_before_acquire: Option<winit::dpi::PhysicalSize<u32>>,
     /// When egui (or a skipped frame) wants the next redraw.
     repaint_at: Option<Instant>,
     finished: bool,
@@ -123,6 +125,7 @@ impl App {
             fatal: None,
             autosave,
             surface_fault: None,
+            resize_before_acquire: None,
             repaint_at: None,
             finished: false,
             last_tick: Instant::now(),
@@ -159,6 +162,9 @@ impl App {
             }
             if let Some(fault) = ev.surface {
                 self.surface_fault = Some(fault);
+            }
+            if let Some([w, h]) = ev.resize_before_acquire {
+                self.resize_before_acquire = Some(winit::dpi::PhysicalSize::new(w, h));
             }
             if let Some(path) = &ev.screenshot {
                 self.screenshot(path, None, self.options.screenshot_overlays);
@@ -267,18 +273,29 @@ impl App {
         let ppp = output.pixels_per_point;
         let jobs = ctx.tessellate(output.shapes, ppp);
         let size = window.inner_size();
-        let screen = egui_wgpu::ScreenDescriptor {
-            size_in_pixels: [size.width.max(1), size.height.max(1)],
-            pixels_per_point: ppp,
-        };
+        let laid_out = [size.width.max(1), size.height.max(1)];
         for (id, deltas) in &texture_sets {
             for delta in deltas {
                 gfx.egui_renderer
                     .update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
             }
         }
+        if let Some(size) = self.resize_before_acquire.take() {
+            let _ = window.request_inner_size(size);
+        }
         match gfx.acquire(&mut self.surface_fault) {
-            Ok(Acquired::Texture(target)) => gfx.draw_ui(target, &jobs, &screen),
+            Ok(Acquired::Texture(target)) => {
+                let drawn = gfx.draw_ui(target, &jobs, ppp);
+                if drawn != laid_out {
+                    // The window changed size between layout and acquire (a resize burst):
+                    // this frame was clipped to the surface; lay out again for the new size.
+                    eprintln!(
+                        "window resized mid-frame: drew {}x{} (laid out at {}x{})",
+                        drawn[0], drawn[1], laid_out[0], laid_out[1]
+                    );
+                    window.request_redraw();
+                }
+            }
             Ok(Acquired::Hidden) => {}
             Ok(Acquired::Retry) => {
                 self.repaint_at = Some(Instant::now() + Duration::from_millis(100));

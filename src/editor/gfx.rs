@@ -204,12 +204,24 @@ impl Gfx {
     }
 
     /// Draws egui's `jobs` into `target` (cleared to the window colour) and presents it.
+    /// Returns the target's size in pixels.
+    ///
+    /// The screen size handed to egui is the target's own, not the window's: during a burst
+    /// of resizes the window can change between layout, configure and acquire, and egui's
+    /// scissor rectangles are clamped to the screen size it is given, so a stale size would
+    /// put them outside the texture (a wgpu validation error). A mismatched frame is drawn
+    /// clipped; the caller lays out again.
     pub fn draw_ui(
         &mut self,
         target: wgpu::SurfaceTexture,
         jobs: &[egui::ClippedPrimitive],
-        screen: &egui_wgpu::ScreenDescriptor,
-    ) {
+        pixels_per_point: f32,
+    ) -> [u32; 2] {
+        let size_in_pixels = [target.texture.width(), target.texture.height()];
+        let screen = &egui_wgpu::ScreenDescriptor {
+            size_in_pixels,
+            pixels_per_point,
+        };
         let view = target.texture.create_view(&Default::default());
         let device = &self.gpu.device;
         let mut encoder = device.create_command_encoder(&Default::default());
@@ -246,6 +258,7 @@ impl Gfx {
             .submit(extra.into_iter().chain([encoder.finish()]));
         self.window.pre_present_notify();
         self.gpu.queue.present(target);
+        size_in_pixels
     }
 
     /// Makes sure the viewport texture has `size` (physical pixels, each side ≥ 1).

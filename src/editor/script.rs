@@ -7,13 +7,17 @@
 //!   {"frame": 6, "command": {"cmd": "save", "path": "out.json"}},
 //!   {"frame": 7, "screenshot": "shot.png"},
 //!   {"frame": 8, "surface": "lost"},
-//!   {"frame": 9, "quit": true}
+//!   {"frame": 9, "resize_before_acquire": [300, 200]},
+//!   {"frame": 10, "quit": true}
 //! ]
 //! ```
 //! A `drag` picks the handle at its current pixel (the same camera the viewport uses) and
 //! moves it by `by` pixels in four steps, then ends the drag: exactly a mouse drag's commands.
 //! A `surface` fault (`"lost"` or `"outdated"`) makes that frame's window surface report it
-//! instead of a texture, so the app recovers exactly as from a real one.
+//! instead of a texture, so the app recovers exactly as from a real one. A
+//! `resize_before_acquire` asks the window system for that inner size (physical pixels) after
+//! the frame's UI is laid out and before its surface texture is acquired: the race of a
+//! window manager resizing the window mid-frame, made repeatable.
 
 use super::EditorState;
 use super::command::EditorCommand;
@@ -36,8 +40,8 @@ pub enum SurfaceFault {
     Outdated,
 }
 
-/// One scripted event: any of `command`, `drag`, `surface`, `screenshot`, `quit` (applied in
-/// that order).
+/// One scripted event: any of `command`, `drag`, `surface`, `resize_before_acquire`,
+/// `screenshot`, `quit` (applied in that order).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptEvent {
@@ -49,6 +53,8 @@ pub struct ScriptEvent {
     pub drag: Option<ScriptDrag>,
     #[serde(default)]
     pub surface: Option<SurfaceFault>,
+    #[serde(default)]
+    pub resize_before_acquire: Option<[u32; 2]>,
     #[serde(default)]
     pub screenshot: Option<PathBuf>,
     #[serde(default)]
