@@ -27,7 +27,7 @@ pub fn skin_matrices(character: &Character, pose: &Pose) -> Vec<Vec<[[f32; 4]; 4
         .map(|skin| {
             skin_matrices_f64(skin, pose)
                 .iter()
-                .map(|m| m.to_cols_array_2d().map(|c| c.map(|v| v as f32)))
+                .map(|m| m.as_mat4().to_cols_array_2d())
                 .collect()
         })
         .collect()
@@ -43,8 +43,8 @@ pub fn skin_matrices_into(skin: &Skin, pose: &Pose, out: &mut Vec<[[f32; 4]; 4]>
             .zip(&skin.inverse_bind)
             .map(|(&bone, ibm)| {
                 (DMat4::from(*pose.world_from_bone(bone)) * *ibm)
+                    .as_mat4()
                     .to_cols_array_2d()
-                    .map(|c| c.map(|v| v as f32))
             }),
     );
 }

@@ -138,7 +138,8 @@ impl Pose {
     }
 
     /// Recomputes the world transforms of `bone` and its descendants (parents first, one
-    /// contiguous run of the skeleton's preorder). Precondition: the parent's world transform is current.
+    /// contiguous run of the skeleton's preorder). Precondition: the parent's world
+    /// transform is current.
     pub fn refresh_subtree(&mut self, skeleton: &Skeleton, bone: usize) {
         for &b in skeleton.subtree_order(bone) {
             self.update_one(skeleton, b);

@@ -197,7 +197,5 @@ impl Stage {
 }
 
 fn to_f32(m: DAffine3) -> [[f32; 4]; 4] {
-    DMat4::from(m)
-        .to_cols_array_2d()
-        .map(|c| c.map(|v| v as f32))
+    DMat4::from(m).as_mat4().to_cols_array_2d()
 }
