@@ -198,20 +198,9 @@ impl GlbBuilder {
             ("sampler", Json::Int(0)),
             ("source", Json::Int(self.images.len() as i64 - 1)),
         ]));
-        self.textured_materials.push(Json::obj([
-            ("name", Json::str(name)),
-            (
-                "pbrMetallicRoughness",
-                Json::obj([
-                    (
-                        "baseColorTexture",
-                        Json::obj([("index", Json::Int(self.textures.len() as i64 - 1))]),
-                    ),
-                    ("metallicFactor", Json::Num(0.0)),
-                    ("roughnessFactor", Json::Num(0.85)),
-                ]),
-            ),
-        ]));
+        let texture = Json::obj([("index", Json::Int(self.textures.len() as i64 - 1))]);
+        self.textured_materials
+            .push(matte_material(name, ("baseColorTexture", texture)));
         self.textured_materials.len()
     }
 
@@ -352,17 +341,10 @@ impl GlbBuilder {
         while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
-        let material = Json::obj([
-            ("name", Json::str("vertex_colour")),
-            (
-                "pbrMetallicRoughness",
-                Json::obj([
-                    ("baseColorFactor", Json::nums(&[1.0, 1.0, 1.0, 1.0])),
-                    ("metallicFactor", Json::Num(0.0)),
-                    ("roughnessFactor", Json::Num(0.85)),
-                ]),
-            ),
-        ]);
+        let material = matte_material(
+            "vertex_colour",
+            ("baseColorFactor", Json::nums(&[1.0, 1.0, 1.0, 1.0])),
+        );
         let roots = Json::Arr(
             self.scene_roots
                 .iter()
@@ -413,6 +395,22 @@ impl GlbBuilder {
         root.write(&mut json);
         glb_container(json.as_bytes(), Some(&bin))
     }
+}
+
+/// A non-metallic, rough (0.85) material named `name` whose base colour is `base`
+/// (`baseColorFactor` or `baseColorTexture`); vertex colours multiply it.
+fn matte_material(name: &str, base: (&str, Json)) -> Json {
+    Json::obj([
+        ("name", Json::str(name)),
+        (
+            "pbrMetallicRoughness",
+            Json::obj([
+                base,
+                ("metallicFactor", Json::Num(0.0)),
+                ("roughnessFactor", Json::Num(0.85)),
+            ]),
+        ),
+    ])
 }
 
 /// The GLB container (glTF 2.0 binary): the 12-byte header, the JSON chunk padded with spaces

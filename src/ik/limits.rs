@@ -59,8 +59,8 @@ pub fn euclidean_modulo(n: f64, m: f64) -> f64 {
 
 /// `x % m` (C `fmod`: exact, sign of `x`) for `m > 0`, bit for bit, with the common cases
 /// done without a division loop: `|x| < m` returns `x`, and `m ≤ |x| < 2m` subtracts `m`
-/// once from `|x|`, which is exact (Sterbenz). Everything else (and NaN) goes to `%`, whose software
-/// `fmod` costs hundreds of instructions.
+/// once from `|x|`, which is exact (Sterbenz). Everything else (and NaN) goes to `%`, whose
+/// software `fmod` costs hundreds of instructions.
 #[inline]
 pub fn rem_exact(x: f64, m: f64) -> f64 {
     let a = x.abs();

@@ -134,7 +134,15 @@ fn add_object(
         let skin = mesh.skin.and_then(|s| skins.get(s).copied());
         let mut primitives = Vec::new();
         for prim in &mesh.primitives {
-            let tri = tri_mesh(prim);
+            let attrs = match (&prim.joints, &prim.weights) {
+                (Some(j), Some(w)) if skin.is_some() => Some(SkinAttributes {
+                    joints: j,
+                    weights: w,
+                }),
+                // A skinned node's primitives all need joints and weights.
+                _ if skin.is_some() => continue,
+                _ => None,
+            };
             let mut look = PrimitiveLook::default();
             if let (Some(uvs), Some(image)) = (&prim.uvs, prim.material.base_color_texture)
                 && let Some(slot) = image_materials.get_mut(image)
@@ -149,8 +157,8 @@ fn add_object(
                                 problem,
                             }
                         })?;
-                        let name = prim.material.name.clone();
-                        let name = name.unwrap_or_else(|| format!("{label}_image{image}"));
+                        let name = (prim.material.name.clone())
+                            .unwrap_or_else(|| format!("{label}_image{image}"));
                         *slot.insert(glb.textured_material(&name, &png))
                     }
                 };
@@ -159,16 +167,7 @@ fn add_object(
                     material: Some(material),
                 };
             }
-            let attrs = match (&prim.joints, &prim.weights) {
-                (Some(j), Some(w)) if skin.is_some() => Some(SkinAttributes {
-                    joints: j,
-                    weights: w,
-                }),
-                // A skinned node's primitives all need joints and weights.
-                _ if skin.is_some() => continue,
-                _ => None,
-            };
-            primitives.push(glb.primitive_with(&tri, attrs, look));
+            primitives.push(glb.primitive_with(&tri_mesh(prim), attrs, look));
         }
         if primitives.is_empty() {
             continue;
