@@ -2,11 +2,14 @@
 //! skeleton, skin and seated rest pose are what the docs promise, the props' grip nodes sit where
 //! documented, and every file passes the Khronos validator (when node is installed).
 
+mod support;
+
 use glam::{DAffine3, DMat4, DQuat, DVec3};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+use support::khronos;
 
 const FILES: [&str; 4] = ["angler.glb", "rod.glb", "net.glb", "stool.glb"];
 const REGENERATE: &str = "regenerate them with `cargo run -- assets generate` and commit assets/";
@@ -375,13 +378,7 @@ fn rest_pose_skinning_is_identity() {
 
 #[test]
 fn khronos_validator_reports_no_errors() {
-    let has = |tool: &str| {
-        Command::new("which")
-            .arg(tool)
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if !(has("node") && has("npx")) {
+    if !khronos::have_node() {
         eprintln!("\n*** SKIP: node not found, Khronos validation not run ***\n");
         return;
     }
@@ -391,32 +388,13 @@ fn khronos_validator_reports_no_errors() {
         .map(|name| {
             let path = dir.join(name);
             std::thread::spawn(move || {
-                let out = Command::new("npx")
-                    .args(["-y", "@gltf-transform/cli@4.5.1", "validate"])
-                    .arg(&path)
-                    .env("NO_COLOR", "1")
-                    .output()
-                    .expect("run npx");
+                let out = khronos::run_validator(&path);
                 (path, out)
             })
         })
         .collect();
     for h in handles {
         let (path, out) = h.join().expect("validator thread");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            out.status.success(),
-            "validator failed on {}:\n{text}",
-            path.display()
-        );
-        assert!(
-            text.contains("No errors found."),
-            "validator reports errors for {}:\n{text}",
-            path.display()
-        );
+        khronos::assert_no_errors(&path, &out);
     }
 }

@@ -30,6 +30,22 @@ const TEST: &str = "editor surface";
 /// How long one abuse may take to show two more handled faults (frames on a CPU rasteriser
 /// at 1000×700 take up to a few hundred milliseconds).
 const PROGRESS: Duration = Duration::from_secs(120);
+/// Window sizes of a resize burst: shrinking, growing and degenerate.
+const BURST: [[u32; 2]; 8] = [
+    [300, 200],
+    [1, 1],
+    [1200, 780],
+    [2, 50],
+    [640, 1],
+    [37, 700],
+    [1, 1],
+    [900, 3],
+];
+
+/// The bundled angler as a character file (not a preset: the default calibration).
+fn angler() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb")
+}
 
 fn faults(log: &str) -> (usize, usize) {
     let lost = log.matches("surface lost: recreating").count();
@@ -81,8 +97,7 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
         })
         .collect();
     std::fs::write(&script, format!("[{}]", events.join(",\n"))).unwrap();
-    // The bundled angler as a character (not a preset): the default calibration.
-    let character = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
+    let character = angler();
     let args: Vec<&OsStr> = vec![
         character.as_os_str(),
         OsStr::new("--window"),
@@ -133,16 +148,7 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
     x.xdotool(&["windowmap", "--sync", &run.window]);
 
     // A burst of sizes, faster than the editor draws frames.
-    for (w, h) in [
-        (300, 200),
-        (1, 1),
-        (1200, 780),
-        (2, 50),
-        (640, 1),
-        (37, 700),
-        (1, 1),
-        (900, 3),
-    ] {
+    for [w, h] in BURST {
         run.resize(w, h);
         std::thread::sleep(Duration::from_millis(60));
     }
@@ -255,7 +261,7 @@ fn on_the_gl_backend_the_editor_recovers_lost_and_outdated_surfaces() {
             {"frame": 7, "surface": "lost"}, {"frame": 12, "quit": true}]"#,
     )
     .unwrap();
-    let character = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
+    let character = angler();
     let args = [
         character.as_os_str(),
         OsStr::new("--window"),
@@ -301,17 +307,8 @@ fn a_resize_between_layout_and_acquire_is_drawn_clipped_not_a_crash() {
     };
     let dir = test_dir("surface-race");
     let script = dir.join("race.json");
-    // Shrinking, growing and degenerate sizes, each requested after the frame's layout.
-    let sizes = [
-        [300, 200],
-        [2, 50],
-        [1200, 780],
-        [640, 1],
-        [1, 1],
-        [900, 3],
-        [1000, 700],
-    ];
-    let mut events: Vec<String> = sizes
+    // The burst's sizes, each requested after a frame's layout.
+    let mut events: Vec<String> = BURST
         .iter()
         .enumerate()
         .map(|(k, [w, h])| {
@@ -323,10 +320,10 @@ fn a_resize_between_layout_and_acquire_is_drawn_clipped_not_a_crash() {
         .collect();
     events.push(format!(
         "{{\"frame\": {}, \"quit\": true}}",
-        6 + 3 * sizes.len()
+        6 + 3 * BURST.len()
     ));
     std::fs::write(&script, format!("[{}]", events.join(",\n"))).unwrap();
-    let character = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
+    let character = angler();
     let args: Vec<&OsStr> = vec![
         character.as_os_str(),
         OsStr::new("--window"),

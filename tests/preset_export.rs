@@ -2,6 +2,8 @@
 //! three.js's GLTFLoader puts every joint where we do (within 1e-5); the pose table
 //! reproduces the solved pose. Node-based checks print a loud SKIP line where node is missing.
 
+mod support;
+
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::gltf_io;
 use anglerpose::preset::{io, posed_glb};
@@ -9,6 +11,7 @@ use anglerpose::rig::Pose;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::khronos::{self, have_node};
 
 /// Tolerance of comparisons against `gltf_io::load`, whose glTF parser stores node
 /// translations and rotations as f32.
@@ -50,16 +53,6 @@ fn stage_for(name: &str, at: Option<(Phase, f64)>) -> Stage {
         stage.update().unwrap();
     }
     stage
-}
-
-fn has_node() -> bool {
-    let has = |tool: &str| {
-        Command::new("which")
-            .arg(tool)
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    has("node") && has("npx")
 }
 
 /// Exports each example (one at another phase) once; returns (glb, stage it should match).
@@ -138,31 +131,9 @@ fn exported_glb_reimports_to_the_solved_pose_with_rod_and_net_placed() {
     }
 }
 
-/// The Khronos glTF validator (through gltf-transform) finds no errors in `glb`.
-fn assert_khronos_valid(glb: &Path) {
-    let out = Command::new("npx")
-        .args(["-y", "@gltf-transform/cli@4.5.1", "validate"])
-        .arg(glb)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run npx");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "validator failed on {}:\n{text}",
-        glb.display()
-    );
-    assert!(
-        text.contains("No errors found."),
-        "{}:\n{text}",
-        glb.display()
-    );
-}
-
 #[test]
 fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
-    if !has_node() {
+    if !have_node() {
         eprintln!(
             "\n*** SKIP: node not found, Khronos validator and three.js checks not run ***\n"
         );
@@ -170,7 +141,7 @@ fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check_export_threejs.mjs");
     for (glb, stage) in exported() {
-        assert_khronos_valid(&glb);
+        khronos::assert_valid(&glb);
 
         let out = Command::new("node")
             .arg(&script)
@@ -354,8 +325,8 @@ fn exported_glb_keeps_texture_coordinates_and_base_colour_images() {
             }
         }
         assert!(textured > 0, "{file}: no textured primitive checked");
-        if has_node() {
-            assert_khronos_valid(&out);
+        if have_node() {
+            khronos::assert_valid(&out);
         } else {
             eprintln!("\n*** SKIP: node not found, Khronos validator not run on {file} ***\n");
         }

@@ -1,4 +1,5 @@
 pub mod angler;
 pub mod arm;
 pub mod golden;
+pub mod khronos;
 pub mod xwin;
