@@ -1,7 +1,9 @@
 //! `anglerpose inspect FILE [--json]`: what the importer sees in a glTF file.
 
 use anglerpose::gltf_io::{self, Character};
-use anglerpose::rig::{ArmMap, ArmPart, Finger, HumanoidMap, Pose, Role, Side};
+use anglerpose::rig::{
+    ArmMap, ArmPart, BodyMap, BodyRole, CharacterFrame, Finger, HumanoidMap, Pose, Role, Side,
+};
 use clap::Args;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -60,7 +62,44 @@ fn arm_json(c: &Character, a: &ArmMap) -> Value {
     })
 }
 
+fn body_json(c: &Character, b: &BodyMap) -> Value {
+    let leg = |side: Side| {
+        let l = b.leg(side);
+        json!({
+            "thigh": bone_name(c, l.thigh),
+            "shin": bone_name(c, l.shin),
+            "foot": bone_name(c, l.foot),
+            "toe": l.toe.map(|t| bone_name(c, t)),
+            "thigh_length": l.thigh_length,
+            "shin_length": l.shin_length,
+        })
+    };
+    json!({
+        "method": b.method,
+        "hips": bone_name(c, b.hips),
+        "spine": b.spine.iter().map(|&s| bone_name(c, s)).collect::<Vec<_>>(),
+        "neck": b.neck.map(|n| bone_name(c, n)),
+        "head": bone_name(c, b.head),
+        "left_leg": leg(Side::Left),
+        "right_leg": leg(Side::Right),
+    })
+}
+
+fn frame_json(rest: &Pose, map: &HumanoidMap) -> Value {
+    match CharacterFrame::from_map(rest, map) {
+        Ok(f) => json!({
+            "up_in_file": f.up_in_file.to_array(),
+            "forward_in_file": f.forward_in_file.to_array(),
+            "unit_scale": f.unit_scale,
+            "snapped_to_axes": f.snapped,
+            "actor_from_file": f.actor_from_file,
+        }),
+        Err(e) => json!({ "error": e.to_string() }),
+    }
+}
+
 fn to_json(c: &Character, map: &HumanoidMap) -> Value {
+    let rest = Pose::rest(&c.skeleton);
     json!({
         "file": c.source.display().to_string(),
         "nodes": c.skeleton.len(),
@@ -89,6 +128,9 @@ fn to_json(c: &Character, map: &HumanoidMap) -> Value {
             "missing": map.missing.iter().map(Role::to_string).collect::<Vec<_>>(),
             "notes": map.notes,
             "forward": map.forward.to_array(),
+            "body": map.body.as_ref().map(|b| body_json(c, b)),
+            "body_missing": map.body_missing.iter().map(BodyRole::to_string).collect::<Vec<_>>(),
+            "frame": frame_json(&rest, map),
         },
         "warnings": c.warnings,
     })
@@ -163,9 +205,41 @@ fn to_text(c: &Character, map: &HumanoidMap) -> String {
             Some(a) => write_arm(w, c, side, a),
         }
     }
-    if !map.missing.is_empty() {
-        let m: Vec<String> = map.missing.iter().map(Role::to_string).collect();
+    match &map.body {
+        None => {
+            let _ = writeln!(w, "    body: none");
+        }
+        Some(b) => write_body(w, c, b),
+    }
+    if !map.missing.is_empty() || !map.body_missing.is_empty() {
+        let m: Vec<String> = map
+            .missing
+            .iter()
+            .map(Role::to_string)
+            .chain(map.body_missing.iter().map(BodyRole::to_string))
+            .collect();
         let _ = writeln!(w, "    missing: {}", m.join(", "));
+    }
+    let rest = Pose::rest(&c.skeleton);
+    match CharacterFrame::from_map(&rest, map) {
+        Ok(f) => {
+            let (u, d) = (f.up_in_file, f.forward_in_file);
+            let _ = writeln!(
+                w,
+                "  frame: up [{:.3}, {:.3}, {:.3}], forward [{:.3}, {:.3}, {:.3}], units × {}{}",
+                u.x,
+                u.y,
+                u.z,
+                d.x,
+                d.y,
+                d.z,
+                f.unit_scale,
+                if f.snapped { " (axis-aligned)" } else { "" }
+            );
+        }
+        Err(e) => {
+            let _ = writeln!(w, "  frame: {e}");
+        }
     }
     for n in &map.notes {
         let _ = writeln!(w, "    note: {n}");
@@ -175,6 +249,33 @@ fn to_text(c: &Character, map: &HumanoidMap) -> String {
         let _ = writeln!(w, "    - {warning}");
     }
     s
+}
+
+fn write_body(w: &mut String, c: &Character, b: &BodyMap) {
+    let spine: Vec<&str> = b.spine.iter().map(|&s| bone_name(c, s)).collect();
+    let _ = writeln!(
+        w,
+        "    body ({:?}): hips {}, spine [{}], neck {}, head {}",
+        b.method,
+        bone_name(c, b.hips),
+        spine.join(" → "),
+        b.neck.map_or("-", |n| bone_name(c, n)),
+        bone_name(c, b.head)
+    );
+    for side in [Side::Left, Side::Right] {
+        let l = b.leg(side);
+        let _ = writeln!(
+            w,
+            "    {} leg: thigh {} ({:.3}), shin {} ({:.3}), foot {}, toe {}",
+            side.name(),
+            bone_name(c, l.thigh),
+            l.thigh_length,
+            bone_name(c, l.shin),
+            l.shin_length,
+            bone_name(c, l.foot),
+            l.toe.map_or("-", |t| bone_name(c, t)),
+        );
+    }
 }
 
 fn write_arm(w: &mut String, c: &Character, side: Side, a: &ArmMap) {

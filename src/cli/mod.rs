@@ -1,6 +1,7 @@
 //! Subcommands; each lives in a file of its own.
 
 mod assets;
+mod calibrate;
 mod edit;
 mod export;
 mod ik;
@@ -38,6 +39,9 @@ pub enum Command {
     Assets(assets::AssetsCommand),
     /// Render the bundled angler, seated with the rod, to a PNG (headless).
     Render(render::RenderArgs),
+    /// Fit any humanoid character: seat it, choose grip offsets and poles over the whole
+    /// session, write a preset and print a per-phase report.
+    Calibrate(calibrate::CalibrateArgs),
     /// Pose the bundled angler for a session state (or sample the timeline) and print JSON.
     Solve(solve::SolveArgs),
     /// Export the posed character (glTF binary) or a pose table (JSON) from a preset.
@@ -60,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Assets(cmd) => assets::run(cmd),
         Command::Render(args) => render::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Export(args) => export::run(args),
         Command::Validate(args) => validate::run(args),
     }

@@ -1,6 +1,7 @@
 use anglerpose::fishing::{Phase, SessionState};
+use anglerpose::preset::io as preset_io;
 use anglerpose::render::{Gpu, capture::render_to_image};
-use anglerpose::stage::{CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for};
+use anglerpose::stage::{CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for_scaled};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -10,6 +11,13 @@ pub struct RenderArgs {
     /// Output PNG file.
     #[arg(long)]
     pub out: PathBuf,
+    /// Render this preset's character, calibration, settings and state as the editor shows
+    /// it (default: the bundled angler). `--phase` / `--t` override its state.
+    #[arg(long, conflicts_with = "character")]
+    pub preset: Option<PathBuf>,
+    /// Render a character file (.glb/.gltf), seated with the default calibration.
+    #[arg(long)]
+    pub character: Option<PathBuf>,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = parse_size)]
     pub size: [u32; 2],
@@ -27,12 +35,13 @@ pub struct RenderArgs {
     /// Do not draw the character's mesh (props and overlays stay).
     #[arg(long)]
     pub no_mesh: bool,
-    /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike, landing).
-    #[arg(long, default_value = "seated_hold", value_parser = parse_phase)]
-    pub phase: Phase,
-    /// Normalised time within the phase, 0..1.
-    #[arg(long, default_value_t = 0.0)]
-    pub t: f64,
+    /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike,
+    /// landing); default: the preset's, else seated_hold.
+    #[arg(long, value_parser = parse_phase)]
+    pub phase: Option<Phase>,
+    /// Normalised time within the phase, 0..1 (default: the preset's, else 0).
+    #[arg(long)]
+    pub t: Option<f64>,
 }
 
 pub fn parse_size(s: &str) -> Result<[u32; 2], String> {
@@ -57,12 +66,20 @@ pub fn parse_phase(s: &str) -> Result<Phase, String> {
 }
 
 pub fn run(args: RenderArgs) -> anyhow::Result<()> {
-    if !(args.t.is_finite() && (0.0..=1.0).contains(&args.t)) {
-        anyhow::bail!("--t {} is outside 0..1", args.t);
+    if let Some(t) = args.t
+        && !(t.is_finite() && (0.0..=1.0).contains(&t))
+    {
+        anyhow::bail!("--t {t} is outside 0..1");
     }
-    let mut stage = Stage::bundled().context("loading the bundled angler")?;
-    stage.state = SessionState::new(args.phase, args.t, stage.state.params);
-    stage.update().context("posing the angler")?;
+    let mut stage = load_stage(args.preset.as_deref(), args.character.as_deref())?;
+    let phase = args.phase.unwrap_or(stage.state.phase);
+    let t = args.t.unwrap_or(if args.phase.is_some() {
+        0.0
+    } else {
+        stage.state.t
+    });
+    stage.state = SessionState::new(phase, t, stage.state.params);
+    stage.update().context("posing the character")?;
     let mut view = ViewOptions::default();
     if args.no_overlays {
         view.overlays = OverlayOptions::NONE;
@@ -70,7 +87,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     view.overlays.bone_lines = args.bones;
     view.xray = args.xray;
     view.mesh_visible = !args.no_mesh;
-    let frame = stage.frame(camera_for(args.camera, args.size), &view);
+    let camera = camera_for_scaled(args.camera, args.size, stage.size_factor());
+    let frame = stage.frame(camera, &view);
     let gpu = Gpu::new_headless()?;
     let image = render_to_image(&gpu, args.size, &frame, &stage.mesh_data())?;
     save_png_atomic(&image, &args.out)?;
@@ -82,6 +100,35 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
         gpu.describe()
     );
     Ok(())
+}
+
+/// The stage of a preset, of a character file with default calibration, or of the bundled
+/// angler; warnings and setup notes go to stderr.
+pub fn load_stage(
+    preset: Option<&std::path::Path>,
+    character: Option<&std::path::Path>,
+) -> anyhow::Result<Stage> {
+    let stage = match (preset, character) {
+        (Some(path), _) => {
+            let preset = preset_io::load_preset(path)?;
+            let (stage, warnings) = preset_io::load_stage(path, &preset)?;
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
+            stage
+        }
+        (None, Some(path)) => {
+            let character = anglerpose::gltf_io::load(path)?;
+            let props = anglerpose::stage::Props::load(&anglerpose::stage::bundled_assets_dir())
+                .context("loading the bundled props")?;
+            Stage::new(character, props)?
+        }
+        (None, None) => Stage::bundled().context("loading the bundled angler")?,
+    };
+    for n in &stage.notes {
+        eprintln!("note: {n}");
+    }
+    Ok(stage)
 }
 
 /// Writes a PNG atomically (temporary file in the same folder, fsync, rename; see

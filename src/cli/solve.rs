@@ -3,10 +3,7 @@
 
 use super::render::parse_phase;
 use anglerpose::fishing::{Handedness, Phase, SessionState, analyse_timeline};
-use anglerpose::preset::io as preset_io;
 use anglerpose::scene::quat_xyzw;
-use anglerpose::stage::Stage;
-use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;
@@ -33,17 +30,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
-    let mut stage = match &args.preset {
-        Some(path) => {
-            let preset = preset_io::load_preset(path)?;
-            let (stage, warnings) = preset_io::load_stage(path, &preset)?;
-            for w in warnings {
-                eprintln!("warning: {w}");
-            }
-            stage
-        }
-        None => Stage::bundled().context("loading the bundled angler")?,
-    };
+    let mut stage = super::render::load_stage(args.preset.as_deref(), None)?;
     if args.left_handed {
         stage.state.params.handedness = Handedness::Left;
     }

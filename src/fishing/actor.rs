@@ -2,6 +2,7 @@
 //! chains and a natural default pole, all derived from the rest pose.
 
 use super::calibration::{GripCalibration, PoleKeys};
+use super::seat::BodyFit;
 use super::{PerSide, SIDES};
 use crate::ik::hand::{FingerChain, basis_from_directions};
 use crate::rig::{Finger, HumanoidMap, Pose, Side, Skeleton, Transform};
@@ -53,13 +54,26 @@ pub struct ActorRig {
     pub arms: PerSide<ArmRig>,
     /// Vertical extent of the joints in the base pose: the scale for tolerances.
     pub height: f64,
+    /// How the session's props fit this body (identity for the bundled angler).
+    pub fit: BodyFit,
 }
 
 impl ActorRig {
     /// Builds the actor from a skeleton, its refreshed rest pose and a humanoid map with both
     /// arms. The base pose's actor placement is reset to identity.
     pub fn new(skeleton: Skeleton, rest: &Pose, map: &HumanoidMap) -> Result<Self, ActorError> {
-        let mut base = rest.clone();
+        Self::with_base(skeleton, rest.clone(), map, BodyFit::IDENTITY)
+    }
+
+    /// Builds the actor on a given base pose (e.g. the seated pose of [`super::seat`]) of
+    /// `skeleton`, with the props fitted by `fit`. `map` must have been detected on the
+    /// same skeleton (its bone indices and elbow axes in the upper arms' frames are used).
+    pub fn with_base(
+        skeleton: Skeleton,
+        mut base: Pose,
+        map: &HumanoidMap,
+        fit: BodyFit,
+    ) -> Result<Self, ActorError> {
         base.set_world_from_actor(Transform::IDENTITY);
         base.refresh_all(&skeleton);
         let mut arms = Vec::with_capacity(2);
@@ -77,6 +91,7 @@ impl ActorRig {
             base,
             arms: PerSide::new(left, right),
             height: (hi - lo).max(1e-6),
+            fit,
         })
     }
 
@@ -124,7 +139,8 @@ impl ActorRig {
             // thumb side of a right hand and the little-finger side of a left one.
             _ => {
                 let sign = if side == Side::Right { 1.0 } else { -1.0 };
-                hand_from_world.transform_vector3(arm.elbow_axis_in_world * sign)
+                let elbow_axis = base.world_rotation(arm.upper_arm) * arm.elbow_axis_in_upper_arm;
+                hand_from_world.transform_vector3(elbow_axis * sign)
             }
         };
         let s = (across - f * across.dot(f))

@@ -6,10 +6,12 @@
 
 mod actor;
 mod analysis;
+mod calibrate;
 mod calibration;
 mod ccd_arm;
 mod pipeline;
 mod rod;
+pub mod seat;
 mod session;
 mod settings;
 
@@ -18,10 +20,12 @@ pub use analysis::{
     ArmSample, FlipEvent, PoleProposal, TimelineAnalysis, TimelineIssue, analyse_timeline,
     search_poles,
 };
+pub use calibrate::{CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate};
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
 pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
 pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError};
 pub use rod::{GripHold, GripTarget, SessionFrames, reel_handle_in_rod};
+pub use seat::{BodyFit, SeatError, SeatedPose};
 pub use session::{Handedness, Phase, SessionParams, SessionState};
 pub use settings::{
     ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,

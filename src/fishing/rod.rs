@@ -13,6 +13,7 @@
 //! the rod and every grip are continuous across phase boundaries.
 
 use super::calibration::{GripCalibration, GripKind};
+use super::seat::BodyFit;
 use super::session::{Handedness, Phase, SessionState};
 use super::{PerSide, SIDES};
 use crate::ik::hand::basis_from_directions;
@@ -111,7 +112,7 @@ fn rod_rotation(elevation: f64, azimuth: f64) -> DQuat {
         * DQuat::from_rotation_y(PI)
 }
 
-fn rod_at(state: &SessionState) -> Transform {
+fn rod_at(state: &SessionState, fit: &BodyFit) -> Transform {
     let i = state.phase.index();
     let (a, mut b) = (KEYS[i], KEYS[i + 1]);
     let mut a = a;
@@ -127,14 +128,22 @@ fn rod_at(state: &SessionState) -> Transform {
     let butt = a.butt.lerp(b.butt, s);
     let el = (a.elevation_deg + (b.elevation_deg - a.elevation_deg) * s).to_radians();
     let az = (a.azimuth_deg + (b.azimuth_deg - a.azimuth_deg) * s).to_radians();
-    Transform::new(butt, rod_rotation(el, az), DVec3::ONE)
+    let rotation = rod_rotation(el, az);
+    if fit.is_identity() {
+        return Transform::new(butt, rotation, DVec3::ONE);
+    }
+    // The reel seat, where the front hand and the reel handle are, follows the body; the rod
+    // keeps its length and direction around it.
+    let seat = rotation * (DVec3::Y * ROD_FRONT_GRIP);
+    Transform::new(fit.point(butt + seat) - seat, rotation, DVec3::ONE)
 }
 
 /// Net leaning against the stool (grip near the left hip, hoop on the ground ahead) and held
 /// out low over the water while landing.
-fn net_at(state: &SessionState) -> Transform {
+fn net_at(state: &SessionState, fit: &BodyFit) -> Transform {
     let place = |grip: DVec3, dir: DVec3| {
         let dir = dir.normalize();
+        let grip = fit.point(grip);
         // Overhand hold: the palm side of the handle (+Z) faces down.
         let rot = basis_from_directions(dir, DVec3::NEG_Y, 1, 2);
         Transform::new(grip - dir * NET_GRIP, rot, DVec3::ONE)
@@ -241,13 +250,19 @@ impl SessionFrames {
     /// Evaluates the rod, the net and both grips for `state` with `calib`'s grip offsets.
     /// Pure and deterministic: the same inputs give bit-identical frames.
     pub fn evaluate(state: &SessionState, calib: &GripCalibration) -> Self {
+        Self::evaluate_fitted(state, calib, &BodyFit::IDENTITY)
+    }
+
+    /// Like [`SessionFrames::evaluate`] with the rod and net keys carried to a body by
+    /// `fit` (the rod keeps its length; see [`BodyFit`]).
+    pub fn evaluate_fitted(state: &SessionState, calib: &GripCalibration, fit: &BodyFit) -> Self {
         let adjust = &calib.rod_adjust;
-        let rod = rod_at(state).compose_rigid(&Transform::new(
+        let rod = rod_at(state, fit).compose_rigid(&Transform::new(
             adjust.offset_in_object,
             adjust.rotation,
             DVec3::ONE,
         ));
-        let net = net_at(state);
+        let net = net_at(state, fit);
         let front = GripTarget {
             hold: GripHold::on(GripKind::RodFront),
             actor_from_grip: grip_in_actor(GripKind::RodFront, calib, &rod, &net, 0.0),

@@ -6,6 +6,10 @@
 //! where `world_from_mesh_bind = world_from_root_joint(scene) × inverse_bind(root joint)` keeps
 //! the skin's root-most joint where the scene puts it. With that rest pose every skin matrix
 //! equals `world_from_mesh_bind`, so skinning the rest pose reproduces the bind-pose mesh.
+//!
+//! When the root-most joint itself is posed in the file (mannequiny tilts its pelvis), the
+//! scene cannot say where the mesh was bound; then the mesh sits where its node (or else the
+//! root joint's parent) puts it, as three.js binds a skinned mesh at its node's world matrix.
 
 use super::Skin;
 use super::nodes::decompose_matrix;
@@ -23,6 +27,7 @@ pub fn apply_bind_pose(
     scene: &Skeleton,
     skins: &mut [Skin],
     has_ibm: &[bool],
+    mesh_node: &[Option<usize>],
     warnings: &mut Vec<String>,
 ) -> Skeleton {
     let n = scene.len();
@@ -58,7 +63,29 @@ pub fn apply_bind_pose(
             .iter()
             .position(|&j| !joint_above[j])
             .unwrap_or(0);
-        let mesh = DMat4::from(scene_world[skin.joints[root]]) * skin.inverse_bind[root];
+        let root_joint = skin.joints[root];
+        let from_root = DMat4::from(scene_world[root_joint]) * skin.inverse_bind[root];
+        // Where the mesh can have been bound: at its node, or at the root joint's parent.
+        let candidates: Vec<DMat4> = [
+            mesh_node.get(si).copied().flatten(),
+            scene.parent(root_joint),
+        ]
+        .into_iter()
+        .map(|b| b.map_or(DMat4::IDENTITY, |b| DMat4::from(scene_world[b])))
+        .collect();
+        let mesh = if candidates
+            .iter()
+            .any(|c| c.abs_diff_eq(from_root, SAME_POSE_TOLERANCE))
+        {
+            from_root
+        } else {
+            warnings.push(format!(
+                "skins[{si}]: the root joint {:?} is posed in the file; the skin is placed at \
+                 its mesh node",
+                scene.bone(root_joint).name
+            ));
+            candidates[0]
+        };
         skin.bind_world_from_mesh = mesh;
         for (k, &j) in skin.joints.iter().enumerate() {
             let w = mesh * skin.inverse_bind[k].inverse();

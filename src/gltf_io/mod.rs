@@ -169,7 +169,18 @@ pub fn load_from_bytes(path: &Path, bytes: &[u8]) -> Result<Character, LoadError
         .skins()
         .map(|s| s.inverse_bind_matrices().is_some())
         .collect();
-    let skeleton = bind::apply_bind_pose(&scene, &mut skins, &has_ibm, &mut warnings);
+    // The first mesh node of each skin: where the skinned mesh was meant to be when bound.
+    let mut skin_mesh_node: Vec<Option<usize>> = vec![None; skins.len()];
+    for node in document.nodes() {
+        if let (Some(_), Some(s)) = (node.mesh(), node.skin())
+            && let Some(slot) = skin_mesh_node.get_mut(s.index())
+            && slot.is_none()
+        {
+            *slot = node_to_bone.get(node.index()).copied();
+        }
+    }
+    let skeleton =
+        bind::apply_bind_pose(&scene, &mut skins, &has_ibm, &skin_mesh_node, &mut warnings);
     let scene_pose = bind::scene_locals(&scene);
     let images = container::load_images(path, &document, &buffers, &mut warnings);
 

@@ -5,7 +5,7 @@ use super::parse::parse_preset;
 use super::{CharacterRef, Preset, PresetError, Problem, check_preset, sha256_hex};
 use crate::gltf_io;
 use crate::rig::{HumanoidMap, Pose, Side};
-use crate::stage::{Props, Stage, bundled_assets_dir};
+use crate::stage::{Props, Stage, StageError, bundled_assets_dir};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -213,22 +213,18 @@ pub fn load_stage(
         character: bundled_assets_dir(),
         source: Box::new(source),
     })?;
-    let skel = &character.skeleton;
-    let rest = Pose::rest(skel);
-    let map = if preset.humanoid_overrides.bones.is_empty() {
-        HumanoidMap::detect(skel, &rest)
-    } else {
-        HumanoidMap::detect_with_override(skel, &rest, &preset.humanoid_overrides).map_err(
-            |source| PresetError::Humanoid {
-                path: path.clone(),
-                source,
-            },
-        )?
-    };
     let mut stage =
-        Stage::with_map(character, props, map).map_err(|source| PresetError::Stage {
-            path: path.clone(),
-            source: Box::new(source),
+        Stage::with_overrides(character, props, &preset.humanoid_overrides).map_err(|source| {
+            match source {
+                StageError::Humanoid { source, .. } => PresetError::Humanoid {
+                    path: path.clone(),
+                    source,
+                },
+                source => PresetError::Stage {
+                    path: path.clone(),
+                    source: Box::new(source),
+                },
+            }
         })?;
     preset
         .apply_to(&mut stage)

@@ -1,14 +1,19 @@
-//! Which bones are the arms and hands of a humanoid, per side — found from bone names, from
-//! topology when names fail, or from an explicit override a preset can store.
+//! Which bones are the arms, hands, torso, head and legs of a humanoid — found from bone
+//! names, from topology when names fail, or (arms) from an explicit override a preset can
+//! store — and the character frame (up, facing, units) that follows from them.
 //!
 //! Pure: works on a [`Skeleton`] and its rest [`Pose`] only. World "up" is +Y (glTF); the
 //! body's forward direction is `left × up`, where `left` runs from the right shoulder to the
 //! left one (a glTF character facing +Z has its left side at +X).
 
+mod body;
 mod detect;
+mod frame;
 mod names;
 mod roles;
 
+pub use body::{BodyMap, BodyRole, LegMap};
+pub use frame::{CharacterFrame, FrameError};
 pub use roles::{ArmPart, Finger, HumanoidError, HumanoidOverride, Role, Side};
 
 use super::{Pose, Skeleton};
@@ -82,6 +87,11 @@ pub struct HumanoidMap {
     pub notes: Vec<String>,
     /// The body's forward direction in the rest pose (world, unit).
     pub forward: DVec3,
+    /// Hips, spine, neck, head and legs, when all of hips, head and both legs (thigh, shin,
+    /// foot) were found.
+    pub body: Option<BodyMap>,
+    /// Body roles not mapped (toes and neck are optional; the others make `body` `None`).
+    pub body_missing: Vec<BodyRole>,
 }
 
 impl HumanoidMap {

@@ -68,6 +68,17 @@ impl Transform {
         )
     }
 
+    /// `self · child` when `self` has a uniform scale (`scale.x` is used): exact as TRS, so
+    /// the child keeps any non-uniform scale of its own. Precondition: `self.scale` uniform.
+    pub fn compose_uniform(&self, child: &Transform) -> Transform {
+        let s = self.scale.x;
+        Transform::new(
+            self.translation + self.rotation * (child.translation * s),
+            (self.rotation * child.rotation).normalize(),
+            child.scale * s,
+        )
+    }
+
     /// True when every component is finite.
     pub fn is_finite(&self) -> bool {
         self.translation.is_finite() && self.rotation.is_finite() && self.scale.is_finite()

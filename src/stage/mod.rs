@@ -5,11 +5,13 @@
 mod ccd_overlays;
 mod meshes;
 mod overlays;
+mod setup;
 mod view;
 
 pub use meshes::{MeshTable, mesh_data_from_primitive};
 pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc};
-pub use view::{CameraPreset, ViewOptions, camera_for};
+pub use setup::{PreparedActor, prepare};
+pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled};
 
 use crate::fishing::{
     ActorError, ActorRig, GripCalibration, PoseEvaluation, Poser, SessionError, SessionState,
@@ -17,7 +19,7 @@ use crate::fishing::{
 };
 use crate::gltf_io::{self, Character, LoadError};
 use crate::render::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};
-use crate::rig::{HumanoidMap, Pose, Transform};
+use crate::rig::{CharacterFrame, HumanoidMap, HumanoidOverride, Pose, Transform};
 use glam::{DAffine3, DMat4};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -30,6 +32,11 @@ pub enum StageError {
     Actor { path: PathBuf, source: ActorError },
     #[error(transparent)]
     Session(#[from] SessionError),
+    #[error("{path}: humanoid_overrides: {source}")]
+    Humanoid {
+        path: PathBuf,
+        source: crate::rig::HumanoidError,
+    },
 }
 
 /// The bundled props (rigid meshes, each in its own object space; see `fishing::rod`).
@@ -62,6 +69,10 @@ pub struct Stage {
     pub state: SessionState,
     pub world_from_actor: Transform,
     pub pose: Pose,
+    /// How the character's file space was brought into actor space (`None`: kept as is).
+    pub frame: Option<CharacterFrame>,
+    /// What preparing the character did or could not do (shown to the user).
+    pub notes: Vec<String>,
     poser: Poser,
     last: Option<PoseEvaluation>,
     table: MeshTable,
@@ -80,27 +91,32 @@ impl Stage {
         Self::new(character, Props::load(&dir)?)
     }
 
-    /// Any character whose detected humanoid map has both arms.
+    /// Any character whose detected humanoid map has both arms: framed, seated and fitted
+    /// (see [`prepare`]).
     pub fn new(character: Character, props: Props) -> Result<Self, StageError> {
-        let rest = Pose::rest(&character.skeleton);
-        let map = HumanoidMap::detect(&character.skeleton, &rest);
-        Self::with_map(character, props, map)
+        Self::with_overrides(character, props, &HumanoidOverride::default())
     }
 
-    /// Like [`Stage::new`] with a given humanoid map (e.g. detected with a preset's
-    /// overrides, which can rescue a character whose names detection misses).
-    pub fn with_map(
+    /// Like [`Stage::new`], detecting the humanoid with a preset's overrides (which can
+    /// rescue a character whose names detection misses).
+    pub fn with_overrides(
         character: Character,
         props: Props,
-        map: HumanoidMap,
+        overrides: &HumanoidOverride,
     ) -> Result<Self, StageError> {
-        let rest = Pose::rest(&character.skeleton);
-        let actor = ActorRig::new(character.skeleton.clone(), &rest, &map).map_err(|source| {
-            StageError::Actor {
-                path: character.source.clone(),
-                source,
-            }
-        })?;
+        let prepared = prepare(character, overrides)?;
+        Ok(Self::from_prepared(prepared, props)?)
+    }
+
+    /// A stage on an already prepared actor.
+    pub fn from_prepared(prepared: PreparedActor, props: Props) -> Result<Self, SessionError> {
+        let PreparedActor {
+            character,
+            map,
+            actor,
+            frame,
+            notes,
+        } = prepared;
         let calibration = actor.default_calibration();
         let table = MeshTable::new(&character, &props);
         let mut stage = Self {
@@ -113,12 +129,26 @@ impl Stage {
             settings: SolverSettings::default(),
             state: SessionState::default(),
             world_from_actor: Transform::IDENTITY,
+            frame,
+            notes,
             poser: Poser::new(),
             last: None,
             table,
         };
         stage.update()?;
         Ok(stage)
+    }
+
+    /// The character's seated size relative to the bundled angler (head height in the base
+    /// pose over the angler's 1.13 m); exactly 1 for the angler itself. Cameras scale by it.
+    pub fn size_factor(&self) -> f64 {
+        if self.actor.fit.is_identity() {
+            return 1.0;
+        }
+        match &self.map.body {
+            Some(b) => (self.actor.base.world_position(b.head).y / 1.13).clamp(0.05, 100.0),
+            None => (self.actor.height / 1.13).clamp(0.05, 100.0),
+        }
     }
 
     /// Re-poses for the current state, calibration and settings (seed 001's order).
@@ -176,7 +206,10 @@ impl Stage {
                     self.table.net(),
                     world * eval.frames.actor_from_net.to_affine(),
                 ),
-                (self.table.stool(), world),
+                (
+                    self.table.stool(),
+                    world * self.actor.fit.actor_from_stool.to_affine(),
+                ),
                 (self.table.rigid_character(), world),
             ];
             for (draws, world_from_object) in objects {

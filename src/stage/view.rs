@@ -37,19 +37,28 @@ pub enum CameraPreset {
 
 /// A perspective camera for `preset` at `size` pixels, framing the angler and the rod.
 pub fn camera_for(preset: CameraPreset, size: [u32; 2]) -> Camera {
+    camera_for_scaled(preset, size, 1.0)
+}
+
+/// Like [`camera_for`] for a character `scale` times the angler's seated size (see
+/// [`super::Stage::size_factor`]): eye and target scale about the actor origin.
+pub fn camera_for_scaled(preset: CameraPreset, size: [u32; 2], scale: f64) -> Camera {
     let (eye, target) = match preset {
         CameraPreset::Front => ([0.35, 1.25, 4.1], [0.0, 0.95, 0.55]),
         CameraPreset::Side => ([-4.0, 1.3, 0.8], [0.0, 0.95, 0.55]),
         CameraPreset::ThreeQuarter => ([-2.3, 1.55, 2.5], [0.05, 0.9, 0.5]),
         CameraPreset::Hands => ([-0.75, 1.15, 1.05], [-0.05, 0.75, 0.3]),
     };
+    let k = scale as f32;
+    let eye = eye.map(|v| v * k);
+    let target = target.map(|v| v * k);
     Camera::look_at(
         eye,
         target,
         [0.0, 1.0, 0.0],
         40f32.to_radians(),
         size,
-        0.05,
-        100.0,
+        0.05 * k.min(1.0),
+        100.0 * k.max(1.0),
     )
 }

@@ -1,6 +1,7 @@
 //! Arm detection: names first, topology as a fallback, quadruped rejection, then lengths and
 //! elbow axes from the rest pose.
 
+use super::body::{self, BodyMap};
 use super::names::{self, NameKind};
 use super::{
     ArmMap, ArmPart, Finger, HumanoidError, HumanoidMap, HumanoidOverride, MapMethod, Role, Side,
@@ -44,25 +45,25 @@ fn depths(skel: &Skeleton) -> Vec<usize> {
 }
 
 /// The child with the largest subtree (first on ties); `None` for a leaf.
-fn main_child(skel: &Skeleton, b: usize) -> Option<usize> {
+pub(super) fn main_child(skel: &Skeleton, b: usize) -> Option<usize> {
     skel.children(b)
         .iter()
         .copied()
         .max_by_key(|&c| (skel.subtree_len(c), std::cmp::Reverse(c)))
 }
 
-fn strict_ancestor(skel: &Skeleton, a: usize, b: usize) -> bool {
+pub(super) fn strict_ancestor(skel: &Skeleton, a: usize, b: usize) -> bool {
     a != b && skel.is_ancestor(a, b)
 }
 
-struct Names {
-    parsed: Vec<names::ParsedName>,
-    depth: Vec<usize>,
+pub(super) struct Names {
+    pub(super) parsed: Vec<names::ParsedName>,
+    pub(super) depth: Vec<usize>,
 }
 
 impl Names {
     /// Bones of `side` whose name has `kind`, shallowest first.
-    fn of(&self, side: Side, kind: NameKind) -> Vec<usize> {
+    pub(super) fn of(&self, side: Side, kind: NameKind) -> Vec<usize> {
         let mut v: Vec<usize> = (0..self.parsed.len())
             .filter(|&i| self.parsed[i].side == Some(side) && self.parsed[i].kind == kind)
             .collect();
@@ -248,11 +249,15 @@ pub fn detect(skel: &Skeleton, rest: &Pose) -> HumanoidMap {
     build(skel, rest, parts, method, notes)
 }
 
-fn detect_partials(skel: &Skeleton, rest: &Pose) -> ([Partial; 2], MapMethod, Vec<String>) {
-    let n = Names {
+fn names_of(skel: &Skeleton) -> Names {
+    Names {
         parsed: skel.bones().iter().map(|b| names::parse(&b.name)).collect(),
         depth: depths(skel),
-    };
+    }
+}
+
+fn detect_partials(skel: &Skeleton, rest: &Pose) -> ([Partial; 2], MapMethod, Vec<String>) {
+    let n = names_of(skel);
     let mut notes = Vec::new();
     let mut parts = [Side::Left, Side::Right].map(|s| arm_from_names(skel, &n, s));
     let mut method = MapMethod::Names;
@@ -282,6 +287,20 @@ fn detect_partials(skel: &Skeleton, rest: &Pose) -> ([Partial; 2], MapMethod, Ve
     } else if !parts.iter().any(Partial::is_complete) {
         notes.push("no humanoid arms found".to_string());
         method = MapMethod::NotFound;
+    } else if method == MapMethod::Topology {
+        // Shape alone maps arms on many trees (fingers, tails, branches): accept them only
+        // on a body with hips, head and two legs.
+        let found = body::detect_body(skel, rest, &n, [parts[0].upper, parts[1].upper]);
+        if found.body.is_none() {
+            let missing: Vec<String> = found.missing.iter().map(|r| r.to_string()).collect();
+            notes.push(format!(
+                "no humanoid found: arm-like chains exist, but no body around them (missing \
+                 {})",
+                missing.join(", ")
+            ));
+            parts = [Partial::default(), Partial::default()];
+            method = MapMethod::NotFound;
+        }
     }
     (parts, method, notes)
 }
@@ -328,13 +347,17 @@ pub fn detect_with_override(
     Ok(build(skel, rest, parts, method, notes))
 }
 
-/// Body forward (unit, world) from the shoulders: `left × up`; +Z when undefined.
-fn body_forward(rest: &Pose, parts: &[Partial; 2]) -> DVec3 {
+/// Body forward (unit, world) from the shoulders: `left × up`, with `up` from the hips to the
+/// head when the body is mapped (else +Y); +Z when undefined.
+fn body_forward(rest: &Pose, parts: &[Partial; 2], body: Option<&BodyMap>) -> DVec3 {
     let (Some(l), Some(r)) = (parts[0].upper, parts[1].upper) else {
         return DVec3::Z;
     };
+    let up = body
+        .and_then(|b| (rest.world_position(b.head) - rest.world_position(b.hips)).try_normalize())
+        .unwrap_or(DVec3::Y);
     let left = rest.world_position(l) - rest.world_position(r);
-    left.cross(DVec3::Y).try_normalize().unwrap_or(DVec3::Z)
+    left.cross(up).try_normalize().unwrap_or(DVec3::Z)
 }
 
 fn dist(rest: &Pose, a: usize, b: usize) -> f64 {
@@ -403,9 +426,12 @@ fn build(
     rest: &Pose,
     parts: [Partial; 2],
     method: MapMethod,
-    notes: Vec<String>,
+    mut notes: Vec<String>,
 ) -> HumanoidMap {
-    let forward = body_forward(rest, &parts);
+    let n = names_of(skel);
+    let found = body::detect_body(skel, rest, &n, [parts[0].upper, parts[1].upper]);
+    notes.extend(found.notes);
+    let forward = body_forward(rest, &parts, found.body.as_ref());
     let mut missing = Vec::new();
     let mut score = 0.0;
     let mut arms = [None, None];
@@ -450,5 +476,7 @@ fn build(
         missing,
         notes,
         forward,
+        body: found.body,
+        body_missing: found.missing,
     }
 }

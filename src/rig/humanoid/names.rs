@@ -1,5 +1,5 @@
-//! Bone-name parsing for humanoid arm mapping: side and role keywords from Mixamo, Blender,
-//! Unreal, VRM and Cesium-style names.
+//! Bone-name parsing for humanoid mapping: side and role keywords from Mixamo, Blender/Rigify,
+//! Unreal, VRM, KayKit and Cesium-style names, for arms, hands, fingers, torso, head and legs.
 
 use super::{Finger, Side};
 
@@ -14,6 +14,22 @@ pub enum NameKind {
     Finger(Finger),
     /// `arm` with a number / `arm_joint`: upper arm, forearm or hand by chain position.
     GenericArm,
+    /// `hips`, `pelvis`, or an unsided `hip`.
+    Hips,
+    /// `spine`, `chest`, `torso`, `abdomen`, `waist`.
+    Spine,
+    Neck,
+    Head,
+    /// `thigh`, `upleg`, `upperleg`, `femur`, or a sided `hip`.
+    Thigh,
+    /// `shin`, `calf`, `lowerleg`, `knee`, or a plain sided `leg` (Mixamo's `LeftLeg`).
+    Shin,
+    /// `foot`, `ankle`.
+    Foot,
+    /// `toe`, `toes`, `toebase`, `ball`.
+    Toe,
+    /// `leg` with a number / `leg_joint`: thigh, shin, foot, toe by chain position.
+    GenericLeg,
     Other,
 }
 
@@ -141,9 +157,39 @@ pub fn parse(name: &str) -> ParsedName {
     } else if has("arm") && !has("armature") {
         NameKind::GenericArm
     } else {
-        NameKind::Other
+        body_kind(&key, side.is_some(), numbered)
     };
     ParsedName { side, kind }
+}
+
+/// Torso, head and leg keywords (after the arm keywords, which win).
+fn body_kind(key: &str, sided: bool, numbered: bool) -> NameKind {
+    let has = |s: &str| key.contains(s);
+    if has("toe") || key == "ball" {
+        NameKind::Toe
+    } else if has("foot") || has("ankle") {
+        NameKind::Foot
+    } else if has("thigh") || has("upleg") || has("upperleg") || has("femur") || has("uleg") {
+        NameKind::Thigh
+    } else if has("shin") || has("calf") || has("lowerleg") || has("lowleg") || has("knee") {
+        NameKind::Shin
+    } else if has("leg") && numbered {
+        NameKind::GenericLeg
+    } else if has("leg") && sided {
+        NameKind::Shin
+    } else if key == "hip" && sided {
+        NameKind::Thigh
+    } else if has("hips") || has("pelvis") || key == "hip" {
+        NameKind::Hips
+    } else if has("neck") {
+        NameKind::Neck
+    } else if key == "head" || has("head") && !has("headtop") {
+        NameKind::Head
+    } else if has("spine") || has("chest") || has("torso") || has("abdomen") || has("waist") {
+        NameKind::Spine
+    } else {
+        NameKind::Other
+    }
 }
 
 #[cfg(test)]
@@ -197,7 +243,51 @@ mod tests {
         assert_eq!(k("upperarm_twist_01_l"), (l, Other));
         assert_eq!(k("hand_ik.L"), (l, Other));
         assert_eq!(k("Armature"), (None, Other));
-        assert_eq!(k("spine_02"), (None, Other));
-        assert_eq!(k("thigh.L"), (l, Other));
+        assert_eq!(k("spine_02"), (None, Spine));
+        assert_eq!(k("thigh.L"), (l, Thigh));
+    }
+
+    #[test]
+    fn recognises_torso_head_and_legs() {
+        use NameKind::*;
+        let l = Some(Side::Left);
+        let r = Some(Side::Right);
+        // Mixamo
+        assert_eq!(k("mixamorig:Hips"), (None, Hips));
+        assert_eq!(k("mixamorig:Spine2"), (None, Spine));
+        assert_eq!(k("mixamorig:Neck"), (None, Neck));
+        assert_eq!(k("mixamorig:Head"), (None, Head));
+        assert_eq!(k("mixamorig:HeadTop_End"), (None, Other));
+        assert_eq!(k("mixamorig:LeftUpLeg"), (l, Thigh));
+        assert_eq!(k("mixamorig:LeftLeg"), (l, Shin));
+        assert_eq!(k("mixamorig:RightFoot"), (r, Foot));
+        assert_eq!(k("mixamorig:RightToeBase"), (r, Toe));
+        assert_eq!(k("mixamorig:RightToe_End"), (r, Other));
+        // Unreal / mannequiny
+        assert_eq!(k("pelvis"), (None, Hips));
+        assert_eq!(k("neck_01"), (None, Neck));
+        assert_eq!(k("calf_l"), (l, Shin));
+        assert_eq!(k("ball_r"), (r, Toe));
+        assert_eq!(k("thigh_twist_01_l"), (l, Other));
+        // Rigify DEF bones
+        assert_eq!(k("DEF-spine.003"), (None, Spine));
+        assert_eq!(k("DEF-thigh.L"), (l, Thigh));
+        assert_eq!(k("DEF-shin.R"), (r, Shin));
+        assert_eq!(k("DEF-toe.L"), (l, Toe));
+        assert_eq!(k("MCH-thigh_ik.L"), (l, Other));
+        // VRM
+        assert_eq!(k("leftUpperLeg"), (l, Thigh));
+        assert_eq!(k("rightLowerLeg"), (r, Shin));
+        assert_eq!(k("upperChest"), (None, Spine));
+        assert_eq!(k("leftToes"), (l, Toe));
+        // Cesium-style numbered legs, KayKit, RobotExpressive
+        assert_eq!(k("Skeleton_leg_joint_L__3_"), (l, GenericLeg));
+        assert_eq!(k("leg_joint_R_1"), (r, GenericLeg));
+        assert_eq!(k("UpperLeg.L"), (l, Thigh));
+        assert_eq!(k("LowerLeg.R"), (r, Shin));
+        assert_eq!(k("Torso"), (None, Spine));
+        assert_eq!(k("Abdomen"), (None, Spine));
+        assert_eq!(k("hip.L"), (l, Thigh));
+        assert_eq!(k("Hips"), (None, Hips));
     }
 }

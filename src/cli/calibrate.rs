@@ -1,0 +1,149 @@
+//! `anglerpose calibrate CHARACTER --out PRESET.json`: frames, seats and fits any humanoid,
+//! chooses grip offsets and poles over the whole session timeline, saves a preset and prints
+//! a per-phase report.
+
+use anglerpose::fishing::{CalibrationReport, calibrate};
+use anglerpose::preset::{Preset, io as preset_io};
+use anglerpose::rig::{BodyRole, Role};
+use anglerpose::stage::{Props, Stage, bundled_assets_dir};
+use anyhow::Context;
+use clap::Args;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    /// The character (.glb/.gltf).
+    pub character: PathBuf,
+    /// Where to write the preset (atomically).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Timeline samples to calibrate over (≥ 600 recommended).
+    #[arg(long, default_value_t = 600)]
+    pub samples: usize,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What stops a character from being calibrated, naming the missing roles; `None` when it can.
+pub fn refusal(stage: &Stage) -> Option<String> {
+    let map = &stage.map;
+    if map.body.is_some() && map.has_both_arms() {
+        return None;
+    }
+    let mut missing: Vec<String> = map
+        .missing
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.part,
+                anglerpose::rig::ArmPart::UpperArm
+                    | anglerpose::rig::ArmPart::Forearm
+                    | anglerpose::rig::ArmPart::Hand
+            )
+        })
+        .map(Role::to_string)
+        .collect();
+    missing.extend(
+        map.body_missing
+            .iter()
+            .filter(|r| !matches!(r, BodyRole::Toe(_) | BodyRole::Neck))
+            .map(BodyRole::to_string),
+    );
+    let mut s = format!(
+        "{} is not a humanoid that can sit and hold a rod: missing {}",
+        stage.character.source.display(),
+        if missing.is_empty() {
+            "a body".to_string()
+        } else {
+            missing.join(", ")
+        }
+    );
+    for n in &map.notes {
+        let _ = write!(s, "; {n}");
+    }
+    Some(s)
+}
+
+pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
+    if args.samples < 2 || args.samples > 100_000 {
+        anyhow::bail!("--samples {}: use 2..=100000", args.samples);
+    }
+    let character = anglerpose::gltf_io::load(&args.character)?;
+    let props = Props::load(&bundled_assets_dir()).context("loading the bundled props")?;
+    let source = character.source.clone();
+    let mut stage = match Stage::new(character, props) {
+        Ok(s) => s,
+        Err(e) => anyhow::bail!("{} cannot be calibrated: {e}", source.display()),
+    };
+    if let Some(why) = refusal(&stage) {
+        anyhow::bail!(why);
+    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let (calibration, report) = calibrate(
+        &stage.actor,
+        &stage.settings,
+        &stage.state.params,
+        args.samples,
+        threads,
+    )?;
+    stage.calibration = calibration;
+    stage.reset_flip_tracking();
+    stage.update()?;
+    let character_ref = preset_io::character_ref(&args.out, &args.character)?;
+    let preset = Preset::from_stage(&stage, character_ref);
+    preset_io::save_preset_atomic(&args.out, &preset)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        for n in &stage.notes {
+            println!("note: {n}");
+        }
+        print!("{}", report_text(&report));
+    }
+    eprintln!("wrote {}", args.out.display());
+    Ok(())
+}
+
+fn report_text(r: &CalibrationReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "calibrated over {} samples ({} candidate timelines): reached left {:.1}%, right {:.1}%, {} flip(s)",
+        r.samples,
+        r.evaluations,
+        100.0 * r.reached_fraction.left,
+        100.0 * r.reached_fraction.right,
+        r.flips
+    );
+    let _ = writeln!(
+        s,
+        "  {:<6} {:<13} {:>8} {:>14} {:>6} {:>7} {:>7}",
+        "arm", "phase", "reached", "residual (mm)", "flips", "clamps", "inside"
+    );
+    for (side, rows) in [("left", &r.per_arm.left), ("right", &r.per_arm.right)] {
+        for p in rows {
+            let _ = writeln!(
+                s,
+                "  {:<6} {:<13} {:>4}/{:<4} {:>14.2} {:>6} {:>7} {:>7}",
+                side,
+                p.phase.name(),
+                p.reached,
+                p.samples,
+                p.worst_residual * 1000.0,
+                p.flips,
+                p.clamps,
+                p.elbow_inside
+            );
+        }
+    }
+    s
+}

@@ -1,0 +1,342 @@
+//! One-step calibration: grip offsets along the rod's handle, per-arm poles (per phase where
+//! one pole cannot serve the whole session) and a per-phase report, chosen over the whole
+//! session timeline so wrists reach their grips wherever the body allows, elbows do not flip,
+//! stay within limits and outside the torso. Deterministic: a fixed candidate set, ties to the
+//! first candidate, the same result on any number of threads.
+
+use super::SolverSettings;
+use super::actor::ActorRig;
+use super::analysis::{ArmSample, TimelineAnalysis, analyse_timeline};
+use super::calibration::{GripCalibration, GripKind, GripOffset, PoleKeys};
+use super::pipeline::SessionError;
+use super::session::{Phase, SessionParams};
+use super::{PerSide, SIDES};
+use crate::rig::Side;
+use glam::DVec3;
+
+/// Residual below which a wrist counts as on its grip when scoring (metres).
+pub const REACH_RESIDUAL: f64 = 1e-3;
+
+/// One phase of one arm in the report.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PhaseReport {
+    pub phase: Phase,
+    pub samples: usize,
+    /// Samples whose wrist reached its grip (residual ≤ [`REACH_RESIDUAL`]).
+    pub reached: usize,
+    pub worst_residual: f64,
+    pub flips: usize,
+    /// Samples with the elbow on its limit.
+    pub clamps: usize,
+    /// Samples with the elbow nearer the body's midline than the shoulder.
+    pub elbow_inside: usize,
+}
+
+/// What calibration chose and what it achieves.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct CalibrationReport {
+    pub samples: usize,
+    pub per_arm: PerSide<Vec<PhaseReport>>,
+    /// Fraction of samples reached per arm.
+    pub reached_fraction: PerSide<f64>,
+    pub flips: usize,
+    /// Candidate timelines evaluated.
+    pub evaluations: usize,
+}
+
+impl CalibrationReport {
+    fn from_analysis(actor: &ActorRig, a: &TimelineAnalysis, evaluations: usize) -> Self {
+        let per_arm = a.samples.map(|side, samples| {
+            Phase::ALL
+                .iter()
+                .map(|&phase| {
+                    let s: Vec<&ArmSample> = samples.iter().filter(|s| s.phase == phase).collect();
+                    PhaseReport {
+                        phase,
+                        samples: s.len(),
+                        reached: s.iter().filter(|s| on_grip(s)).count(),
+                        worst_residual: s.iter().map(|s| s.residual).fold(0.0, f64::max),
+                        flips: s.iter().filter(|s| s.flipped).count(),
+                        clamps: s.iter().filter(|s| s.limited).count(),
+                        elbow_inside: s.iter().filter(|s| inside(actor, side, s)).count(),
+                    }
+                })
+                .collect()
+        });
+        let reached_fraction = a
+            .samples
+            .map(|_, s| s.iter().filter(|s| on_grip(s)).count() as f64 / s.len().max(1) as f64);
+        Self {
+            samples: a.samples.left.len(),
+            per_arm,
+            reached_fraction,
+            flips: a.flips.len(),
+            evaluations,
+        }
+    }
+}
+
+fn on_grip(s: &ArmSample) -> bool {
+    s.reached && s.residual <= REACH_RESIDUAL
+}
+
+fn shoulder(actor: &ActorRig, side: Side) -> DVec3 {
+    actor.base.world_position(actor.arm(side).upper)
+}
+
+fn reach(actor: &ActorRig, side: Side) -> f64 {
+    let arm = actor.arm(side);
+    let p = |b| actor.base.world_position(b);
+    (p(arm.fore) - p(arm.upper)).length() + (p(arm.hand) - p(arm.fore)).length()
+}
+
+fn outward(side: Side) -> f64 {
+    if side == Side::Left { 1.0 } else { -1.0 }
+}
+
+/// The elbow nearer the body's midline than the shoulder by more than 5% of the arm: inside
+/// the torso.
+fn inside(actor: &ActorRig, side: Side, s: &ArmSample) -> bool {
+    let sh = shoulder(actor, side);
+    outward(side) * (sh.x - s.elbow_in_actor.x) > 0.05 * reach(actor, side)
+}
+
+/// Score of one arm over a timeline (lower is better): misses and flips dominate, then
+/// residuals, limit clamps and unnatural elbows (above the shoulder, inside the torso).
+fn arm_score(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> f64 {
+    let sh = shoulder(actor, side);
+    let r = reach(actor, side);
+    let n = samples.len().max(1) as f64;
+    let mut score = 0.0;
+    for s in samples {
+        if !on_grip(s) {
+            score += 10.0 + s.residual / r;
+        }
+        if s.flipped {
+            score += 1000.0;
+        }
+        if s.limited {
+            score += 1.0;
+        }
+        let above = (s.elbow_in_actor.y - sh.y).max(0.0) / r;
+        let into = (outward(side) * (sh.x - s.elbow_in_actor.x) + 0.05 * r).max(0.0) / r;
+        score += 2.0 * (above + into);
+    }
+    score / n
+}
+
+/// Evaluates `candidates` (each a full calibration) on up to `threads` threads and returns the
+/// index of the lowest score (first on ties) with its analysis.
+fn best_of(
+    actor: &ActorRig,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+    candidates: &[GripCalibration],
+    score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
+    threads: usize,
+) -> Result<(usize, f64, TimelineAnalysis), SessionError> {
+    let threads = threads.clamp(1, candidates.len().max(1));
+    let chunk = candidates.len().div_ceil(threads);
+    let results: Vec<Result<Vec<(f64, TimelineAnalysis)>, SessionError>> =
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = candidates
+                .chunks(chunk.max(1))
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|c| {
+                                let a = analyse_timeline(actor, c, settings, params, samples)?;
+                                Ok((score(&a), a))
+                            })
+                            .collect::<Result<Vec<_>, SessionError>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Ok(Vec::new())))
+                .collect()
+        });
+    let mut best: Option<(usize, f64, TimelineAnalysis)> = None;
+    let mut k = 0;
+    for part in results {
+        for (s, a) in part? {
+            if best.as_ref().is_none_or(|(_, b, _)| s < *b) {
+                best = Some((k, s, a));
+            }
+            k += 1;
+        }
+    }
+    best.ok_or_else(|| SessionError::Calibration("no calibration candidates".into()))
+}
+
+/// Pole candidates around `side`'s shoulder: below, outside, behind and ahead of it, at one
+/// and two arm lengths.
+fn pole_candidates(actor: &ActorRig, side: Side) -> Vec<DVec3> {
+    let sh = shoulder(actor, side);
+    let r = reach(actor, side);
+    let mut out = vec![actor.arm(side).default_pole_in_actor];
+    for cx in [0.2, 0.6, 1.2] {
+        for cy in [0.4, 1.0, 2.0] {
+            for cz in [-0.8, -0.3, 0.0, 0.4] {
+                for dist in [1.0, 2.0] {
+                    let dir = DVec3::new(outward(side) * cx, -cy, cz).normalize();
+                    out.push(sh + dir * r * dist);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Calibrates `actor` for a session with `params` over `samples` timeline samples (≥ 2),
+/// using up to `threads` threads. Starts from the actor's default calibration and chooses,
+/// in turn: a rod adjustment in rod space, grip offsets along the handle (rear and front
+/// grip), a constant pole per arm, then per-phase poles for phases that still flip, clamp or
+/// miss.
+///
+/// # Errors
+/// Any [`SessionError`] the pipeline raises on a candidate (bad settings or parameters).
+pub fn calibrate(
+    actor: &ActorRig,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+    threads: usize,
+) -> Result<(GripCalibration, CalibrationReport), SessionError> {
+    let samples = samples.max(2);
+    let mut calib = actor.default_calibration();
+    let mut evaluations = 0;
+    let both = |a: &TimelineAnalysis| {
+        SIDES
+            .iter()
+            .map(|&s| arm_score(actor, s, a.samples.get(s)))
+            .sum::<f64>()
+    };
+    // 1. The rod in the hands: shift it in its own frame (across, along, toward the reel) so
+    //    both hands and the reel handle come within reach of this body.
+    {
+        let r = 0.5 * (reach(actor, Side::Left) + reach(actor, Side::Right));
+        let steps = [0.0, -0.08, 0.08, -0.16, 0.16].map(|k| k * r);
+        let mut candidates = Vec::with_capacity(125);
+        for dx in steps {
+            for dy in steps {
+                for dz in steps {
+                    let mut c = calib.clone();
+                    c.rod_adjust.offset_in_object = DVec3::new(dx, dy, dz);
+                    candidates.push(c);
+                }
+            }
+        }
+        evaluations += candidates.len();
+        let (k, _, _) = best_of(
+            actor,
+            settings,
+            params,
+            samples,
+            &candidates,
+            &both,
+            threads,
+        )?;
+        calib = candidates[k].clone();
+    }
+    // 2. Grips along the handle: slide each grip toward or away from the butt in 2 cm
+    //    steps (the hands stay on the handle: the rear grip never past the butt).
+    for (kind, shifts) in [
+        (
+            GripKind::RodRear,
+            &[0.0, -0.02, 0.02, -0.04, 0.04, -0.06, 0.06, 0.08, 0.10, 0.12][..],
+        ),
+        (GripKind::RodFront, &[0.0, -0.02, 0.02, -0.04, 0.04][..]),
+    ] {
+        let candidates: Vec<GripCalibration> = shifts
+            .iter()
+            .map(|&dy| {
+                let mut c = calib.clone();
+                if dy != 0.0 {
+                    c.grips.insert(
+                        kind,
+                        GripOffset {
+                            offset_in_object: DVec3::new(0.0, dy, 0.0),
+                            ..GripOffset::default()
+                        },
+                    );
+                }
+                c
+            })
+            .collect();
+        evaluations += candidates.len();
+        let (k, _, _) = best_of(
+            actor,
+            settings,
+            params,
+            samples,
+            &candidates,
+            &both,
+            threads,
+        )?;
+        calib = candidates[k].clone();
+    }
+    // 3. A constant pole per arm (the other arm's pole held).
+    for side in SIDES {
+        let candidates: Vec<GripCalibration> = pole_candidates(actor, side)
+            .into_iter()
+            .map(|p| {
+                let mut c = calib.clone();
+                *c.poles.get_mut(side) = PoleKeys::constant(p);
+                c
+            })
+            .collect();
+        evaluations += candidates.len();
+        let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
+        let (k, _, _) = best_of(
+            actor,
+            settings,
+            params,
+            samples,
+            &candidates,
+            &score,
+            threads,
+        )?;
+        calib = candidates[k].clone();
+    }
+    // 4. Per-phase poles where a phase still flips or clamps.
+    let mut analysis = analyse_timeline(actor, &calib, settings, params, samples)?;
+    evaluations += 1;
+    for side in SIDES {
+        for phase in Phase::ALL {
+            let bad = analysis
+                .samples
+                .get(side)
+                .iter()
+                .any(|s| s.phase == phase && (s.flipped || s.limited || !on_grip(s)));
+            if !bad {
+                continue;
+            }
+            let mut candidates = vec![calib.clone()];
+            for p in pole_candidates(actor, side) {
+                let mut c = calib.clone();
+                c.poles.get_mut(side).per_phase.insert(phase, p);
+                candidates.push(c);
+            }
+            evaluations += candidates.len();
+            let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
+            let (k, _, a) = best_of(
+                actor,
+                settings,
+                params,
+                samples,
+                &candidates,
+                &score,
+                threads,
+            )?;
+            if k != 0 {
+                calib = candidates[k].clone();
+                analysis = a;
+            }
+        }
+    }
+    let report = CalibrationReport::from_analysis(actor, &analysis, evaluations);
+    Ok((calib, report))
+}
