@@ -4,7 +4,7 @@
 
 use anglerpose::fishing::{CalibrationReport, calibrate};
 use anglerpose::preset::{Preset, io as preset_io};
-use anglerpose::rig::{BodyRole, Role};
+use anglerpose::rig::{BodyRole, HumanoidMap, Pose, Role};
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use anyhow::Context;
 use clap::Args;
@@ -30,8 +30,7 @@ pub struct CalibrateArgs {
 }
 
 /// What stops a character from being calibrated, naming the missing roles; `None` when it can.
-pub fn refusal(stage: &Stage) -> Option<String> {
-    let map = &stage.map;
+pub fn refusal(source: &std::path::Path, map: &HumanoidMap) -> Option<String> {
     if map.body.is_some() && map.has_both_arms() {
         return None;
     }
@@ -56,7 +55,7 @@ pub fn refusal(stage: &Stage) -> Option<String> {
     );
     let mut s = format!(
         "{} is not a humanoid that can sit and hold a rod: missing {}",
-        stage.character.source.display(),
+        source.display(),
         if missing.is_empty() {
             "a body".to_string()
         } else {
@@ -76,11 +75,15 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
     let character = anglerpose::gltf_io::load(&args.character)?;
     let props = Props::load(&bundled_assets_dir()).context("loading the bundled props")?;
     let source = character.source.clone();
+    let map = HumanoidMap::detect(&character.skeleton, &Pose::rest(&character.skeleton));
+    if let Some(why) = refusal(&source, &map) {
+        anyhow::bail!(why);
+    }
     let mut stage = match Stage::new(character, props) {
         Ok(s) => s,
         Err(e) => anyhow::bail!("{} cannot be calibrated: {e}", source.display()),
     };
-    if let Some(why) = refusal(&stage) {
+    if let Some(why) = refusal(&source, &stage.map) {
         anyhow::bail!(why);
     }
     let threads = args.threads.unwrap_or_else(|| {

@@ -86,6 +86,7 @@ fn aim(skel: &Skeleton, pose: &mut Pose, bone: usize, child: usize, dir: DVec3) 
         return 0.0;
     }
     let angle = seg.angle_between(dir);
+
     if angle < SAME_DIRECTION {
         return 0.0;
     }
@@ -95,21 +96,18 @@ fn aim(skel: &Skeleton, pose: &mut Pose, bone: usize, child: usize, dir: DVec3) 
     angle
 }
 
-/// Direction of the template spine polyline at fraction `u` (0 = pelvis, 1 = top of head).
+/// Direction of the template spine polyline (pelvis → head) at fraction `u` of its length.
 fn spine_direction(u: f64) -> DVec3 {
-    let lens: Vec<f64> = TEMPLATE_SPINE
-        .windows(2)
-        .map(|w| (w[1] - w[0]).length())
-        .collect();
-    let total: f64 = lens.iter().sum();
+    let pts = &TEMPLATE_SPINE[..6];
+    let total: f64 = pts.windows(2).map(|w| (w[1] - w[0]).length()).sum();
     let mut acc = 0.0;
-    for (k, l) in lens.iter().enumerate() {
-        acc += l;
+    for w in pts.windows(2) {
+        acc += (w[1] - w[0]).length();
         if u * total <= acc {
-            return (TEMPLATE_SPINE[k + 1] - TEMPLATE_SPINE[k]).normalize();
+            return (w[1] - w[0]).normalize();
         }
     }
-    (TEMPLATE_SPINE[6] - TEMPLATE_SPINE[5]).normalize()
+    (pts[5] - pts[4]).normalize()
 }
 
 /// The seated base pose of a character in actor space. `rest` is the refreshed rest pose
@@ -124,14 +122,12 @@ pub fn seat(skel: &Skeleton, rest: &Pose, map: &HumanoidMap) -> Result<SeatedPos
     };
     let mut pose = rest.clone();
     let mut turned = 0.0f64;
-    // Spine: hips → spine… → neck → head → the head's end, by fraction of the chain length.
+    // Spine: hips → spine… → neck → head by fraction of the chain's length; the head's own
+    // segment (to its end joint, when it has one) like the angler's head.
     let mut chain = vec![body.hips];
     chain.extend(&body.spine);
     chain.extend(body.neck);
     chain.push(body.head);
-    if let Some(&end) = skel.children(body.head).first() {
-        chain.push(end);
-    }
     let pts: Vec<DVec3> = chain.iter().map(|&b| rest.world_position(b)).collect();
     let total: f64 = pts.windows(2).map(|w| (w[1] - w[0]).length()).sum();
     if total > 0.0 {
@@ -148,6 +144,10 @@ pub fn seat(skel: &Skeleton, rest: &Pose, map: &HumanoidMap) -> Result<SeatedPos
                 spine_direction(mid),
             ));
         }
+    }
+    if let Some(&end) = skel.children(body.head).first() {
+        let head_dir = TEMPLATE_SPINE[6] - TEMPLATE_SPINE[5];
+        turned = turned.max(aim(skel, &mut pose, body.head, end, head_dir));
     }
     // Legs: thigh forward, shin down, foot back to its rest (standing) orientation.
     for side in [Side::Left, Side::Right] {

@@ -73,15 +73,22 @@ pub fn apply_bind_pose(
         .into_iter()
         .map(|b| b.map_or(DMat4::IDENTITY, |b| DMat4::from(scene_world[b])))
         .collect();
-        let mesh = if candidates
-            .iter()
-            .any(|c| c.abs_diff_eq(from_root, SAME_POSE_TOLERANCE))
+        // A scene that is the bind pose keeps its root joint; a posed scene cannot be trusted
+        // for the root joint either.
+        let posed_scene = skin.joints.iter().enumerate().any(|(k, &j)| {
+            !(from_root * skin.inverse_bind[k].inverse())
+                .abs_diff_eq(DMat4::from(scene_world[j]), SAME_POSE_TOLERANCE)
+        });
+        let mesh = if !posed_scene
+            || candidates
+                .iter()
+                .any(|c| c.abs_diff_eq(from_root, SAME_POSE_TOLERANCE))
         {
             from_root
         } else {
             warnings.push(format!(
-                "skins[{si}]: the root joint {:?} is posed in the file; the skin is placed at \
-                 its mesh node",
+                "skins[{si}]: the scene is posed, the root joint {:?} too; the skin is placed \
+                 at its mesh node",
                 scene.bone(root_joint).name
             ));
             candidates[0]

@@ -353,8 +353,25 @@ fn body_forward(rest: &Pose, parts: &[Partial; 2], body: Option<&BodyMap>) -> DV
     let (Some(l), Some(r)) = (parts[0].upper, parts[1].upper) else {
         return DVec3::Z;
     };
+    // The body's up, snapped to the nearest axis when within the frame's snap angle (a head
+    // leaning forward must not tilt "forward" toward the floor).
     let up = body
         .and_then(|b| (rest.world_position(b.head) - rest.world_position(b.hips)).try_normalize())
+        .map(|u| {
+            let a = u.abs();
+            let axis = if a.x >= a.y && a.x >= a.z {
+                DVec3::new(u.x.signum(), 0.0, 0.0)
+            } else if a.y >= a.z {
+                DVec3::new(0.0, u.y.signum(), 0.0)
+            } else {
+                DVec3::new(0.0, 0.0, u.z.signum())
+            };
+            if u.angle_between(axis) <= super::frame::SNAP_ANGLE_DEG.to_radians() {
+                axis
+            } else {
+                u
+            }
+        })
         .unwrap_or(DVec3::Y);
     let left = rest.world_position(l) - rest.world_position(r);
     left.cross(up).try_normalize().unwrap_or(DVec3::Z)

@@ -117,7 +117,11 @@ impl CharacterFrame {
         let actor_from_file_rot = rot.inverse();
         // Centre the hips horizontally.
         let hips = actor_from_file_rot * (p(body.hips) * unit_scale);
-        let translation = DVec3::new(-hips.x, 0.0, -hips.z);
+        let mut translation = DVec3::new(-hips.x, 0.0, -hips.z);
+        // Sub-micron centring is float noise of the file (f32), not a placement.
+        if translation.length() < 1e-6 * limbs * unit_scale {
+            translation = DVec3::ZERO;
+        }
         Ok(Self {
             actor_from_file: Transform::new(
                 translation,
