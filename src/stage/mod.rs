@@ -73,6 +73,8 @@ pub struct Stage {
     pub frame: Option<CharacterFrame>,
     /// What preparing the character did or could not do (shown to the user).
     pub notes: Vec<String>,
+    /// Lowest and highest mesh point in the base pose (actor y), when there are vertices.
+    pub mesh_height: Option<(f64, f64)>,
     poser: Poser,
     last: Option<PoseEvaluation>,
     table: MeshTable,
@@ -116,6 +118,7 @@ impl Stage {
             actor,
             frame,
             notes,
+            mesh_height,
         } = prepared;
         let calibration = actor.default_calibration();
         let table = MeshTable::new(&character, &props);
@@ -131,6 +134,7 @@ impl Stage {
             world_from_actor: Transform::IDENTITY,
             frame,
             notes,
+            mesh_height,
             poser: Poser::new(),
             last: None,
             table,
@@ -139,16 +143,18 @@ impl Stage {
         Ok(stage)
     }
 
-    /// The character's seated size relative to the bundled angler (head height in the base
-    /// pose over the angler's 1.13 m); exactly 1 for the angler itself. Cameras scale by it.
+    /// The character's seated size relative to the bundled angler (the top of its mesh in
+    /// the base pose over the angler's 1.36 m, else its joints' height over 1.345 m); exactly
+    /// 1 for the angler itself. Cameras scale by it.
     pub fn size_factor(&self) -> f64 {
         if self.actor.fit.is_identity() {
             return 1.0;
         }
-        match &self.map.body {
-            Some(b) => (self.actor.base.world_position(b.head).y / 1.13).clamp(0.05, 100.0),
-            None => (self.actor.height / 1.13).clamp(0.05, 100.0),
-        }
+        let k = match self.mesh_height {
+            Some((_, top)) => top / 1.36,
+            None => self.actor.height / 1.345,
+        };
+        k.clamp(0.05, 100.0)
     }
 
     /// Re-poses for the current state, calibration and settings (seed 001's order).

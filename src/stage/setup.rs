@@ -19,6 +19,9 @@ pub struct PreparedActor {
     pub frame: Option<CharacterFrame>,
     /// What was done or could not be done, for the user.
     pub notes: Vec<String>,
+    /// Lowest and highest point of the meshes in the base pose (actor y), when there are
+    /// vertices: cameras frame by it.
+    pub mesh_height: Option<(f64, f64)>,
 }
 
 fn detect(character: &Character, overrides: &HumanoidOverride) -> Result<HumanoidMap, StageError> {
@@ -35,17 +38,19 @@ fn detect(character: &Character, overrides: &HumanoidOverride) -> Result<Humanoi
     }
 }
 
-/// The lowest point of the character's meshes in `pose` (actor space), if it has vertices.
-fn lowest_vertex(character: &Character, pose: &Pose) -> Option<f64> {
-    let mut lowest = f64::INFINITY;
+/// The lowest and highest point of the character's meshes in `pose` (actor y), if it has
+/// vertices.
+fn mesh_extent(character: &Character, pose: &Pose) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for (m, mesh) in character.meshes.iter().enumerate() {
         for p in 0..mesh.primitives.len() {
             for v in gltf_io::skin_positions(character, pose, m, p) {
-                lowest = lowest.min(f64::from(v[1]));
+                lo = lo.min(f64::from(v[1]));
+                hi = hi.max(f64::from(v[1]));
             }
         }
     }
-    lowest.is_finite().then_some(lowest)
+    (lo.is_finite() && hi.is_finite()).then_some((lo, hi))
 }
 
 /// Frames, seats and fits `character`. A character without a full body (hips, head, legs)
@@ -87,8 +92,8 @@ pub fn prepare(
         Ok(mut seated) => {
             // Feet on the floor (the mesh's lowest point, else the joints), hips over the
             // origin.
-            let floor = match lowest_vertex(&character, &seated.pose) {
-                Some(y) => y,
+            let floor = match mesh_extent(&character, &seated.pose) {
+                Some((y, _)) => y,
                 None => map.body.as_ref().map_or(0.0, |b| {
                     seat::floor_from_joints(&skeleton, &rest, &seated.pose, b)
                 }),
@@ -107,6 +112,7 @@ pub fn prepare(
         }
         Err(_) => (rest.clone(), BodyFit::IDENTITY),
     };
+    let mesh_height = mesh_extent(&character, &base);
     let actor =
         ActorRig::with_base(skeleton, base, &map, fit).map_err(|source| StageError::Actor {
             path: character.source.clone(),
@@ -118,5 +124,6 @@ pub fn prepare(
         actor,
         frame,
         notes,
+        mesh_height,
     })
 }
