@@ -540,3 +540,134 @@ fn calibrate_writes_a_preset_that_solve_and_render_read() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A T-posed humanoid (node-only glTF) whose hands are three palm bones hanging side by side
+/// off the forearm, RobotExpressive-style.
+fn palm_robot() -> String {
+    let mut rows: Vec<(String, Option<usize>, [f64; 3])> = Vec::new();
+    let mut add = |rows: &mut Vec<(String, Option<usize>, [f64; 3])>,
+                   n: &str,
+                   p: Option<usize>,
+                   t: [f64; 3]| {
+        rows.push((n.to_string(), p, t));
+        rows.len() - 1
+    };
+    let hips = add(&mut rows, "Hips", None, [0.0, 1.0, 0.0]);
+    let abdomen = add(&mut rows, "Abdomen", Some(hips), [0.0, 0.15, 0.0]);
+    let torso = add(&mut rows, "Torso", Some(abdomen), [0.0, 0.25, 0.0]);
+    let neck = add(&mut rows, "Neck", Some(torso), [0.0, 0.15, 0.0]);
+    add(&mut rows, "Head", Some(neck), [0.0, 0.1, 0.0]);
+    for (s, x) in [("L", 1.0), ("R", -1.0)] {
+        let sh = add(
+            &mut rows,
+            &format!("Shoulder.{s}"),
+            Some(torso),
+            [x * 0.05, 0.1, 0.0],
+        );
+        let up = add(
+            &mut rows,
+            &format!("UpperArm.{s}"),
+            Some(sh),
+            [x * 0.15, 0.0, 0.0],
+        );
+        let low = add(
+            &mut rows,
+            &format!("LowerArm.{s}"),
+            Some(up),
+            [x * 0.3, 0.0, 0.0],
+        );
+        for (k, z) in [0.015, 0.0, -0.015].iter().enumerate() {
+            let palm = add(
+                &mut rows,
+                &format!("Palm{}.{s}", k + 1),
+                Some(low),
+                [x * 0.25, 0.0, *z],
+            );
+            add(
+                &mut rows,
+                &format!("Finger{}.{s}", k + 1),
+                Some(palm),
+                [x * 0.08, 0.0, 0.0],
+            );
+        }
+        let th = add(
+            &mut rows,
+            &format!("UpperLeg.{s}"),
+            Some(hips),
+            [x * 0.1, -0.05, 0.0],
+        );
+        let sh = add(
+            &mut rows,
+            &format!("LowerLeg.{s}"),
+            Some(th),
+            [0.0, -0.43, 0.0],
+        );
+        let ft = add(&mut rows, &format!("Foot.{s}"), Some(sh), [0.0, -0.42, 0.0]);
+        add(&mut rows, &format!("Toe.{s}"), Some(ft), [0.0, -0.06, 0.12]);
+    }
+    nodes_gltf(&rows)
+}
+
+#[test]
+fn palm_bones_beside_the_hand_turn_with_it_as_one_piece() {
+    let dir = temp_dir("palms");
+    let file = dir.join("robot.gltf");
+    std::fs::write(&file, palm_robot()).unwrap();
+    let mut stage = stage_of(gltf_io::load(&file).unwrap());
+    let skel = stage.actor.skeleton.clone();
+    let rest = anglerpose::rig::Pose::rest(&skel);
+    for side in [Side::Left, Side::Right] {
+        let arm = stage.actor.arm(side);
+        assert_eq!(arm.hand_group.len(), 2, "{side:?}: the two other palms");
+    }
+    let mut turned = 0.0f64;
+    for phase in Phase::ALL {
+        stage.state = SessionState::new(phase, 0.5, stage.state.params);
+        let eval = *stage.update().unwrap();
+        for side in [Side::Left, Side::Right] {
+            let arm = stage.actor.arm(side);
+            turned = turned.max(eval.arms.get(side).palm_turn);
+            let rel = |pose: &anglerpose::rig::Pose, b: usize| {
+                pose.world_from_bone(arm.hand).inverse() * *pose.world_from_bone(b)
+            };
+            for &b in &arm.hand_group {
+                let (now, then) = (rel(&stage.pose, b), rel(&rest, b));
+                assert!(
+                    now.abs_diff_eq(then, 1e-9),
+                    "{phase:?} {side:?}: {} came apart from the hand",
+                    skel.bone(b).name
+                );
+            }
+        }
+    }
+    assert!(turned > 0.1, "the palms did turn ({turned} rad)");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ccd_forearm_hinges_follow_the_detected_elbow_axis() {
+    let angler = Stage::bundled().unwrap();
+    assert_eq!(
+        angler.settings,
+        anglerpose::fishing::SolverSettings::default()
+    );
+    let Some(dir) = shared_models("ccd_forearm_hinges_follow_the_detected_elbow_axis") else {
+        return;
+    };
+    for file in [
+        "mannequiny-0.3.0.glb",
+        "CesiumMan.glb",
+        "KayKit_Mannequin/manny_med_mod.gltf",
+    ] {
+        let stage = stage_of(gltf_io::load(dir.join(file)).unwrap());
+        for side in [Side::Left, Side::Right] {
+            let axis = stage.actor.arm(side).elbow_axis_in_upper_arm;
+            let hinge = stage.settings.arm(side).ccd.forearm.limitation.unwrap();
+            let angle = hinge.angle_between(axis).min(hinge.angle_between(-axis));
+            assert!(
+                angle <= 10f64.to_radians(),
+                "{file} {side:?}: hinge {hinge} vs elbow {axis}"
+            );
+        }
+    }
+}

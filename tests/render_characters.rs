@@ -11,8 +11,8 @@ use anglerpose::render::gpu::test_gpu;
 use anglerpose::stage::{
     CameraPreset, Props, Stage, ViewOptions, bundled_assets_dir, camera_for_scaled,
 };
-use support::golden::check_golden;
 use support::gltf_edit::shared_models;
+use support::golden::check_golden;
 
 #[test]
 fn seated_shared_characters_match_their_goldens() {

@@ -3,6 +3,7 @@
 
 use super::calibration::{GripCalibration, PoleKeys};
 use super::seat::BodyFit;
+use super::settings::SolverSettings;
 use super::{PerSide, SIDES};
 use crate::ik::hand::{FingerChain, basis_from_directions};
 use crate::rig::{Finger, HumanoidMap, Pose, Side, Skeleton, Transform};
@@ -43,6 +44,12 @@ pub struct ArmRig {
     /// Four fingers then, last, the thumb (when present).
     pub fingers: Vec<(Finger, FingerChain)>,
     pub default_pole_in_actor: DVec3,
+    /// The detected elbow flexion axis in the upper arm's frame: also the axis of the
+    /// forearm's local rotation about the elbow (three.js `limitation` of the forearm link).
+    pub elbow_axis_in_upper_arm: DVec3,
+    /// Other children of the hand's parent that sit at the wrist (RobotExpressive-style palm
+    /// bones beside the hand): they turn with the hand as one piece.
+    pub hand_group: Vec<usize>,
 }
 
 /// A character ready for the fishing pipeline.
@@ -186,6 +193,22 @@ impl ActorRig {
         let left = DVec3::Y.cross(forward).try_normalize().unwrap_or(DVec3::X);
         let out = if side == Side::Left { left } else { -left };
         let dir = (out * 0.5 + DVec3::NEG_Y - forward * 0.4).normalize();
+        // Palm bones beside the hand: siblings whose origin is at the wrist (within a third
+        // of the palm, or a tenth of the forearm when the palm is unknown).
+        let near = (0.35 * hand_frame.palm_length).max(0.1 * arm.forearm_length);
+        let wrist = base.world_position(hand);
+        let hand_group = skeleton
+            .parent(hand)
+            .map(|p| {
+                skeleton
+                    .children(p)
+                    .iter()
+                    .copied()
+                    .filter(|&c| c != hand && c != arm.forearm)
+                    .filter(|&c| (base.world_position(c) - wrist).length() <= near)
+                    .collect()
+            })
+            .unwrap_or_default();
         Ok(ArmRig {
             side,
             upper: arm.upper_arm,
@@ -194,11 +217,58 @@ impl ActorRig {
             hand_frame,
             fingers,
             default_pole_in_actor: shoulder + dir * reach,
+            elbow_axis_in_upper_arm: arm.elbow_axis_in_upper_arm,
+            hand_group,
         })
     }
 
     pub fn arm(&self, side: Side) -> &ArmRig {
         self.arms.get(side)
+    }
+
+    /// The solver settings a character starts from: the defaults, with each CCD forearm hinge
+    /// about the detected elbow axis. An axis within 10° of a local axis snaps to it and keeps
+    /// the 2°..150° bend range on that Euler angle (three.js limits act per Euler angle);
+    /// otherwise the hinge stays and the Euler range is off.
+    pub fn default_settings(&self) -> SolverSettings {
+        let mut settings = SolverSettings::default();
+        for side in SIDES {
+            let axis = self.arm(side).elbow_axis_in_upper_arm;
+            let forearm = &mut settings.arm_mut(side).ccd.forearm;
+            let (min, max) = (
+                forearm.rotation_min.map_or(0.0, |v| v.x),
+                forearm.rotation_max.map_or(0.0, |v| v.x),
+            );
+            let a = axis.abs();
+            let k = if a.x >= a.y && a.x >= a.z {
+                0
+            } else if a.y >= a.z {
+                1
+            } else {
+                2
+            };
+            let mut unit = DVec3::ZERO;
+            unit[k] = 1.0;
+            if axis.angle_between(unit * axis[k].signum()) <= 10f64.to_radians() {
+                forearm.limitation = Some(unit);
+                let (lo, hi) = if axis[k] > 0.0 {
+                    (min, max)
+                } else {
+                    (-max, -min)
+                };
+                let mut vmin = DVec3::ZERO;
+                let mut vmax = DVec3::ZERO;
+                vmin[k] = lo;
+                vmax[k] = hi;
+                forearm.rotation_min = Some(vmin);
+                forearm.rotation_max = Some(vmax);
+            } else {
+                forearm.limitation = Some(axis);
+                forearm.rotation_min = None;
+                forearm.rotation_max = None;
+            }
+        }
+        settings
     }
 
     /// The calibration an artist starts from: no offsets, default curls, natural poles.

@@ -68,6 +68,24 @@ pub struct PoseEvaluation {
     pub arms: PerSide<ArmReport>,
 }
 
+/// Turns the bones beside the hand (palm bones sharing its parent) by the hand's own turn,
+/// about the wrist, in the parent's frame: the hand moves as one piece. `hand_before` is the
+/// hand's local transform before the palm turn.
+fn turn_hand_group(pose: &mut Pose, arm: &ArmRig, hand_before: &Transform) {
+    if arm.hand_group.is_empty() {
+        return;
+    }
+    let after = pose.local(arm.hand).rotation;
+    let delta = (after * hand_before.rotation.inverse()).normalize();
+    let pivot = hand_before.translation;
+    for &b in &arm.hand_group {
+        let mut t = *pose.local(b);
+        t.translation = pivot + delta * (t.translation - pivot);
+        t.rotation = (delta * t.rotation).normalize();
+        pose.set_local(b, t);
+    }
+}
+
 /// Carries what flip detection needs from one evaluation to the next.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Poser {
@@ -195,7 +213,9 @@ impl Poser {
         };
         palm.validate(skel)
             .map_err(|source| SessionError::Hand { side: name, source })?;
+        let hand_before = *pose.local(arm.hand);
         let palm_turn = palm.apply_unchecked(skel, pose);
+        turn_hand_group(pose, arm, &hand_before);
 
         for (finger, chain) in &arm.fingers {
             let amount = if *finger == crate::rig::Finger::Thumb {

@@ -121,6 +121,7 @@ impl Stage {
             mesh_height,
         } = prepared;
         let calibration = actor.default_calibration();
+        let settings = actor.default_settings();
         let table = MeshTable::new(&character, &props);
         let mut stage = Self {
             pose: actor.base.clone(),
@@ -129,7 +130,7 @@ impl Stage {
             actor,
             props,
             calibration,
-            settings: SolverSettings::default(),
+            settings,
             state: SessionState::default(),
             world_from_actor: Transform::IDENTITY,
             frame,
