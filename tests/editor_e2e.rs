@@ -218,3 +218,58 @@ fn showing_a_preset_does_not_change_it() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `edit` on something that is not a humanoid opens the window on the bundled angler and
+/// says why in a dialog (and the status bar) instead of exiting.
+#[test]
+fn a_non_humanoid_opens_the_window_with_the_reason() {
+    let Some(x) = Xvfb::start("editor on a non-humanoid") else {
+        return;
+    };
+    let dir = test_dir("e2e-non-humanoid");
+    let hand = dir.join("lone_hand.gltf");
+    let rows = [
+        r#"{"name":"hand_l","translation":[0,1,0],"children":[1]}"#,
+        r#"{"name":"index_01_l","translation":[0.08,0,0],"children":[2]}"#,
+        r#"{"name":"index_02_l","translation":[0.03,0,0]}"#,
+    ];
+    std::fs::write(
+        &hand,
+        format!(
+            r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{}]}}"#,
+            rows.join(",")
+        ),
+    )
+    .unwrap();
+    let layout = dir.join("layout.json");
+    let mut editor = Editor::start(
+        &x,
+        &dir,
+        &dir.join("state"),
+        "editor-non-humanoid",
+        &[
+            hand.as_os_str(),
+            "--window".as_ref(),
+            "1000x640".as_ref(),
+            "--layout-out".as_ref(),
+            layout.as_os_str(),
+        ],
+    );
+    wait_for("the editor's layout", STARTUP, || {
+        read_layout(&layout).is_some()
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    editor.assert_alive("opening a non-humanoid");
+    let log = editor.log_text();
+    assert!(
+        log.contains("cannot open") && log.contains("lone_hand.gltf") && log.contains("arm"),
+        "{log}"
+    );
+    let shot = dir.join("screen.png");
+    let img = x.capture_screen(&shot).expect("screen capture");
+    assert!(img.width() >= 1000, "{}", img.width());
+    let window = x.editor_window();
+    x.xdotool(&["windowfocus", "--sync", &window]);
+    x.xdotool(&["key", "ctrl+q"]);
+    assert!(editor.wait_exit(Duration::from_secs(30)).success());
+}

@@ -348,3 +348,42 @@ fn pole_search_proposal_is_one_undoable_step() {
         assert_eq!(state_of(&ed), before, "no better pole: nothing changed");
     }
 }
+
+#[test]
+fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/models/mannequiny-0.3.0.glb");
+    if !path.exists() {
+        eprintln!("SKIP: {} is absent", path.display());
+        return;
+    }
+    let (doc, _) = files::open(&path).expect("mannequiny opens");
+    let mut ed = EditorState::new(doc);
+    let before = ed.doc.stage.calibration.clone();
+    ed.apply(C::FitToCharacter).unwrap();
+    let fitted = ed.doc.stage.calibration.clone();
+    assert_ne!(fitted, before, "the fit changed the calibration");
+    assert!(
+        ed.message.as_deref().unwrap_or("").contains("0 flip(s)"),
+        "{:?}",
+        ed.message
+    );
+    let s = &ed.doc.stage;
+    let a =
+        anglerpose::fishing::analyse_timeline(&s.actor, &fitted, &s.settings, &s.state.params, 600)
+            .unwrap();
+    for side in [Side::Left, Side::Right] {
+        let ok = a
+            .samples
+            .get(side)
+            .iter()
+            .filter(|x| x.reached && x.residual <= 1e-3)
+            .count();
+        assert!(ok >= 570, "{side:?}: {ok}/600");
+    }
+    assert!(ed.doc.dirty);
+    ed.apply(C::Undo).unwrap();
+    assert_eq!(ed.doc.stage.calibration, before);
+    ed.apply(C::Redo).unwrap();
+    assert_eq!(ed.doc.stage.calibration, fitted);
+}

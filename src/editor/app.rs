@@ -59,12 +59,32 @@ pub fn run_app(options: AppOptions) -> Result<(), AppError> {
         )));
     }
     let event_loop = EventLoop::new().map_err(|e| AppError::EventLoop(e.to_string()))?;
+    // A file that cannot be opened (a broken glTF, a fox instead of a humanoid) opens the
+    // window on the bundled angler with the reason in a dialog, instead of exiting.
+    let mut open_error = None;
     let doc = match &options.file {
-        Some(path) => files::open(path).map(|(d, _)| d),
+        Some(path) => match files::open(path) {
+            Ok((d, _)) => Ok(d),
+            Err(e) => {
+                eprintln!("error: cannot open {}: {e}", path.display());
+                open_error = Some((path.clone(), e.to_string()));
+                files::open_default()
+            }
+        },
         None => files::open_default(),
     }
     .map_err(|e| AppError::Startup(e.to_string()))?;
-    let mut app = App::new(options, EditorState::new(doc), autosave);
+    let mut ed = EditorState::new(doc);
+    if let Some((path, message)) = &open_error {
+        ed.message = Some(format!("cannot open {}: {message}", path.display()));
+    }
+    let mut app = App::new(options, ed, autosave);
+    if let Some((path, message)) = open_error {
+        app.ui.dialog = Some(super::app_ui::Dialog::Error {
+            title: format!("Cannot open {}", file_name(&path)),
+            message,
+        });
+    }
     event_loop
         .run_app(&mut app)
         .map_err(|e| AppError::EventLoop(e.to_string()))?;
@@ -72,6 +92,13 @@ pub fn run_app(options: AppOptions) -> Result<(), AppError> {
         Some(e) => Err(AppError::Startup(e)),
         None => Ok(()),
     }
+}
+
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 struct App {

@@ -21,6 +21,11 @@ pub enum Dialog {
     /// An autosave from a session that did not exit cleanly.
     Recover(PathBuf),
     Screenshot,
+    /// A file could not be opened (e.g. not a humanoid); the message says why.
+    Error {
+        title: String,
+        message: String,
+    },
 }
 
 /// What the viewport's mouse drag is doing.
@@ -482,6 +487,15 @@ impl UiState {
                             self.dialog = None;
                         }
                     });
+                });
+            }
+            Dialog::Error { title, message } => {
+                window(&title).show(ctx, |ui| {
+                    ui.set_max_width(520.0);
+                    ui.label(message.as_str());
+                    if ui.button("OK").clicked() {
+                        self.dialog = None;
+                    }
                 });
             }
             Dialog::Recover(path) => {

@@ -151,6 +151,9 @@ pub enum EditorCommand {
     },
     /// Runs the pole search over the whole timeline and applies its proposals (one step).
     ApplyPoleProposal,
+    /// Calibrates grips, rod adjustment and poles for this character over the whole
+    /// session timeline (`anglerpose calibrate`'s search) and applies them (one undo step).
+    FitToCharacter,
     SetHandedness {
         handedness: Handedness,
     },

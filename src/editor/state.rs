@@ -9,7 +9,7 @@ use super::files::{self, FileError};
 use super::pick::{self, Handle};
 use crate::fishing::{
     GripKind, PerSide, PoleKeys, PoleProposal, SessionError, SessionState, TimelineAnalysis,
-    analyse_timeline, search_poles,
+    analyse_timeline, calibrate, search_poles,
 };
 use glam::{DQuat, DVec3, EulerRot};
 use thiserror::Error;
@@ -27,6 +27,8 @@ pub enum EditorError {
 /// Samples of the flip debugger's timeline plot and of the pole search.
 pub const ANALYSIS_SAMPLES: usize = 241;
 pub const SEARCH_SAMPLES: usize = 121;
+/// Samples of "Fit to character" (the same as `anglerpose calibrate`'s default).
+pub const FIT_SAMPLES: usize = 600;
 
 /// The editor without a window.
 #[derive(Clone, Debug)]
@@ -282,6 +284,7 @@ impl EditorState {
             }
             C::SetPerPhasePoles { on } => self.per_phase_poles = on,
             C::ApplyPoleProposal => self.apply_pole_proposal()?,
+            C::FitToCharacter => self.fit_to_character()?,
             C::SetHandedness { handedness } => {
                 self.edit(|s| s.state.params.handedness = handedness)?
             }
@@ -443,6 +446,28 @@ impl EditorState {
             "pole search: {}, {}",
             f(crate::rig::Side::Left),
             f(crate::rig::Side::Right)
+        ));
+        Ok(())
+    }
+
+    fn fit_to_character(&mut self) -> Result<(), EditorError> {
+        let s = &self.doc.stage;
+        if s.map.body.is_none() {
+            return Err(EditorError::Invalid(format!(
+                "fit to character needs a full body (hips, head, legs); {}",
+                s.notes.join("; ")
+            )));
+        }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (calib, report) =
+            calibrate(&s.actor, &s.settings, &s.state.params, FIT_SAMPLES, threads)?;
+        self.edit(|snap| snap.calibration = calib.clone())?;
+        self.message = Some(format!(
+            "fit to character: reached left {:.1}%, right {:.1}% of {} samples, {} flip(s)",
+            100.0 * report.reached_fraction.left,
+            100.0 * report.reached_fraction.right,
+            report.samples,
+            report.flips
         ));
         Ok(())
     }

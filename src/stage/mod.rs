@@ -28,8 +28,13 @@ use thiserror::Error;
 pub enum StageError {
     #[error(transparent)]
     Load(#[from] LoadError),
-    #[error("{path}: {source}")]
-    Actor { path: PathBuf, source: ActorError },
+    #[error("{path}: {source}{}", notes.iter().map(|n| format!("; {n}")).collect::<String>())]
+    Actor {
+        path: PathBuf,
+        source: ActorError,
+        /// What humanoid detection found (e.g. "front legs of a quadruped?").
+        notes: Vec<String>,
+    },
     #[error(transparent)]
     Session(#[from] SessionError),
     #[error("{path}: humanoid_overrides: {source}")]

@@ -117,6 +117,7 @@ pub fn prepare(
         ActorRig::with_base(skeleton, base, &map, fit).map_err(|source| StageError::Actor {
             path: character.source.clone(),
             source,
+            notes: map.notes.clone(),
         })?;
     Ok(PreparedActor {
         character,

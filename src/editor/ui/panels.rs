@@ -89,6 +89,19 @@ pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
 /// Per-hand grip offsets (of the grip each hand holds now), palm correction and curls.
 pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     let calib = &ed.doc.stage.calibration;
+    if ui
+        .add_enabled(
+            ed.doc.stage.map.body.is_some(),
+            egui::Button::new("Fit to character"),
+        )
+        .on_hover_text(
+            "Choose grip offsets, rod adjustment and poles so the wrists reach their grips over \
+             the whole session without flips (undoable)",
+        )
+        .clicked()
+    {
+        out.push(C::FitToCharacter);
+    }
     for side in SIDES {
         ui.label(RichText::new(side_title(side)).strong());
         let kind = ed.held_kind(side).unwrap_or(GripKind::RodFront);
