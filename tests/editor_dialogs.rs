@@ -56,6 +56,19 @@ fn type_into_dialog(x: &Xvfb, text: Option<&str>, finish: &str) {
         std::thread::sleep(Duration::from_millis(500));
     }
     x.xdotool(&["key", finish]);
+    // GTK's location entry completes typed paths asynchronously: when its completion popup
+    // opens between the last typed key and `finish`, the popup takes that key (seen once as
+    // a dialog that never closed). The popup is gone after it, so a second `finish` is what a
+    // person would press; a dialog still open after that is a real failure.
+    let deadline = std::time::Instant::now() + Duration::from_secs(8);
+    while !dialog_gone(x) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    if !dialog_gone(x) && text.is_some() {
+        eprintln!("the dialog kept {finish:?} for its completion popup; pressing it again");
+        x.xdotool(&["windowfocus", "--sync", &window]);
+        x.xdotool(&["key", finish]);
+    }
     wait_for("the dialog to close", Duration::from_secs(30), || {
         dialog_gone(x)
     });

@@ -6,13 +6,14 @@
 
 mod support;
 
-use anglerpose::fishing::{ActorRig, Phase, Poser, SessionState, analyse_timeline, calibrate};
+use anglerpose::fishing::{ActorRig, Phase, SessionState, analyse_timeline, calibrate};
 use anglerpose::gltf_io::{self, Character};
 use anglerpose::rig::Side;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use glam::DVec3;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::figures::{forest, lone_hand, palm_robot};
 use support::gltf_edit::{Doc, quat, shared_models};
 
 const SAMPLES: usize = 600;
@@ -361,74 +362,6 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// A node-only glTF from `(name, parent, translation)` rows.
-fn nodes_gltf(rows: &[(String, Option<usize>, [f64; 3])]) -> String {
-    let mut nodes: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|(n, _, t)| serde_json::json!({"name": n, "translation": t}))
-        .collect();
-    for (i, (_, p, _)) in rows.iter().enumerate() {
-        if let Some(p) = p {
-            let kids = nodes[*p]
-                .as_object_mut()
-                .unwrap()
-                .entry("children")
-                .or_insert(serde_json::json!([]));
-            kids.as_array_mut().unwrap().push(serde_json::json!(i));
-        }
-    }
-    let roots: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].1.is_none()).collect();
-    serde_json::json!({
-        "asset": {"version": "2.0"},
-        "scene": 0,
-        "scenes": [{"nodes": roots}],
-        "nodes": nodes,
-    })
-    .to_string()
-}
-
-/// A lone left hand: wrist and five three-joint fingers.
-fn lone_hand() -> String {
-    let mut rows = vec![("hand_l".to_string(), None, [0.0, 1.0, 0.0])];
-    for (k, f) in ["thumb", "index", "middle", "ring", "pinky"]
-        .iter()
-        .enumerate()
-    {
-        let mut parent = 0;
-        for j in 1..=3 {
-            let t = if j == 1 {
-                [0.08, 0.0, 0.04 - 0.02 * k as f64]
-            } else {
-                [0.03, 0.0, 0.0]
-            };
-            rows.push((format!("{f}_0{j}_l"), Some(parent), t));
-            parent = rows.len() - 1;
-        }
-    }
-    nodes_gltf(&rows)
-}
-
-/// Several unnamed, branching, symmetric trees (RecursiveSkeletons-like).
-fn forest() -> String {
-    let mut rows: Vec<(String, Option<usize>, [f64; 3])> = Vec::new();
-    for tree in 0..3 {
-        rows.push((String::new(), None, [tree as f64 * 2.0, 0.0, 0.0]));
-        let mut level = vec![rows.len() - 1];
-        for depth in 0..4 {
-            let mut next = Vec::new();
-            for &p in &level {
-                for sx in [-1.0, 1.0] {
-                    let len = 0.5 / (depth + 1) as f64;
-                    rows.push((String::new(), Some(p), [sx * len * 0.7, len, 0.0]));
-                    next.push(rows.len() - 1);
-                }
-            }
-            level = next;
-        }
-    }
-    nodes_gltf(&rows)
-}
-
 #[test]
 fn non_humanoids_are_refused_by_name_of_what_is_missing() {
     let dir = temp_dir("refused");
@@ -541,73 +474,6 @@ fn calibrate_writes_a_preset_that_solve_and_render_read() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A T-posed humanoid (node-only glTF) whose hands are three palm bones hanging side by side
-/// off the forearm, RobotExpressive-style.
-fn palm_robot() -> String {
-    let mut rows: Vec<(String, Option<usize>, [f64; 3])> = Vec::new();
-    let mut add = |rows: &mut Vec<(String, Option<usize>, [f64; 3])>,
-                   n: &str,
-                   p: Option<usize>,
-                   t: [f64; 3]| {
-        rows.push((n.to_string(), p, t));
-        rows.len() - 1
-    };
-    let hips = add(&mut rows, "Hips", None, [0.0, 1.0, 0.0]);
-    let abdomen = add(&mut rows, "Abdomen", Some(hips), [0.0, 0.15, 0.0]);
-    let torso = add(&mut rows, "Torso", Some(abdomen), [0.0, 0.25, 0.0]);
-    let neck = add(&mut rows, "Neck", Some(torso), [0.0, 0.15, 0.0]);
-    add(&mut rows, "Head", Some(neck), [0.0, 0.1, 0.0]);
-    for (s, x) in [("L", 1.0), ("R", -1.0)] {
-        let sh = add(
-            &mut rows,
-            &format!("Shoulder.{s}"),
-            Some(torso),
-            [x * 0.05, 0.1, 0.0],
-        );
-        let up = add(
-            &mut rows,
-            &format!("UpperArm.{s}"),
-            Some(sh),
-            [x * 0.15, 0.0, 0.0],
-        );
-        let low = add(
-            &mut rows,
-            &format!("LowerArm.{s}"),
-            Some(up),
-            [x * 0.3, 0.0, 0.0],
-        );
-        for (k, z) in [0.015, 0.0, -0.015].iter().enumerate() {
-            let palm = add(
-                &mut rows,
-                &format!("Palm{}.{s}", k + 1),
-                Some(low),
-                [x * 0.25, 0.0, *z],
-            );
-            add(
-                &mut rows,
-                &format!("Finger{}.{s}", k + 1),
-                Some(palm),
-                [x * 0.08, 0.0, 0.0],
-            );
-        }
-        let th = add(
-            &mut rows,
-            &format!("UpperLeg.{s}"),
-            Some(hips),
-            [x * 0.1, -0.05, 0.0],
-        );
-        let sh = add(
-            &mut rows,
-            &format!("LowerLeg.{s}"),
-            Some(th),
-            [0.0, -0.43, 0.0],
-        );
-        let ft = add(&mut rows, &format!("Foot.{s}"), Some(sh), [0.0, -0.42, 0.0]);
-        add(&mut rows, &format!("Toe.{s}"), Some(ft), [0.0, -0.06, 0.12]);
-    }
-    nodes_gltf(&rows)
-}
-
 #[test]
 fn palm_bones_beside_the_hand_turn_with_it_as_one_piece() {
     let dir = temp_dir("palms");
@@ -670,4 +536,61 @@ fn ccd_forearm_hinges_follow_the_detected_elbow_axis() {
             );
         }
     }
+}
+
+#[test]
+fn solve_reports_every_node_of_a_file_with_duplicate_names() {
+    let Some(path) = shared(
+        "KayKit_Mannequin/manny_med_mod.gltf",
+        "solve_reports_every_node_of_a_file_with_duplicate_names",
+    ) else {
+        return;
+    };
+    let dir = temp_dir("dupes");
+    let mut doc = Doc::read(&path);
+    let pairs: Vec<(String, String)> = ["Mannequin_Medium_ArmLeft", "Mannequin_Medium_ArmRight"]
+        .iter()
+        .map(|n| (n.to_string(), "Foot.L".to_string()))
+        .collect();
+    assert_eq!(doc.rename(&pairs), 2);
+    // Next to a copy of its buffer and texture, so the edited .gltf resolves them.
+    let src = path.parent().unwrap();
+    for f in ["manny_med_mod.bin", "mannequin_texture.png"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let file = dir.join("dupes.gltf");
+    std::fs::write(&file, doc.bytes()).unwrap();
+    let preset = dir.join("dupes.json");
+    let out = bin()
+        .arg("calibrate")
+        .arg(&file)
+        .arg("--out")
+        .arg(&preset)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = bin()
+        .args(["solve", "--preset"])
+        .arg(&preset)
+        .output()
+        .unwrap();
+    assert!(s.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    let bones = j["bones"].as_object().unwrap();
+    let names = doc.node_names();
+    assert_eq!(bones.len(), names.len(), "every node reported");
+    let first = names.iter().position(|n| n == "Foot.L").unwrap();
+    let second = names.iter().rposition(|n| n == "Foot.L").unwrap();
+    assert!(bones.contains_key("Foot.L"));
+    assert!(
+        bones.contains_key(&format!("Foot.L#{second}")),
+        "{:?}",
+        bones.keys()
+    );
+    assert!(first < second);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -67,10 +67,19 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             }
             stage.state = SessionState::new(phase, t, stage.state.params);
             let eval = *stage.update()?;
+            // Every node is reported: a later node with an already used name is keyed
+            // `name#index` (its bone index = glTF node index), e.g. `Foot.L#17`.
+            let mut seen = std::collections::HashSet::new();
             let bones: serde_json::Map<String, serde_json::Value> = (0..stage.pose.len())
                 .map(|b| {
+                    let name = stage.actor.skeleton.bone(b).name.clone();
+                    let key = if seen.insert(name.clone()) {
+                        name
+                    } else {
+                        format!("{name}#{b}")
+                    };
                     (
-                        stage.actor.skeleton.bone(b).name.clone(),
+                        key,
                         json!({
                             "quaternion": quat_xyzw(stage.pose.local(b).rotation),
                             "worldPosition": stage.pose.world_position(b).to_array(),

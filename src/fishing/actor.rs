@@ -193,9 +193,9 @@ impl ActorRig {
         let left = DVec3::Y.cross(forward).try_normalize().unwrap_or(DVec3::X);
         let out = if side == Side::Left { left } else { -left };
         let dir = (out * 0.5 + DVec3::NEG_Y - forward * 0.4).normalize();
-        // Palm bones beside the hand: siblings whose origin is at the wrist (within a third
-        // of the palm, or a tenth of the forearm when the palm is unknown).
-        let near = (0.35 * hand_frame.palm_length).max(0.1 * arm.forearm_length);
+        // Palm bones beside the hand: siblings whose origin is at the wrist (within half the
+        // palm or a quarter of the forearm; twist bones sit nearer the elbow).
+        let near = (0.5 * hand_frame.palm_length).max(0.25 * arm.forearm_length);
         let wrist = base.world_position(hand);
         let hand_group = skeleton
             .parent(hand)

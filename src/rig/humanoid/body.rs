@@ -215,7 +215,7 @@ fn legs_from_topology(
             (l.min(y), h.max(y))
         });
     let height = hi - lo;
-    if !(height > 0.0) {
+    if height.is_nan() || height <= 0.0 {
         return None;
     }
     let chain_of = |start: usize| {
