@@ -158,6 +158,33 @@ fn angler_name(base: &str, sfx: &str) -> String {
     }
 }
 
+/// The figure's torso and legs under `names`: hips = pelvis, spine_01..03, neck, head,
+/// thigh → shin → foot → toe.
+fn assert_body(map: &HumanoidMap, skel: &Skeleton, names: &dyn Fn(&str, &str) -> String) {
+    let body = map
+        .body
+        .as_ref()
+        .unwrap_or_else(|| panic!("no body: {:?}", map.body_missing));
+    let name = |b: usize| skel.bone(b).name.clone();
+    assert_eq!(name(body.hips), names("pelvis", ""));
+    let spine: Vec<String> = body.spine.iter().map(|&b| name(b)).collect();
+    assert_eq!(
+        spine,
+        ["spine_01", "spine_02", "spine_03"].map(|b| names(b, ""))
+    );
+    assert_eq!(name(body.neck.unwrap()), names("neck", ""));
+    assert_eq!(name(body.head), names("head", ""));
+    for (side, sfx) in [(Side::Left, "L"), (Side::Right, "R")] {
+        let l = body.leg(side);
+        assert_eq!(name(l.thigh), names("thigh", sfx));
+        assert_eq!(name(l.shin), names("shin", sfx));
+        assert_eq!(name(l.foot), names("foot", sfx));
+        assert_eq!(name(l.toe.unwrap()), names("toe", sfx));
+        assert!((l.thigh_length - 0.4).abs() < 1e-9 && (l.shin_length - 0.42).abs() < 1e-9);
+    }
+    assert!(map.body_missing.is_empty(), "{:?}", map.body_missing);
+}
+
 fn assert_complete(map: &HumanoidMap, skel: &Skeleton, names: &dyn Fn(&str, &str) -> String) {
     assert!(map.has_both_arms(), "{map:?}");
     assert!(map.missing.is_empty(), "missing {:?}", map.missing);
@@ -186,6 +213,7 @@ fn bundled_angler_names_map_completely() {
     let (skel, pose) = build(&figure(&angler_name));
     let map = HumanoidMap::detect(&skel, &pose);
     assert_complete(&map, &skel, &angler_name);
+    assert_body(&map, &skel, &angler_name);
     assert_eq!(map.method, MapMethod::Names);
     assert!((map.confidence - 1.0).abs() < 1e-12);
     let l = map.left.as_ref().unwrap();
@@ -216,6 +244,16 @@ fn other_naming_styles_map_completely() {
             "upperarm" => "Arm".to_string(),
             "forearm" => "ForeArm".to_string(),
             "hand" => "Hand".to_string(),
+            "pelvis" => "Hips".to_string(),
+            "spine_01" => "Spine".to_string(),
+            "spine_02" => "Spine1".to_string(),
+            "spine_03" => "Spine2".to_string(),
+            "neck" => "Neck".to_string(),
+            "head" => "Head".to_string(),
+            "thigh" => "UpLeg".to_string(),
+            "shin" => "Leg".to_string(),
+            "foot" => "Foot".to_string(),
+            "toe" => "ToeBase".to_string(),
             f if f.contains("_0") => {
                 let (n, j) = f.split_once("_0").unwrap();
                 let mut c = n.chars();
@@ -227,7 +265,12 @@ fn other_naming_styles_map_completely() {
         format!("mixamorig:{side}{base}")
     };
     let unreal = |b: &str, s: &str| {
-        let b = if b == "forearm" { "lowerarm" } else { b };
+        let b = match b {
+            "forearm" => "lowerarm",
+            "shin" => "calf",
+            "toe" => "ball",
+            other => other,
+        };
         if s.is_empty() {
             b.to_string()
         } else {
@@ -238,6 +281,7 @@ fn other_naming_styles_map_completely() {
         let (skel, pose) = build(&figure(style));
         let map = HumanoidMap::detect(&skel, &pose);
         assert_complete(&map, &skel, style);
+        assert_body(&map, &skel, style);
     }
 }
 
@@ -264,6 +308,13 @@ fn unnamed_humanoid_found_by_topology_with_lower_confidence() {
     assert_eq!(name_of(l.forearm), "forearm.L");
     assert_eq!(name_of(l.hand), "hand.L");
     assert_eq!(name_of(map.right.as_ref().unwrap().hand), "hand.R");
+    // The body from shape too: the legs that reach the ground, the head above the chest.
+    let body = map.body.as_ref().expect("body from topology");
+    assert_eq!(body.method, MapMethod::Topology);
+    assert_eq!(name_of(body.hips), "pelvis");
+    assert_eq!(name_of(body.head), "head");
+    assert_eq!(name_of(body.left_leg.thigh), "thigh.L");
+    assert_eq!(name_of(body.right_leg.foot), "foot.R");
 }
 
 #[test]
