@@ -594,3 +594,16 @@ fn solve_reports_every_node_of_a_file_with_duplicate_names() {
     assert!(first < second);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn left_handed_sessions_calibrate_too() {
+    let mut stage = Stage::bundled().unwrap();
+    stage.state.params.handedness = anglerpose::fishing::Handedness::Left;
+    assert_calibrated("left-handed angler", &mut stage);
+    let Some(path) = shared("mannequiny-0.3.0.glb", "left_handed_sessions_calibrate_too") else {
+        return;
+    };
+    let mut stage = stage_of(gltf_io::load(path).unwrap());
+    stage.state.params.handedness = anglerpose::fishing::Handedness::Left;
+    assert_calibrated("left-handed mannequiny", &mut stage);
+}

@@ -27,6 +27,9 @@ pub struct CalibrateArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Calibrate for a left-handed angler (the left hand holds the reel seat).
+    #[arg(long)]
+    pub left_handed: bool,
 }
 
 /// What stops a character from being calibrated, naming the missing roles; `None` when it can.
@@ -85,6 +88,9 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
     };
     if let Some(why) = refusal(&source, &stage.map) {
         anyhow::bail!(why);
+    }
+    if args.left_handed {
+        stage.state.params.handedness = anglerpose::fishing::Handedness::Left;
     }
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism()
