@@ -8,6 +8,7 @@ mod ik;
 mod ik_two_bone;
 mod inspect;
 mod render;
+mod retarget;
 mod solve;
 mod validate;
 
@@ -42,6 +43,9 @@ pub enum Command {
     /// Fit any humanoid character: seat it, choose grip offsets and poles over the whole
     /// session, write a preset and print a per-phase report.
     Calibrate(calibrate::CalibrateArgs),
+    /// Carry a preset to another character through the humanoid map (normalised by the
+    /// body), then re-fit the rod adjustment and poles; grips keep their places on the rod.
+    Retarget(retarget::RetargetArgs),
     /// Pose the bundled angler for a session state (or sample the timeline) and print JSON.
     Solve(solve::SolveArgs),
     /// Export the posed character (glTF binary) or a pose table (JSON) from a preset.
@@ -65,6 +69,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Render(args) => render::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Retarget(args) => retarget::run(args),
         Command::Export(args) => export::run(args),
         Command::Validate(args) => validate::run(args),
     }

@@ -205,8 +205,36 @@ pub fn calibrate(
     samples: usize,
     threads: usize,
 ) -> Result<(GripCalibration, CalibrationReport), SessionError> {
+    refine(
+        actor,
+        settings,
+        params,
+        actor.default_calibration(),
+        true,
+        samples,
+        threads,
+    )
+}
+
+/// Like [`calibrate`], starting from `start` (its hands are kept) and, when `search_grips` is
+/// false, keeping its grip offsets too: only the rod adjustment and the poles are chosen (a
+/// retargeted preset keeps each grip's place on the rod).
+///
+/// The rod adjustment candidates are offsets added to `start`'s.
+///
+/// # Errors
+/// As [`calibrate`].
+pub fn refine(
+    actor: &ActorRig,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    start: GripCalibration,
+    search_grips: bool,
+    samples: usize,
+    threads: usize,
+) -> Result<(GripCalibration, CalibrationReport), SessionError> {
     let samples = samples.max(2);
-    let mut calib = actor.default_calibration();
+    let mut calib = start;
     let mut evaluations = 0;
     let both = |a: &TimelineAnalysis| {
         SIDES
@@ -219,12 +247,13 @@ pub fn calibrate(
     {
         let r = 0.5 * (reach(actor, Side::Left) + reach(actor, Side::Right));
         let steps = [0.0, -0.08, 0.08, -0.16, 0.16].map(|k| k * r);
+        let origin = calib.rod_adjust.offset_in_object;
         let mut candidates = Vec::with_capacity(125);
         for dx in steps {
             for dy in steps {
                 for dz in steps {
                     let mut c = calib.clone();
-                    c.rod_adjust.offset_in_object = DVec3::new(dx, dy, dz);
+                    c.rod_adjust.offset_in_object = origin + DVec3::new(dx, dy, dz);
                     candidates.push(c);
                 }
             }
@@ -243,13 +272,17 @@ pub fn calibrate(
     }
     // 2. Grips along the handle: slide each grip toward or away from the butt in 2 cm
     //    steps (the hands stay on the handle: the rear grip never past the butt).
+    let grip_stages = if search_grips { 2 } else { 0 };
     for (kind, shifts) in [
         (
             GripKind::RodRear,
             &[0.0, -0.02, 0.02, -0.04, 0.04, -0.06, 0.06, 0.08, 0.10, 0.12][..],
         ),
         (GripKind::RodFront, &[0.0, -0.02, 0.02, -0.04, 0.04][..]),
-    ] {
+    ]
+    .into_iter()
+    .take(grip_stages)
+    {
         let candidates: Vec<GripCalibration> = shifts
             .iter()
             .map(|&dy| {

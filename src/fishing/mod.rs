@@ -10,6 +10,7 @@ mod calibrate;
 mod calibration;
 mod ccd_arm;
 mod pipeline;
+mod retarget;
 mod rod;
 pub mod seat;
 mod session;
@@ -20,11 +21,15 @@ pub use analysis::{
     ArmSample, FlipEvent, PoleProposal, TimelineAnalysis, TimelineIssue, analyse_timeline,
     search_poles,
 };
-pub use calibrate::{CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate};
+pub use calibrate::{CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, refine};
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
 pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
 pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError};
-pub use rod::{GripHold, GripTarget, SessionFrames, reel_handle_in_rod};
+pub use retarget::{RetargetReport, retarget};
+pub use rod::{
+    GripHold, GripTarget, NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP, SessionFrames,
+    reel_handle_in_rod,
+};
 pub use seat::{BodyFit, SeatError, SeatedPose};
 pub use session::{Handedness, Phase, SessionParams, SessionState};
 pub use settings::{

@@ -1,5 +1,6 @@
 pub mod angler;
 pub mod arm;
+pub mod checks;
 pub mod figures;
 pub mod gltf_edit;
 pub mod golden;

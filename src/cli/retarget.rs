@@ -1,0 +1,127 @@
+//! `anglerpose retarget PRESET --to CHARACTER --out NEW.json`: carries a preset tuned on one
+//! character to another through the humanoid map, normalised by the body, then (unless
+//! `--no-refine`) re-chooses the rod adjustment and poles for the new body while every grip
+//! keeps its place on the rod.
+
+use anglerpose::fishing::{refine, retarget};
+use anglerpose::preset::{Preset, io as preset_io};
+use anglerpose::rig::{HumanoidMap, HumanoidOverride, Pose};
+use anglerpose::stage::{Props, Stage, bundled_assets_dir};
+use anyhow::Context;
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct RetargetArgs {
+    /// The preset to carry over.
+    pub preset: PathBuf,
+    /// The character (.glb/.gltf) it is for now.
+    #[arg(long)]
+    pub to: PathBuf,
+    /// Where to write the new preset (atomically).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Keep the mapped rod adjustment and poles as they are (no search on the new body).
+    #[arg(long)]
+    pub no_refine: bool,
+    /// Timeline samples for the refinement.
+    #[arg(long, default_value_t = 600)]
+    pub samples: usize,
+}
+
+/// The source preset's overrides re-resolved on `target`: a role whose bone name exists there
+/// is kept, others are dropped (the target's own detection decides) and reported.
+fn resolve_overrides(
+    overrides: &HumanoidOverride,
+    target: &anglerpose::gltf_io::Character,
+    notes: &mut Vec<String>,
+) -> HumanoidOverride {
+    let mut kept = HumanoidOverride::default();
+    for (role, name) in &overrides.bones {
+        if target.skeleton.find(name).is_some() {
+            kept.set(*role, name.clone());
+        } else {
+            notes.push(format!(
+                "humanoid override {role} = {name:?}: no such bone in {}; detected instead",
+                target.source.display()
+            ));
+        }
+    }
+    kept
+}
+
+pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
+    let preset = preset_io::load_preset(&args.preset)?;
+    let (source, warnings) = preset_io::load_stage(&args.preset, &preset)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let character = anglerpose::gltf_io::load(&args.to)?;
+    let mut notes = Vec::new();
+    let overrides = resolve_overrides(&preset.humanoid_overrides, &character, &mut notes);
+    let map = HumanoidMap::detect(&character.skeleton, &Pose::rest(&character.skeleton));
+    if let Some(why) = super::calibrate::refusal(&character.source, &map)
+        && overrides.bones.is_empty()
+    {
+        anyhow::bail!(why);
+    }
+    let props = Props::load(&bundled_assets_dir()).context("loading the bundled props")?;
+    let target_path = character.source.clone();
+    let mut stage = Stage::with_overrides(character, props, &overrides)
+        .with_context(|| format!("{} cannot take the preset", target_path.display()))?;
+    let (mut calibration, settings, report) = retarget(
+        &source.actor,
+        &source.calibration,
+        &source.settings,
+        &stage.actor,
+    );
+    notes.extend(report.notes.iter().cloned());
+    if !args.no_refine {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (refined, r) = refine(
+            &stage.actor,
+            &settings,
+            &source.state.params,
+            calibration,
+            false,
+            args.samples.max(2),
+            threads,
+        )?;
+        calibration = refined;
+        println!(
+            "refined over {} samples: reached left {:.1}%, right {:.1}%, {} flip(s)",
+            r.samples,
+            100.0 * r.reached_fraction.left,
+            100.0 * r.reached_fraction.right,
+            r.flips
+        );
+    }
+    stage.calibration = calibration;
+    stage.settings = settings;
+    stage.state = source.state;
+    stage.reset_flip_tracking();
+    stage.update()?;
+    let mut out = Preset {
+        character: preset_io::character_ref(&args.out, &args.to)?,
+        humanoid_overrides: overrides,
+        ..Preset::from_stage(&stage, preset.character.clone())
+    };
+    // Named poses keep their states; their own calibrations are carried the same way.
+    for (name, pose) in &preset.poses {
+        let mut pose = pose.clone();
+        if let Some(c) = &pose.calibration {
+            pose.calibration = Some(retarget(&source.actor, c, &source.settings, &stage.actor).0);
+        }
+        out.poses.insert(name.clone(), pose);
+    }
+    preset_io::save_preset_atomic(&args.out, &out)?;
+    println!(
+        "arm scale left {:.3}, right {:.3}",
+        report.arm_scale.left, report.arm_scale.right
+    );
+    for n in &notes {
+        println!("not mapped: {n}");
+    }
+    eprintln!("wrote {}", args.out.display());
+    Ok(())
+}
