@@ -387,3 +387,30 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
     ed.apply(C::Redo).unwrap();
     assert_eq!(ed.doc.stage.calibration, fitted);
 }
+
+#[test]
+fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/CesiumMan.glb");
+    if !path.exists() {
+        eprintln!("SKIP: {} is absent", path.display());
+        return;
+    }
+    let (doc, _) = files::open(&path).expect("CesiumMan opens");
+    let mut ed = EditorState::new(doc);
+    let before = (ed.doc.stage.calibration.clone(), ed.doc.stage.settings);
+    let preset = anglerpose::preset::io::bundled_preset_path();
+    ed.apply(C::ApplyPresetToCharacter { path: preset })
+        .unwrap();
+    let msg = ed.message.clone().unwrap_or_default();
+    assert!(
+        msg.contains("0 flip(s)") && msg.contains("no finger bones"),
+        "{msg}"
+    );
+    assert_ne!(ed.doc.stage.calibration, before.0);
+    ed.apply(C::Undo).unwrap();
+    assert_eq!(
+        (ed.doc.stage.calibration.clone(), ed.doc.stage.settings),
+        before
+    );
+}

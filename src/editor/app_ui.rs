@@ -139,6 +139,13 @@ impl UiState {
                         }
                     }
                 });
+                if ui.button("Apply preset to this character…").clicked()
+                    && let Some(path) = rfd::FileDialog::new()
+                        .add_filter("Preset", &["json"])
+                        .pick_file()
+                {
+                    out.push(C::ApplyPresetToCharacter { path });
+                }
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     self.save(ed, false, out);
                 }

@@ -154,6 +154,11 @@ pub enum EditorCommand {
     /// Calibrates grips, rod adjustment and poles for this character over the whole
     /// session timeline (`anglerpose calibrate`'s search) and applies them (one undo step).
     FitToCharacter,
+    /// Applies a preset tuned on another character to this one (`anglerpose retarget`'s
+    /// mapping and refinement), calibration and settings in one undo step.
+    ApplyPresetToCharacter {
+        path: std::path::PathBuf,
+    },
     SetHandedness {
         handedness: Handedness,
     },

@@ -9,7 +9,7 @@ use super::files::{self, FileError};
 use super::pick::{self, Handle};
 use crate::fishing::{
     GripKind, PerSide, PoleKeys, PoleProposal, SessionError, SessionState, TimelineAnalysis,
-    analyse_timeline, calibrate, search_poles,
+    analyse_timeline, calibrate, refine, retarget, search_poles,
 };
 use glam::{DQuat, DVec3, EulerRot};
 use thiserror::Error;
@@ -285,6 +285,7 @@ impl EditorState {
             C::SetPerPhasePoles { on } => self.per_phase_poles = on,
             C::ApplyPoleProposal => self.apply_pole_proposal()?,
             C::FitToCharacter => self.fit_to_character()?,
+            C::ApplyPresetToCharacter { path } => self.apply_preset_to_character(&path)?,
             C::SetHandedness { handedness } => {
                 self.edit(|s| s.state.params.handedness = handedness)?
             }
@@ -469,6 +470,46 @@ impl EditorState {
             report.samples,
             report.flips
         ));
+        Ok(())
+    }
+
+    fn apply_preset_to_character(&mut self, path: &std::path::Path) -> Result<(), EditorError> {
+        let preset = crate::preset::io::load_preset(path).map_err(FileError::from)?;
+        let (source, _) = crate::preset::io::load_stage(path, &preset).map_err(FileError::from)?;
+        let s = &self.doc.stage;
+        let (mapped, settings, report) = retarget(
+            &source.actor,
+            &source.calibration,
+            &source.settings,
+            &s.actor,
+        );
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (calib, fit) = refine(
+            &s.actor,
+            &settings,
+            &s.state.params,
+            mapped,
+            false,
+            FIT_SAMPLES,
+            threads,
+        )?;
+        self.edit(|snap| {
+            snap.calibration = calib.clone();
+            snap.settings = settings;
+        })?;
+        let mut message = format!(
+            "applied {}: arm scale {:.2}, reached left {:.1}%, right {:.1}%, {} flip(s)",
+            path.display(),
+            report.arm_scale.left,
+            100.0 * fit.reached_fraction.left,
+            100.0 * fit.reached_fraction.right,
+            fit.flips
+        );
+        for n in &report.notes {
+            message.push_str("; ");
+            message.push_str(n);
+        }
+        self.message = Some(message);
         Ok(())
     }
 
