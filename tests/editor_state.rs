@@ -414,3 +414,49 @@ fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
         before
     );
 }
+
+#[test]
+fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
+    let src =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/CesiumMan.glb");
+    if !src.exists() {
+        eprintln!("SKIP: {} is absent", src.display());
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("anglerpose-reload-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cesium.glb");
+    std::fs::copy(&src, &file).unwrap();
+    let (doc, _) = files::open(&file).unwrap();
+    let mut ed = EditorState::new(doc);
+    ed.apply(C::SetFingerCurl {
+        side: Side::Left,
+        value: 0.3,
+    })
+    .unwrap();
+    ed.apply(C::SetTime { seconds: 2.5 }).unwrap();
+    let (calib, state, camera, undo) = (
+        ed.doc.stage.calibration.clone(),
+        ed.doc.stage.state,
+        ed.camera,
+        ed.history.undo_len(),
+    );
+    ed.apply(C::ReloadCharacter).unwrap();
+    assert_eq!(ed.doc.generation, 1);
+    assert_eq!(ed.doc.stage.calibration, calib);
+    assert_eq!(ed.doc.stage.state, state);
+    assert_eq!(ed.camera, camera);
+    assert_eq!(ed.history.undo_len(), undo);
+    assert!(ed.message.as_deref().unwrap_or("").starts_with("reloaded"));
+    // A broken file: an error naming it, and the character as it was.
+    std::fs::write(&file, b"glTF broken").unwrap();
+    let err = ed.apply(C::ReloadCharacter).unwrap_err().to_string();
+    assert!(
+        err.contains("cesium.glb") && err.contains("last good character"),
+        "{err}"
+    );
+    assert_eq!(ed.doc.generation, 1);
+    ed.apply(C::Undo).unwrap();
+    assert_ne!(ed.doc.stage.state, state, "undo still works after a reload");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -78,7 +78,12 @@ pub fn run_app(options: AppOptions) -> Result<(), AppError> {
     if let Some((path, message)) = &open_error {
         ed.message = Some(format!("cannot open {}: {message}", path.display()));
     }
+    let proxy = event_loop.create_proxy();
     let mut app = App::new(options, ed, autosave);
+    app.watcher = Some(super::watch::CharacterWatcher::new(move || {
+        // Wakes the idle event loop; `about_to_wait` then polls the watcher.
+        let _ = proxy.send_event(());
+    }));
     if let Some((path, message)) = open_error {
         app.ui.dialog = Some(super::app_ui::Dialog::Error {
             title: format!("Cannot open {}", file_name(&path)),
@@ -122,7 +127,9 @@ struct App {
     last_tick: Instant,
     frame_times: Vec<f64>,
     title: String,
-    mesh_source: PathBuf,
+    mesh_source: (PathBuf, u64),
+    /// Live reload of the character file.
+    watcher: Option<super::watch::CharacterWatcher>,
     quitting: bool,
     written_layout: [u32; 4],
 }
@@ -139,7 +146,7 @@ impl App {
             }
             _ => {}
         }
-        let mesh_source = ed.doc.character_path.clone();
+        let mesh_source = (ed.doc.character_path.clone(), ed.doc.generation);
         Self {
             options,
             ed,
@@ -159,6 +166,7 @@ impl App {
             frame_times: Vec::new(),
             title: String::new(),
             mesh_source,
+            watcher: None,
             quitting: false,
             written_layout: [u32::MAX; 4],
         }
@@ -269,8 +277,9 @@ impl App {
         let Some(gfx) = &mut self.gfx else {
             return;
         };
-        if self.ed.doc.character_path != self.mesh_source {
-            self.mesh_source = self.ed.doc.character_path.clone();
+        let source = (self.ed.doc.character_path.clone(), self.ed.doc.generation);
+        if source != self.mesh_source {
+            self.mesh_source = source;
             if let Err(e) = gfx.upload_stage(&self.ed.doc.stage) {
                 self.ed.message = Some(format!("uploading meshes: {e}"));
             }
@@ -507,6 +516,19 @@ impl ApplicationHandler for App {
     /// until the next repaint or autosave.
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let now = Instant::now();
+        let mut reload = false;
+        if let Some(w) = &mut self.watcher {
+            if let Err(e) = w.watch(&self.ed.doc.character_path) {
+                eprintln!("live reload off: {e}");
+            }
+            reload = w.poll(now);
+        }
+        if reload {
+            self.apply(EditorCommand::ReloadCharacter);
+            eprintln!("{}", self.ed.message.as_deref().unwrap_or_default());
+            self.repaint_at = Some(now);
+        }
+        let reload_due = self.watcher.as_ref().and_then(|w| w.due());
         match self.autosave.tick(&self.ed.doc, now) {
             Ok(true) => {
                 let path = self.autosave.path().unwrap_or(std::path::Path::new(""));
@@ -522,10 +544,14 @@ impl ApplicationHandler for App {
             self.repaint_at = None;
             gfx.window.request_redraw();
         }
-        let wake = match (self.repaint_at, self.autosave.next_due(&self.ed.doc)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let wake = [
+            self.repaint_at,
+            self.autosave.next_due(&self.ed.doc),
+            reload_due,
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         // Never a deadline in the past: the loop would spin without sleeping.
         event_loop.set_control_flow(match wake {
             Some(t) if t > now => ControlFlow::WaitUntil(t),

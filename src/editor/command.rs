@@ -154,6 +154,9 @@ pub enum EditorCommand {
     /// Calibrates grips, rod adjustment and poles for this character over the whole
     /// session timeline (`anglerpose calibrate`'s search) and applies them (one undo step).
     FitToCharacter,
+    /// Reloads the character file from disk, keeping calibration, settings, session time,
+    /// undo history and camera (live reload; also scriptable).
+    ReloadCharacter,
     /// Applies a preset tuned on another character to this one (`anglerpose retarget`'s
     /// mapping and refinement), calibration and settings in one undo step.
     ApplyPresetToCharacter {

@@ -25,6 +25,8 @@ pub struct Document {
     /// The preset this document was opened from or last saved as (keeps its overrides and
     /// named poses when saving).
     pub preset: Option<crate::preset::Preset>,
+    /// Bumped each time the character is reloaded from disk (the window re-uploads meshes).
+    pub generation: u64,
 }
 
 impl Document {
@@ -36,6 +38,7 @@ impl Document {
             character_path,
             dirty: false,
             preset: None,
+            generation: 0,
         }
     }
 

@@ -11,10 +11,12 @@ pub mod files;
 pub mod gfx;
 pub mod gizmo;
 pub mod pick;
+mod reload;
 pub mod script;
 mod solver_cmd;
 pub mod state;
 pub mod ui;
+pub mod watch;
 
 pub use camera::{OrbitCamera, ViewPreset};
 pub use command::{EditorCommand, ViewToggle};

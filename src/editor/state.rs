@@ -285,6 +285,7 @@ impl EditorState {
             C::SetPerPhasePoles { on } => self.per_phase_poles = on,
             C::ApplyPoleProposal => self.apply_pole_proposal()?,
             C::FitToCharacter => self.fit_to_character()?,
+            C::ReloadCharacter => self.reload_character()?,
             C::ApplyPresetToCharacter { path } => self.apply_preset_to_character(&path)?,
             C::SetHandedness { handedness } => {
                 self.edit(|s| s.state.params.handedness = handedness)?

@@ -86,6 +86,20 @@ fn arm_from_names(skel: &Skeleton, n: &Names, side: Side) -> Partial {
         p.hand = Some(generic[2]);
         return finish_partial(skel, n, side, p);
     }
+    // Two numbered arm joints above a named hand (`arm_joint_L_1`, `arm_joint_L_2`, `wrist_L`).
+    if p.upper.is_none()
+        && generic.len() == 2
+        && strict_ancestor(skel, generic[0], generic[1])
+        && let Some(h) = n
+            .of(side, NameKind::Hand)
+            .into_iter()
+            .find(|&h| strict_ancestor(skel, generic[1], h))
+    {
+        p.upper = Some(generic[0]);
+        p.fore = Some(generic[1]);
+        p.hand = Some(h);
+        return finish_partial(skel, n, side, p);
+    }
     if p.upper.is_none() {
         // A named forearm whose parent is unnamed: take the parent as the upper arm.
         if let Some(&f) = n.of(side, NameKind::Forearm).first() {
