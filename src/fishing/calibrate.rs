@@ -171,6 +171,37 @@ fn best_of(
     best.ok_or_else(|| SessionError::Calibration("no calibration candidates".into()))
 }
 
+/// The fixed inputs of one calibration and how many timelines it has evaluated.
+struct Search<'a> {
+    actor: &'a ActorRig,
+    settings: &'a SolverSettings,
+    params: &'a SessionParams,
+    samples: usize,
+    threads: usize,
+    evaluations: usize,
+}
+
+impl Search<'_> {
+    /// The lowest-scoring candidate (first on ties) and its analysis.
+    fn pick(
+        &mut self,
+        candidates: &[GripCalibration],
+        score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
+    ) -> Result<(usize, TimelineAnalysis), SessionError> {
+        self.evaluations += candidates.len();
+        let (k, _, a) = best_of(
+            self.actor,
+            self.settings,
+            self.params,
+            self.samples,
+            candidates,
+            score,
+            self.threads,
+        )?;
+        Ok((k, a))
+    }
+}
+
 /// Pole candidates around `side`'s shoulder: below, outside, behind and ahead of it, at one
 /// and two arm lengths.
 fn pole_candidates(actor: &ActorRig, side: Side) -> Vec<DVec3> {
@@ -235,7 +266,14 @@ pub fn refine(
 ) -> Result<(GripCalibration, CalibrationReport), SessionError> {
     let samples = samples.max(2);
     let mut calib = start;
-    let mut evaluations = 0;
+    let mut search = Search {
+        actor,
+        settings,
+        params,
+        samples,
+        threads,
+        evaluations: 0,
+    };
     let both = |a: &TimelineAnalysis| {
         SIDES
             .iter()
@@ -258,16 +296,7 @@ pub fn refine(
                 }
             }
         }
-        evaluations += candidates.len();
-        let (k, _, _) = best_of(
-            actor,
-            settings,
-            params,
-            samples,
-            &candidates,
-            &both,
-            threads,
-        )?;
+        let (k, _) = search.pick(&candidates, &both)?;
         calib = candidates[k].clone();
     }
     // 2. Grips along the handle: slide each grip toward or away from the butt in 2 cm
@@ -299,16 +328,7 @@ pub fn refine(
                 c
             })
             .collect();
-        evaluations += candidates.len();
-        let (k, _, _) = best_of(
-            actor,
-            settings,
-            params,
-            samples,
-            &candidates,
-            &both,
-            threads,
-        )?;
+        let (k, _) = search.pick(&candidates, &both)?;
         calib = candidates[k].clone();
     }
     // 3. A constant pole per arm (the other arm's pole held).
@@ -321,22 +341,13 @@ pub fn refine(
                 c
             })
             .collect();
-        evaluations += candidates.len();
         let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
-        let (k, _, _) = best_of(
-            actor,
-            settings,
-            params,
-            samples,
-            &candidates,
-            &score,
-            threads,
-        )?;
+        let (k, _) = search.pick(&candidates, &score)?;
         calib = candidates[k].clone();
     }
     // 4. Per-phase poles where a phase still flips or clamps.
     let mut analysis = analyse_timeline(actor, &calib, settings, params, samples)?;
-    evaluations += 1;
+    search.evaluations += 1;
     for side in SIDES {
         for phase in Phase::ALL {
             let bad = analysis
@@ -353,23 +364,14 @@ pub fn refine(
                 c.poles.get_mut(side).per_phase.insert(phase, p);
                 candidates.push(c);
             }
-            evaluations += candidates.len();
             let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
-            let (k, _, a) = best_of(
-                actor,
-                settings,
-                params,
-                samples,
-                &candidates,
-                &score,
-                threads,
-            )?;
+            let (k, a) = search.pick(&candidates, &score)?;
             if k != 0 {
                 calib = candidates[k].clone();
                 analysis = a;
             }
         }
     }
-    let report = CalibrationReport::from_analysis(actor, &analysis, evaluations);
+    let report = CalibrationReport::from_analysis(actor, &analysis, search.evaluations);
     Ok((calib, report))
 }
