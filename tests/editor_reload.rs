@@ -119,6 +119,14 @@ fn the_editor_follows_the_character_file_on_disk() {
         "{}",
         editor.log_text()
     );
+    std::thread::sleep(Duration::from_secs(1));
+    if let Some(kept) = x.capture_screen(&dir.join("kept.png")) {
+        let n = red_pixels(&kept, origin, size);
+        assert!(
+            n > 2000,
+            "the last good (red) character is still drawn: {n} red pixels"
+        );
+    }
 
     // 3. The override's bone renamed: the override is dropped (detection finds the hand by its
     //    new name) and reported.
