@@ -135,10 +135,7 @@ fn named_desc(
 fn leg_from_names(skel: &Skeleton, n: &Names, side: Side) -> LegPartial {
     let mut p = LegPartial::default();
     let generic = n.of(side, NameKind::GenericLeg);
-    let generic_chain = generic.len() >= 3
-        && generic
-            .windows(2)
-            .all(|w| strict_ancestor(skel, w[0], w[1]));
+    let generic_chain = Names::is_chain(skel, &generic, 3);
     p.thigh = n.of(side, NameKind::Thigh).first().copied();
     if p.thigh.is_none() && generic_chain {
         p.thigh = Some(generic[0]);

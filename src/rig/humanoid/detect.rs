@@ -70,15 +70,17 @@ impl Names {
         v.sort_by_key(|&i| (self.depth[i], i));
         v
     }
+
+    /// True when `bones` (shallowest first) form one ancestor chain of at least `min` bones.
+    pub(super) fn is_chain(skel: &Skeleton, bones: &[usize], min: usize) -> bool {
+        bones.len() >= min && bones.windows(2).all(|w| strict_ancestor(skel, w[0], w[1]))
+    }
 }
 
 fn arm_from_names(skel: &Skeleton, n: &Names, side: Side) -> Partial {
     let mut p = Partial::default();
     let generic = n.of(side, NameKind::GenericArm);
-    let generic_chain = generic.len() >= 3
-        && generic
-            .windows(2)
-            .all(|w| strict_ancestor(skel, w[0], w[1]));
+    let generic_chain = Names::is_chain(skel, &generic, 3);
     p.upper = n.of(side, NameKind::UpperArm).first().copied();
     if p.upper.is_none() && generic_chain {
         p.upper = Some(generic[0]);
@@ -89,7 +91,7 @@ fn arm_from_names(skel: &Skeleton, n: &Names, side: Side) -> Partial {
     // Two numbered arm joints above a named hand (`arm_joint_L_1`, `arm_joint_L_2`, `wrist_L`).
     if p.upper.is_none()
         && generic.len() == 2
-        && strict_ancestor(skel, generic[0], generic[1])
+        && Names::is_chain(skel, &generic, 2)
         && let Some(h) = n
             .of(side, NameKind::Hand)
             .into_iter()
