@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 fn calibrate_characters(c: &mut Criterion) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = anglerpose::fishing::default_threads();
     let mut group = c.benchmark_group("calibrate_600");
     group.sample_size(10);
     for (name, path) in [

@@ -92,11 +92,9 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
     if args.left_handed {
         stage.state.params.handedness = anglerpose::fishing::Handedness::Left;
     }
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = args
+        .threads
+        .unwrap_or_else(anglerpose::fishing::default_threads);
     let (calibration, report) = calibrate(
         &stage.actor,
         &stage.settings,

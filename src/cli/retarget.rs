@@ -77,7 +77,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     );
     notes.extend(report.notes.iter().cloned());
     if !args.no_refine {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = anglerpose::fishing::default_threads();
         let (refined, r) = refine(
             &stage.actor,
             &settings,

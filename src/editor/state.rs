@@ -460,7 +460,7 @@ impl EditorState {
                 s.notes.join("; ")
             )));
         }
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = crate::fishing::default_threads();
         let (calib, report) =
             calibrate(&s.actor, &s.settings, &s.state.params, FIT_SAMPLES, threads)?;
         self.edit(|snap| snap.calibration = calib.clone())?;
@@ -484,7 +484,7 @@ impl EditorState {
             &source.settings,
             &s.actor,
         );
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = crate::fishing::default_threads();
         let (calib, fit) = refine(
             &s.actor,
             &settings,

@@ -239,17 +239,9 @@ impl ActorRig {
                 forearm.rotation_min.map_or(0.0, |v| v.x),
                 forearm.rotation_max.map_or(0.0, |v| v.x),
             );
-            let a = axis.abs();
-            let k = if a.x >= a.y && a.x >= a.z {
-                0
-            } else if a.y >= a.z {
-                1
-            } else {
-                2
-            };
-            let mut unit = DVec3::ZERO;
-            unit[k] = 1.0;
-            if axis.angle_between(unit * axis[k].signum()) <= 10f64.to_radians() {
+            let (k, signed) = crate::rig::nearest_axis(axis);
+            let unit = signed.abs();
+            if axis.angle_between(signed) <= 10f64.to_radians() {
                 forearm.limitation = Some(unit);
                 let (lo, hi) = if axis[k] > 0.0 {
                     (min, max)

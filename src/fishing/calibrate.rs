@@ -14,6 +14,11 @@ use super::{PerSide, SIDES};
 use crate::rig::Side;
 use glam::DVec3;
 
+/// Worker threads for calibration: every core the system offers (1 when it cannot tell).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Residual below which a wrist counts as on its grip when scoring (metres).
 pub const REACH_RESIDUAL: f64 = 1e-3;
 

@@ -21,7 +21,9 @@ pub use analysis::{
     ArmSample, FlipEvent, PoleProposal, TimelineAnalysis, TimelineIssue, analyse_timeline,
     search_poles,
 };
-pub use calibrate::{CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, refine};
+pub use calibrate::{
+    CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, default_threads, refine,
+};
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
 pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
 pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError};

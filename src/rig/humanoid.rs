@@ -13,7 +13,7 @@ mod names;
 mod roles;
 
 pub use body::{BodyMap, BodyRole, LegMap};
-pub use frame::{CharacterFrame, FrameError};
+pub use frame::{CharacterFrame, FrameError, nearest_axis};
 pub use roles::{ArmPart, Finger, HumanoidError, HumanoidOverride, Role, Side};
 
 use super::{Pose, Skeleton};

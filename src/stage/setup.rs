@@ -87,12 +87,16 @@ pub fn prepare(
     };
     let skeleton = character.skeleton.clone();
     let rest = Pose::rest(&skeleton);
-    let (base, fit) = match seat::seat(&skeleton, &rest, &map) {
-        Ok(seated) if seated.already_seated => (seated.pose, BodyFit::IDENTITY),
+    let (base, fit, mesh_height) = match seat::seat(&skeleton, &rest, &map) {
+        Ok(seated) if seated.already_seated => {
+            let extent = mesh_extent(&character, &seated.pose);
+            (seated.pose, BodyFit::IDENTITY, extent)
+        }
         Ok(mut seated) => {
             // Feet on the floor (the mesh's lowest point, else the joints), hips over the
-            // origin.
-            let floor = match mesh_extent(&character, &seated.pose) {
+            // origin. The roots only move, so the mesh's extent moves down by `floor`.
+            let extent = mesh_extent(&character, &seated.pose);
+            let floor = match extent {
                 Some((y, _)) => y,
                 None => map.body.as_ref().map_or(0.0, |b| {
                     seat::floor_from_joints(&skeleton, &rest, &seated.pose, b)
@@ -108,11 +112,14 @@ pub fn prepare(
                 DVec3::new(-hips.x, -floor, -hips.z),
             );
             let fit = BodyFit::new(&seated.pose, &map, false);
-            (seated.pose, fit)
+            let extent = extent.map(|(lo, hi)| (lo - floor, hi - floor));
+            (seated.pose, fit, extent)
         }
-        Err(_) => (rest.clone(), BodyFit::IDENTITY),
+        Err(_) => {
+            let extent = mesh_extent(&character, &rest);
+            (rest.clone(), BodyFit::IDENTITY, extent)
+        }
     };
-    let mesh_height = mesh_extent(&character, &base);
     let actor =
         ActorRig::with_base(skeleton, base, &map, fit).map_err(|source| StageError::Actor {
             path: character.source.clone(),

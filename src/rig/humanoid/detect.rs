@@ -374,14 +374,7 @@ fn body_forward(rest: &Pose, parts: &[Partial; 2], body: Option<&BodyMap>) -> DV
     let up = body
         .and_then(|b| (rest.world_position(b.head) - rest.world_position(b.hips)).try_normalize())
         .map(|u| {
-            let a = u.abs();
-            let axis = if a.x >= a.y && a.x >= a.z {
-                DVec3::new(u.x.signum(), 0.0, 0.0)
-            } else if a.y >= a.z {
-                DVec3::new(0.0, u.y.signum(), 0.0)
-            } else {
-                DVec3::new(0.0, 0.0, u.z.signum())
-            };
+            let axis = super::frame::nearest_axis(u).1;
             if u.angle_between(axis) <= super::frame::SNAP_ANGLE_DEG.to_radians() {
                 axis
             } else {

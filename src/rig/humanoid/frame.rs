@@ -45,19 +45,26 @@ pub struct CharacterFrame {
     pub snapped: bool,
 }
 
+/// The index (0 = x, 1 = y, 2 = z) of `v`'s largest component by magnitude, and the signed
+/// unit axis along it (ties go to the earlier axis; a zero vector gives +x).
+pub fn nearest_axis(v: DVec3) -> (usize, DVec3) {
+    let a = v.abs();
+    let k = if a.x >= a.y && a.x >= a.z {
+        0
+    } else if a.y >= a.z {
+        1
+    } else {
+        2
+    };
+    let mut axis = DVec3::ZERO;
+    axis[k] = v[k].signum();
+    (k, axis)
+}
+
 /// The axis-aligned rotation nearest `m` (columns rounded to the nearest signed axis), when it
 /// is a proper rotation.
 fn axis_aligned(m: &DMat3) -> Option<DMat3> {
-    let snap = |v: DVec3| {
-        let a = v.abs();
-        if a.x >= a.y && a.x >= a.z {
-            DVec3::new(v.x.signum(), 0.0, 0.0)
-        } else if a.y >= a.z {
-            DVec3::new(0.0, v.y.signum(), 0.0)
-        } else {
-            DVec3::new(0.0, 0.0, v.z.signum())
-        }
-    };
+    let snap = |v: DVec3| nearest_axis(v).1;
     let s = DMat3::from_cols(snap(m.x_axis), snap(m.y_axis), snap(m.z_axis));
     ((s.determinant() - 1.0).abs() < 1e-9).then_some(s)
 }
