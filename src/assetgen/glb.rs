@@ -121,6 +121,45 @@ pub struct GlbBuilder {
     textured_materials: Vec<Json>,
     images: Vec<Json>,
     textures: Vec<Json>,
+    animations: Vec<Json>,
+    /// Keyframe-time accessors already written, by their bits: channels with the same key
+    /// times share one input accessor.
+    time_accessors: std::collections::HashMap<Vec<u32>, usize>,
+}
+
+/// Which node property an animation channel drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnimPath {
+    /// VEC3 translation keys.
+    Translation,
+    /// VEC4 unit-quaternion keys `[x, y, z, w]`.
+    Rotation,
+}
+
+impl AnimPath {
+    /// Components per key (3 or 4).
+    pub fn width(self) -> usize {
+        match self {
+            AnimPath::Translation => 3,
+            AnimPath::Rotation => 4,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            AnimPath::Translation => "translation",
+            AnimPath::Rotation => "rotation",
+        }
+    }
+}
+
+/// One LINEAR animation channel: `times` strictly increasing (seconds), `values`
+/// [`AnimPath::width`] floats per key.
+pub struct AnimChannel<'a> {
+    pub node: usize,
+    pub path: AnimPath,
+    pub times: &'a [f32],
+    pub values: &'a [f32],
 }
 
 /// Optional per-primitive extras: texture coordinates and the material to draw with.
@@ -330,6 +369,62 @@ impl GlbBuilder {
         self.skins.len() - 1
     }
 
+    /// Adds an animation clip of LINEAR channels. Channels with identical key times share one
+    /// input accessor (with the `min`/`max` glTF requires).
+    ///
+    /// # Panics
+    /// When a channel's `values` length is not `times.len() * path.width()` or `times` is empty
+    /// (a bug in the caller: the clip code never builds such channels).
+    pub fn animation(&mut self, name: &str, channels: &[AnimChannel]) {
+        let mut samplers = Vec::with_capacity(channels.len());
+        let mut targets = Vec::with_capacity(channels.len());
+        for (i, c) in channels.iter().enumerate() {
+            assert!(!c.times.is_empty(), "animation channel without keys");
+            assert_eq!(c.values.len(), c.times.len() * c.path.width());
+            let key: Vec<u32> = c.times.iter().map(|t| t.to_bits()).collect();
+            let input = match self.time_accessors.get(&key) {
+                Some(&a) => a,
+                None => {
+                    let view = self.push_view(bytemuck::cast_slice(c.times), None);
+                    let a = self.push_accessor(view, FLOAT, c.times.len(), "SCALAR");
+                    let (lo, hi) = (c.times[0], c.times[c.times.len() - 1]);
+                    self.accessors[a].set("min", Json::nums(&[f64::from(lo)]));
+                    self.accessors[a].set("max", Json::nums(&[f64::from(hi)]));
+                    self.time_accessors.insert(key, a);
+                    a
+                }
+            };
+            let view = self.push_view(bytemuck::cast_slice(c.values), None);
+            let kind = if c.path.width() == 4 { "VEC4" } else { "VEC3" };
+            let output = self.push_accessor(view, FLOAT, c.times.len(), kind);
+            samplers.push(Json::obj([
+                ("input", Json::Int(input as i64)),
+                ("interpolation", Json::str("LINEAR")),
+                ("output", Json::Int(output as i64)),
+            ]));
+            targets.push(Json::obj([
+                ("sampler", Json::Int(i as i64)),
+                (
+                    "target",
+                    Json::obj([
+                        ("node", Json::Int(c.node as i64)),
+                        ("path", Json::str(c.path.name())),
+                    ]),
+                ),
+            ]));
+        }
+        self.animations.push(Json::obj([
+            ("name", Json::str(name)),
+            ("channels", Json::Arr(targets)),
+            ("samplers", Json::Arr(samplers)),
+        ]));
+    }
+
+    /// Bytes of binary data written so far (buffer views and their padding).
+    pub fn binary_len(&self) -> usize {
+        self.bin.len()
+    }
+
     /// Marks a node as a root of the (single) scene.
     pub fn scene_root(&mut self, node: usize) {
         self.scene_roots.push(node);
@@ -381,6 +476,9 @@ impl GlbBuilder {
         }
         if !self.skins.is_empty() {
             root.set("skins", Json::Arr(self.skins));
+        }
+        if !self.animations.is_empty() {
+            root.set("animations", Json::Arr(self.animations));
         }
         root.set("accessors", Json::Arr(self.accessors));
         root.set("bufferViews", Json::Arr(self.views));

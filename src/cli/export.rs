@@ -1,4 +1,4 @@
-use anglerpose::fishing::SessionState;
+use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::preset::{self, io as preset_io};
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -34,6 +34,29 @@ pub struct ExportArgs {
     /// pose-json only: N samples evenly over the whole timeline instead of one state.
     #[arg(long)]
     pub samples: Option<usize>,
+    /// glb only: add the session as animation clips (`session` and one per phase).
+    #[arg(long)]
+    pub animation: bool,
+    /// With --animation: resampling rate in frames per second (1..=240).
+    #[arg(long, default_value_t = 30.0)]
+    pub fps: f64,
+    /// With --animation: the phases to bake, `FIRST..LAST` or one phase (default: all).
+    #[arg(long, value_parser = parse_phase_range)]
+    pub phases: Option<(Phase, Phase)>,
+}
+
+/// `cast_wind_up..release`, or one phase name.
+fn parse_phase_range(s: &str) -> Result<(Phase, Phase), String> {
+    let phase = |name: &str| {
+        Phase::from_name(name.trim()).ok_or_else(|| {
+            let names: Vec<&str> = Phase::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown phase {name:?} (phases: {})", names.join(", "))
+        })
+    };
+    match s.split_once("..") {
+        Some((a, b)) => Ok((phase(a)?, phase(b)?)),
+        None => phase(s).map(|p| (p, p)),
+    }
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<()> {
@@ -72,13 +95,36 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         stage.update().context("posing the angler")?;
     }
     let bytes = match args.format {
+        ExportFormat::Glb if args.animation => {
+            if args.samples.is_some() {
+                anyhow::bail!("--samples applies to --format pose-json only");
+            }
+            let (first, last) = args.phases.unwrap_or((Phase::SeatedHold, Phase::Landing));
+            let options = preset::ClipOptions {
+                fps: args.fps,
+                first,
+                last,
+                ..Default::default()
+            };
+            let (bytes, clips) = preset::animated_glb(&mut stage, &options)?;
+            for clip in &clips {
+                eprintln!("{}", clip_summary(clip));
+            }
+            bytes
+        }
         ExportFormat::Glb => {
             if args.samples.is_some() {
                 anyhow::bail!("--samples applies to --format pose-json only");
             }
+            if args.phases.is_some() {
+                anyhow::bail!("--phases applies to --animation only");
+            }
             preset::posed_glb(&stage)?
         }
         ExportFormat::PoseJson => {
+            if args.animation {
+                anyhow::bail!("--animation applies to --format glb only");
+            }
             let states = match args.samples {
                 Some(0) => anyhow::bail!("--samples must be at least 1"),
                 Some(n) => preset::timeline_states(n, stage.state.params),
@@ -94,4 +140,22 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         .with_context(|| format!("writing {}", args.out.display()))?;
     eprintln!("wrote {} ({} bytes)", args.out.display(), bytes.len());
     Ok(())
+}
+
+/// One line per clip: frames, channels, keys and bytes before → after reduction, and the
+/// measured bound.
+pub fn clip_summary(clip: &preset::BakedClip) -> String {
+    format!(
+        "clip {}: {:.3} s, {} frames, {} channels, keys {} -> {}, keyframe data {:.1} KiB -> {:.1} KiB, max joint error {:.3} mm (channel bound {:.4} mm)",
+        clip.name,
+        clip.duration,
+        clip.frames,
+        clip.channels.len(),
+        clip.keys_before(),
+        clip.keys_after(),
+        clip.bytes_before() as f64 / 1024.0,
+        clip.bytes_after() as f64 / 1024.0,
+        clip.max_error * 1000.0,
+        clip.channel_bound * 1000.0,
+    )
 }

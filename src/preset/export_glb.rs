@@ -38,10 +38,23 @@ const SCALE_TOLERANCE: f64 = 1e-6;
 
 /// The posed GLB of `stage` (its current pose and session frames).
 pub fn posed_glb(stage: &Stage) -> Result<Vec<u8>, ExportError> {
+    Ok(posed_builder(stage)?.0.finish())
+}
+
+/// Where [`posed_builder`] put the animated nodes: character bone `b` is node
+/// `character[b]`; the rod and net holders carry the session frames.
+pub(crate) struct ExportNodes {
+    pub character: Vec<usize>,
+    pub rod: usize,
+    pub net: usize,
+}
+
+/// The posed file as a builder (so animations can be added) and its node layout.
+pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), ExportError> {
     let eval = stage.evaluation().ok_or(ExportError::NotPosed)?;
     let world_from_actor = stage.world_from_actor.to_affine();
     let mut glb = GlbBuilder::default();
-    let character_roots = add_object(
+    let (character_roots, character) = add_object(
         &mut glb,
         &stage.character,
         &stage.pose,
@@ -64,26 +77,33 @@ pub fn posed_glb(stage: &Stage) -> Result<Vec<u8>, ExportError> {
         ),
         ("stool", &stage.props.stool, world_from_actor),
     ];
+    let mut holders = Vec::new();
     for (name, object, placement) in props {
         let t = Transform::from_affine(&placement);
         let holder = glb.node(name, t.translation.to_array(), t.rotation.to_array());
         let rest = Pose::rest(&object.skeleton);
-        let roots = add_object(&mut glb, object, &rest, DAffine3::IDENTITY, name)?;
+        let (roots, _) = add_object(&mut glb, object, &rest, DAffine3::IDENTITY, name)?;
         glb.set_children(holder, &roots);
         glb.scene_root(holder);
+        holders.push(holder);
     }
-    Ok(glb.finish())
+    let nodes = ExportNodes {
+        character,
+        rod: holders[0],
+        net: holders[1],
+    };
+    Ok((glb, nodes))
 }
 
 /// Adds every node of `object` with the locals of `pose` (roots get `parent_from_actor`
-/// folded in), its meshes and skins. Returns the root nodes.
+/// folded in), its meshes and skins. Returns the root nodes and every bone's node.
 fn add_object(
     glb: &mut GlbBuilder,
     object: &Character,
     pose: &Pose,
     parent_from_actor: DAffine3,
     label: &str,
-) -> Result<Vec<usize>, ExportError> {
+) -> Result<(Vec<usize>, Vec<usize>), ExportError> {
     let skel = &object.skeleton;
     let mut nodes = Vec::with_capacity(skel.len());
     let mut roots = Vec::new();
@@ -175,7 +195,8 @@ fn add_object(
         let m = glb.mesh(&mesh.name, primitives);
         glb.set_mesh(nodes[mesh.node], m, skin);
     }
-    Ok(roots.into_iter().map(|b| nodes[b]).collect())
+    let roots = roots.into_iter().map(|b| nodes[b]).collect();
+    Ok((roots, nodes))
 }
 
 /// Lossless PNG of an imported image (8-bit RGBA).

@@ -34,6 +34,7 @@
 //! This module is pure (no I/O) except [`io`], which reads and writes files.
 
 mod check;
+pub mod clip;
 mod examples;
 mod export_glb;
 pub mod io;
@@ -42,6 +43,7 @@ mod parse;
 mod pose_table;
 
 pub use check::check_preset;
+pub use clip::{BakedClip, ClipError, ClipOptions, animated_glb, bake_clips};
 pub use examples::example_presets;
 pub use export_glb::{ExportError, posed_glb};
 pub use parse::parse_preset;

@@ -1,6 +1,7 @@
 pub mod angler;
 pub mod arm;
 pub mod checks;
+pub mod clients;
 pub mod figures;
 pub mod gltf_edit;
 pub mod golden;

@@ -1,0 +1,234 @@
+//! Session clips: the fishing session baked into glTF animations a game engine, three.js or
+//! Blender plays back.
+//!
+//! [`animated_glb`] writes the posed file of [`super::posed_glb`] plus:
+//! - one clip `session` over the chosen phases (all of them by default) whose time in seconds
+//!   is the session time minus the start of the first chosen phase — with every phase, exactly
+//!   the `time` that `solve --timeline` reports;
+//! - one clip per chosen phase, named after it ([`Phase::name`]), from 0 to its duration.
+//!
+//! Channels: a rotation for every skin joint, a translation where a node's translation moves
+//! or differs from the file's static pose, the same for other character nodes that move, and
+//! translation plus rotation for the rod and net holders. Skinned-mesh nodes never get one.
+//! Every clip is resampled at `fps` (plus the clip's end), then reduced with a verified bound
+//! (see [`reduce`](self::reduce)): no joint and no point of the rod or net is further than
+//! [`ClipOptions::tolerance`] from the solver's pose at any sampled time, for slerp and for
+//! component-lerp clients. Interpolation is LINEAR; consecutive quaternion keys lie on the same
+//! hemisphere. Pure: returns bytes.
+
+mod reduce;
+mod sample;
+
+pub use reduce::BakedChannel;
+
+use super::export_glb::{ExportError, posed_builder};
+use crate::assetgen::glb::AnimChannel;
+use crate::fishing::{Phase, SessionError, SessionState};
+use crate::stage::Stage;
+use sample::{ClipRig, frame_times, sample, session_state};
+use thiserror::Error;
+
+/// What to bake.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipOptions {
+    /// Resampling rate in frames per second (1..=240).
+    pub fps: f64,
+    /// The first and last phase of the range (inclusive, in timeline order).
+    pub first: Phase,
+    pub last: Phase,
+    /// The reduction bound in metres (default 0.5 mm; 0 keeps every key).
+    pub tolerance: f64,
+}
+
+impl Default for ClipOptions {
+    fn default() -> Self {
+        Self {
+            fps: 30.0,
+            first: Phase::SeatedHold,
+            last: Phase::Landing,
+            tolerance: 0.0005,
+        }
+    }
+}
+
+impl ClipOptions {
+    /// Every problem with the options, each a sentence.
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !(self.fps.is_finite() && (1.0..=240.0).contains(&self.fps)) {
+            out.push(format!("fps {} is outside 1..=240", self.fps));
+        }
+        if self.first > self.last {
+            out.push(format!(
+                "the phase range {}..{} runs backwards",
+                self.first.name(),
+                self.last.name()
+            ));
+        }
+        if !(self.tolerance.is_finite() && self.tolerance >= 0.0) {
+            out.push(format!("tolerance {} is not a length ≥ 0", self.tolerance));
+        }
+        out
+    }
+
+    /// The chosen phases in timeline order.
+    pub fn phases(&self) -> impl Iterator<Item = Phase> + '_ {
+        Phase::ALL
+            .into_iter()
+            .filter(|p| (self.first..=self.last).contains(p))
+    }
+}
+
+#[derive(Debug, Error, PartialEq)]
+pub enum ClipError {
+    #[error("animation options: {0}")]
+    Options(String),
+    #[error("the stage has not been posed (call Stage::update first)")]
+    NotPosed,
+    #[error("posing the session at {time:.3} s: {source}")]
+    Session { time: f64, source: SessionError },
+    #[error("the pose at {time:.3} s has a non-finite transform at node {node}")]
+    NonFinite { time: f64, node: usize },
+    #[error(transparent)]
+    Export(#[from] ExportError),
+}
+
+/// One baked clip, in the clip's node numbering (character bones, then rod and net holder).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BakedClip {
+    pub name: String,
+    pub duration: f64,
+    /// Resampled frames (including the end).
+    pub frames: usize,
+    pub channels: Vec<BakedChannel>,
+    /// The largest measured distance of any checked point from the solver's (metres).
+    pub max_error: f64,
+    /// The per-channel bound the reduction settled on (metres; 0 = every key kept).
+    pub channel_bound: f64,
+}
+
+impl BakedClip {
+    /// Keys before reduction (every channel at every frame).
+    pub fn keys_before(&self) -> usize {
+        self.channels.len() * self.frames
+    }
+
+    pub fn keys_after(&self) -> usize {
+        self.channels.iter().map(|c| c.times.len()).sum()
+    }
+
+    /// Keyframe bytes before reduction: one shared time accessor and every value.
+    pub fn bytes_before(&self) -> usize {
+        4 * self.frames
+            + self
+                .channels
+                .iter()
+                .map(|c| 4 * c.path.width() * self.frames)
+                .sum::<usize>()
+    }
+
+    /// Keyframe bytes after reduction: distinct time accessors and the kept values.
+    pub fn bytes_after(&self) -> usize {
+        let times: std::collections::BTreeSet<Vec<u32>> = self
+            .channels
+            .iter()
+            .map(|c| c.times.iter().map(|t| t.to_bits()).collect())
+            .collect();
+        times.iter().map(|t| 4 * t.len()).sum::<usize>()
+            + self
+                .channels
+                .iter()
+                .map(|c| 4 * c.values.len())
+                .sum::<usize>()
+    }
+}
+
+/// Bakes the clips of `options` from `stage`'s calibration, settings and session parameters.
+/// The stage is posed at each frame and put back at its own state afterwards.
+///
+/// # Errors
+/// [`ClipError::Options`] for bad options, [`ClipError::NotPosed`] before the first
+/// [`Stage::update`], and the solver's error (with the session time) when a frame fails.
+pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedClip>, ClipError> {
+    let problems = options.problems();
+    if !problems.is_empty() {
+        return Err(ClipError::Options(problems.join("; ")));
+    }
+    let rig = ClipRig::new(stage)?;
+    let own = stage.state;
+    let params = own.params;
+    let result = (|| {
+        let mut clips = Vec::new();
+        let first = options.first;
+        let session_length: f64 = options.phases().map(|p| params.phase_duration(p)).sum();
+        let times = frame_times(session_length, options.fps);
+        let samples = sample(stage, &rig, times, |s| session_state(s, first, params))?;
+        clips.push(finish("session", session_length, &rig, &samples, options));
+        for phase in options.phases() {
+            let d = params.phase_duration(phase);
+            let times = frame_times(d, options.fps);
+            let samples = sample(stage, &rig, times, |s| {
+                SessionState::new(phase, (s / d).min(1.0), params)
+            })?;
+            clips.push(finish(phase.name(), d, &rig, &samples, options));
+        }
+        Ok(clips)
+    })();
+    stage.state = own;
+    stage.reset_flip_tracking();
+    stage.update().map_err(|source| ClipError::Session {
+        time: own.time(),
+        source,
+    })?;
+    result
+}
+
+fn finish(
+    name: &str,
+    duration: f64,
+    rig: &ClipRig,
+    samples: &sample::Samples,
+    options: &ClipOptions,
+) -> BakedClip {
+    let reduced = reduce::reduce(rig, samples, options.tolerance);
+    BakedClip {
+        name: name.to_string(),
+        duration,
+        frames: samples.times.len(),
+        channels: reduced.channels,
+        max_error: reduced.max_error,
+        channel_bound: reduced.channel_bound,
+    }
+}
+
+/// The posed GLB of `stage` with the clips of `options` (see the module docs), and the clips.
+///
+/// # Errors
+/// As [`bake_clips`] and [`super::posed_glb`].
+pub fn animated_glb(
+    stage: &mut Stage,
+    options: &ClipOptions,
+) -> Result<(Vec<u8>, Vec<BakedClip>), ClipError> {
+    let (mut glb, nodes) = posed_builder(stage)?;
+    let clips = bake_clips(stage, options)?;
+    let n = nodes.character.len();
+    let node_of = |i: usize| match i {
+        i if i < n => nodes.character[i],
+        i if i == n => nodes.rod,
+        _ => nodes.net,
+    };
+    for clip in &clips {
+        let channels: Vec<AnimChannel> = clip
+            .channels
+            .iter()
+            .map(|c| AnimChannel {
+                node: node_of(c.node),
+                path: c.path,
+                times: &c.times,
+                values: &c.values,
+            })
+            .collect();
+        glb.animation(&clip.name, &channels);
+    }
+    Ok((glb.finish(), clips))
+}

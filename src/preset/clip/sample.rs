@@ -1,0 +1,216 @@
+//! Resampling the fishing session: the stage is posed at every frame time and the locals of
+//! the exported nodes are recorded, with the world positions the bound is checked at.
+
+use super::ClipError;
+use crate::fishing::{Phase, SessionState};
+use crate::rig::{Pose, Transform};
+use crate::stage::Stage;
+use glam::{DAffine3, DQuat, DVec3};
+
+/// What an animated node is, which decides the channels it may get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeKind {
+    /// A joint of a skin: always a rotation channel.
+    Joint,
+    /// A node carrying a skinned mesh: never animated (glTF ignores its transform).
+    SkinnedMesh,
+    /// Any other character node: channels only where it moves.
+    Other,
+    /// The rod or net holder: translation and rotation always.
+    Holder,
+}
+
+/// The exported nodes in the clip's own numbering (character bones first, then the rod and
+/// net holders), with the points whose world positions the error bound is checked at.
+pub(crate) struct ClipRig {
+    pub parent: Vec<Option<usize>>,
+    pub kind: Vec<NodeKind>,
+    /// The node's scale, constant over the session.
+    pub scale: Vec<DVec3>,
+    /// The locals written as the nodes' static transforms (the stage's pose when the export
+    /// began): a node without a channel keeps this one.
+    pub default: Vec<Transform>,
+    /// `(node, point in the node's space)`: every character node's origin, and for the rod and
+    /// net every node origin and the corners of every mesh's bounding box.
+    pub points: Vec<(usize, DVec3)>,
+    /// Every node once, parents before children (files may list a child first).
+    order: Vec<usize>,
+}
+
+/// One clip's samples: `times[k]` (seconds from the clip's start) and the locals of every
+/// clip node at that time (roots and holders in world space).
+pub(crate) struct Samples {
+    pub times: Vec<f64>,
+    pub locals: Vec<Vec<Transform>>,
+}
+
+/// The locals of the stage's current pose in the clip's numbering.
+fn current_locals(stage: &Stage, n_bones: usize) -> Result<Vec<Transform>, ClipError> {
+    let eval = stage.evaluation().ok_or(ClipError::NotPosed)?;
+    let world_from_actor = stage.world_from_actor.to_affine();
+    let skel = &stage.character.skeleton;
+    let mut locals = Vec::with_capacity(n_bones + 2);
+    for b in 0..n_bones {
+        let local = *stage.pose.local(b);
+        locals.push(if skel.parent(b).is_none() {
+            Transform::from_affine(&(world_from_actor * local.to_affine()))
+        } else {
+            local
+        });
+    }
+    for frame in [eval.frames.actor_from_rod, eval.frames.actor_from_net] {
+        let t = Transform::from_affine(&(world_from_actor * frame.to_affine()));
+        locals.push(Transform::new(t.translation, t.rotation, DVec3::ONE));
+    }
+    Ok(locals)
+}
+
+impl ClipRig {
+    /// The rig of `stage` at its current (posed) state.
+    pub fn new(stage: &Stage) -> Result<Self, ClipError> {
+        let character = &stage.character;
+        let skel = &character.skeleton;
+        let n = skel.len();
+        let default = current_locals(stage, n)?;
+        let mut parent: Vec<Option<usize>> = (0..n).map(|b| skel.parent(b)).collect();
+        parent.extend([None, None]);
+        let mut kind = vec![NodeKind::Other; n];
+        for skin in &character.skins {
+            for &j in &skin.joints {
+                kind[j] = NodeKind::Joint;
+            }
+        }
+        for mesh in &character.meshes {
+            if mesh.skin.is_some() {
+                kind[mesh.node] = NodeKind::SkinnedMesh;
+            }
+        }
+        kind.extend([NodeKind::Holder, NodeKind::Holder]);
+        let mut scale: Vec<DVec3> = default.iter().map(|t| t.scale).collect();
+        scale[n] = DVec3::ONE;
+        scale[n + 1] = DVec3::ONE;
+        let mut points: Vec<(usize, DVec3)> = (0..n).map(|b| (b, DVec3::ZERO)).collect();
+        for (holder, object) in [(n, &stage.props.rod), (n + 1, &stage.props.net)] {
+            let rest = Pose::rest(&object.skeleton);
+            for b in 0..object.skeleton.len() {
+                points.push((holder, rest.world_position(b)));
+            }
+            for mesh in &object.meshes {
+                let world = rest.world_from_bone(mesh.node);
+                for prim in &mesh.primitives {
+                    points.extend(
+                        box_corners(&prim.positions).map(|c| (holder, world.transform_point3(c))),
+                    );
+                }
+            }
+        }
+        let order = parents_first(&parent);
+        Ok(Self {
+            order,
+            parent,
+            kind,
+            scale,
+            default,
+            points,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// World matrices of every node for one sample's locals (rotations and translations
+    /// from `local_of`, scales from the rig).
+    pub fn world(&self, local_of: impl Fn(usize) -> (DVec3, DQuat), out: &mut Vec<DAffine3>) {
+        out.clear();
+        out.resize(self.len(), DAffine3::IDENTITY);
+        for &i in &self.order {
+            let (t, r) = local_of(i);
+            let m = DAffine3::from_scale_rotation_translation(self.scale[i], r, t);
+            out[i] = match self.parent[i] {
+                Some(p) => out[p] * m,
+                None => m,
+            };
+        }
+    }
+}
+
+/// Node indices with every parent before its children (a forest: roots first).
+fn parents_first(parent: &[Option<usize>]) -> Vec<usize> {
+    let mut children = vec![Vec::new(); parent.len()];
+    let mut order: Vec<usize> = Vec::with_capacity(parent.len());
+    for (i, p) in parent.iter().enumerate() {
+        match p {
+            Some(p) => children[*p].push(i),
+            None => order.push(i),
+        }
+    }
+    let mut next = 0;
+    while next < order.len() {
+        order.extend(children[order[next]].iter().copied());
+        next += 1;
+    }
+    order
+}
+
+/// The eight corners of the bounding box of `positions` (none for an empty primitive).
+fn box_corners(positions: &[[f32; 3]]) -> impl Iterator<Item = DVec3> {
+    let mut lo = DVec3::splat(f64::INFINITY);
+    let mut hi = DVec3::splat(f64::NEG_INFINITY);
+    for p in positions {
+        let p = glam::Vec3::from(*p).as_dvec3();
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let n = if positions.is_empty() { 0 } else { 8 };
+    (0..n).map(move |c| {
+        DVec3::new(
+            if c & 1 == 0 { lo.x } else { hi.x },
+            if c & 2 == 0 { lo.y } else { hi.y },
+            if c & 4 == 0 { lo.z } else { hi.z },
+        )
+    })
+}
+
+/// Frame times `0, 1/fps, 2/fps, …` up to `duration`, which is always the last time (a frame
+/// closer than a hundredth of a frame to the end is replaced by it).
+pub(crate) fn frame_times(duration: f64, fps: f64) -> Vec<f64> {
+    let frames = (duration * fps - 0.01).ceil().max(1.0) as usize;
+    let mut times: Vec<f64> = (0..frames).map(|k| k as f64 / fps).collect();
+    times.push(duration);
+    times
+}
+
+/// Poses `stage` at `states` in order and records the clip's locals (the stage is left at
+/// the last state).
+pub(crate) fn sample(
+    stage: &mut Stage,
+    rig: &ClipRig,
+    times: Vec<f64>,
+    state_at: impl Fn(f64) -> SessionState,
+) -> Result<Samples, ClipError> {
+    let n = rig.len() - 2;
+    stage.reset_flip_tracking();
+    let mut locals = Vec::with_capacity(times.len());
+    for &time in &times {
+        stage.state = state_at(time);
+        stage
+            .update()
+            .map_err(|source| ClipError::Session { time, source })?;
+        let l = current_locals(stage, n)?;
+        if let Some(node) = l.iter().position(|t| !t.is_finite()) {
+            return Err(ClipError::NonFinite { time, node });
+        }
+        locals.push(l);
+    }
+    Ok(Samples { times, locals })
+}
+
+/// The state at `seconds` after the start of `first` on the session timeline.
+pub(crate) fn session_state(
+    seconds: f64,
+    first: Phase,
+    params: crate::fishing::SessionParams,
+) -> SessionState {
+    SessionState::at_time(params.phase_start(first) + seconds, params)
+}
