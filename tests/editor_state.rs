@@ -460,3 +460,53 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
     assert_ne!(ed.doc.stage.state, state, "undo still works after a reload");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn export_animation_writes_the_clips_without_touching_the_document() {
+    let mut ed = editor();
+    ed.apply(C::SetTime { seconds: 4.2 }).unwrap();
+    let (before, positions) = state_of(&ed);
+    let undo = ed.history.undo_len();
+    let dir = std::env::temp_dir().join(format!("anglerpose-ed-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("session.glb");
+    ed.apply(C::ExportAnimation {
+        path: path.clone(),
+        fps: 24.0,
+        first: anglerpose::fishing::Phase::CastWindUp,
+        last: anglerpose::fishing::Phase::Release,
+    })
+    .unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let gltf = gltf::Gltf::from_slice(&bytes).unwrap();
+    let names: Vec<String> = gltf
+        .animations()
+        .map(|a| a.name().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["session", "cast_wind_up", "cast_forward", "release"]
+    );
+    let session = gltf.animations().next().unwrap();
+    let input = session.samplers().next().unwrap().input();
+    let end = input.max().unwrap()[0].as_f64().unwrap();
+    let p = ed.doc.stage.state.params;
+    let length = p.phase_duration(anglerpose::fishing::Phase::CastWindUp)
+        + p.phase_duration(anglerpose::fishing::Phase::CastForward)
+        + p.phase_duration(anglerpose::fishing::Phase::Release);
+    assert!((end - length).abs() < 1e-5, "session clip ends at {end}");
+    assert!(ed.message.as_deref().unwrap().contains("exported 4 clips"));
+    assert!(!ed.doc.dirty, "exporting does not change the document");
+    assert_eq!(ed.history.undo_len(), undo);
+    assert_eq!(state_of(&ed), (before, positions), "the pose is put back");
+
+    let bad = ed.apply(C::ExportAnimation {
+        path: dir.join("bad.glb"),
+        fps: 0.0,
+        first: anglerpose::fishing::Phase::SeatedHold,
+        last: anglerpose::fishing::Phase::Landing,
+    });
+    let e = bad.unwrap_err().to_string();
+    assert!(e.contains("bad.glb") && e.contains("fps 0"), "{e}");
+    assert!(!dir.join("bad.glb").exists());
+}

@@ -21,6 +21,8 @@ pub enum Dialog {
     /// An autosave from a session that did not exit cleanly.
     Recover(PathBuf),
     Screenshot,
+    /// File → Export animation…: rate and phase range, then the save dialog.
+    ExportAnimation,
     /// A file could not be opened (e.g. not a humanoid); the message says why.
     Error {
         title: String,
@@ -48,6 +50,7 @@ pub struct UiState {
     pub quit_confirmed: bool,
     shot_size: [u32; 2],
     shot_overlays: bool,
+    export_form: ui::ExportForm,
     pointer: Option<PointerMode>,
     recent: Vec<PathBuf>,
     pending_open: Option<PathBuf>,
@@ -63,6 +66,7 @@ impl Default for UiState {
             quit_confirmed: false,
             shot_size: [1920, 1080],
             shot_overlays: true,
+            export_form: ui::ExportForm::default(),
             pointer: None,
             recent: files::recent_files(),
             pending_open: None,
@@ -153,6 +157,9 @@ impl UiState {
                     self.save(ed, true, out);
                 }
                 ui.separator();
+                if ui.button("Export animation…").clicked() {
+                    self.dialog = Some(Dialog::ExportAnimation);
+                }
                 if ui.button("Screenshot…  (F12)").clicked() {
                     self.dialog = Some(Dialog::Screenshot);
                 }
@@ -519,6 +526,24 @@ impl UiState {
                             self.dialog = None;
                         }
                     });
+                });
+            }
+            Dialog::ExportAnimation => {
+                window("Export animation").show(ctx, |ui| {
+                    let pick = || {
+                        rfd::FileDialog::new()
+                            .add_filter("glTF binary", &["glb"])
+                            .set_file_name("session.glb")
+                            .save_file()
+                    };
+                    match ui::export_animation_ui(ui, &mut self.export_form, pick) {
+                        ui::ExportChoice::Stay => {}
+                        ui::ExportChoice::Cancel => self.dialog = None,
+                        ui::ExportChoice::Export(cmd) => {
+                            out.push(cmd);
+                            self.dialog = None;
+                        }
+                    }
                 });
             }
             Dialog::Screenshot => {

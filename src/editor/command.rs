@@ -215,6 +215,15 @@ pub enum EditorCommand {
         what: ViewToggle,
         on: bool,
     },
+    /// Writes the character, rod and net with the session baked into animation clips
+    /// (`anglerpose export --animation`'s code): `session` over `first..=last` and one clip
+    /// per phase, resampled at `fps`. Does not change the document.
+    ExportAnimation {
+        path: PathBuf,
+        fps: f64,
+        first: Phase,
+        last: Phase,
+    },
     /// Saves the document (to `path`, or to its own path).
     Save {
         path: Option<PathBuf>,

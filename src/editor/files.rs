@@ -18,6 +18,11 @@ pub enum FileError {
     #[error("{path}: unsupported file type (expected .json, .glb or .gltf)")]
     Unsupported { path: PathBuf },
     #[error("{path}: {source}")]
+    Clip {
+        path: PathBuf,
+        source: preset::ClipError,
+    },
+    #[error("{path}: {source}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
@@ -293,4 +298,23 @@ impl Autosaver {
 
 fn key(doc: &Document) -> (Snapshot, PathBuf) {
     (doc.snapshot(), doc.character_path.clone())
+}
+
+/// Writes `stage` with its session clips to `path` atomically (see
+/// [`preset::animated_glb`]); the stage is left at its own state. Returns the clips.
+pub fn export_animation(
+    stage: &mut Stage,
+    path: &Path,
+    options: &preset::ClipOptions,
+) -> Result<Vec<preset::BakedClip>, FileError> {
+    let (bytes, clips) =
+        preset::animated_glb(stage, options).map_err(|source| FileError::Clip {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    preset::io::write_atomic(path, &bytes).map_err(|source| FileError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(clips)
 }

@@ -338,6 +338,29 @@ impl EditorState {
                     ViewToggle::Xray => self.view.xray = on,
                 }
             }
+            C::ExportAnimation {
+                path,
+                fps,
+                first,
+                last,
+            } => {
+                self.finish_pending();
+                let options = crate::preset::ClipOptions {
+                    fps,
+                    first,
+                    last,
+                    ..Default::default()
+                };
+                let clips = files::export_animation(&mut self.doc.stage, &path, &options)?;
+                let keys: usize = clips.iter().map(|c| c.keys_after()).sum();
+                let worst = clips.iter().map(|c| c.max_error).fold(0.0, f64::max);
+                self.message = Some(format!(
+                    "exported {} clips ({keys} keys, within {:.2} mm) to {}",
+                    clips.len(),
+                    worst * 1e3,
+                    path.display()
+                ));
+            }
             C::Save { path } => {
                 self.finish_pending();
                 let path = path

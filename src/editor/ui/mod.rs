@@ -1,10 +1,12 @@
 //! egui panels. Each `*_ui` function reads the [`EditorState`] and pushes
 //! [`EditorCommand`]s; the caller applies them, so the panels never edit the document directly.
 
+mod export;
 mod flips;
 mod inspector;
 mod panels;
 
+pub use export::{ExportChoice, ExportForm, export_animation_ui};
 pub use flips::flip_debugger_ui;
 pub use inspector::inspector_ui;
 pub use panels::{calibration_ui, diagnostics_ui, outliner_ui, session_ui, toggles_ui};
