@@ -320,7 +320,55 @@ fn corpus() -> Vec<Case> {
             vec!["validation failed", "POSITION"],
         ),
         ("empty.glb", Vec::new(), vec!["not a valid glTF", "empty"]),
+        // gltf 1.4.1's Image::source unwraps `uri` when there is no `bufferView` (a panic found
+        // by a conformance corpus), and `mimeType` when there is one.
+        (
+            "image_without_source.gltf",
+            gltf_with_data_uri(&good, |d| {
+                d["images"] = json!([{"mimeType": "image/png"}]);
+            }),
+            vec!["images[0]", "neither a uri nor a bufferView"],
+        ),
+        (
+            "image_view_without_mime_type.gltf",
+            gltf_with_data_uri(&good, |d| {
+                d["images"] = json!([{"bufferView": 0}]);
+            }),
+            vec!["images[0]", "needs a mimeType"],
+        ),
+        (
+            "inverse_binds_without_view.gltf",
+            gltf_with_data_uri(&good, |d| {
+                d["accessors"][4].as_object_mut().unwrap().remove("bufferView");
+            }),
+            // Legal (all zeros), so it is read — and all-zero matrices are not invertible.
+            vec!["skins[0]", "not invertible"],
+        ),
     ];
+    // An accessor without a bufferView is all zeros (legal): positions at the origin load.
+    cases.push((
+        "positions_without_view.gltf",
+        gltf_with_data_uri(&good, |d| {
+            d["accessors"][0].as_object_mut().unwrap().remove("bufferView");
+            d["accessors"][0]["max"] = json!([0.0, 0.0, 0.0]);
+        }),
+        vec![],
+    ));
+    // … and sparse values replace some of the zeros: indices 0, 1 (the start of the index
+    // buffer) take the quad's top corners (1,2,0) and (0,2,0), 24 bytes into bufferView 0.
+    cases.push((
+        "sparse_positions_without_view.gltf",
+        gltf_with_data_uri(&good, |d| {
+            let a = d["accessors"][0].as_object_mut().unwrap();
+            a.remove("bufferView");
+            a.insert(
+                "sparse".into(),
+                json!({"count": 2, "indices": {"bufferView": 1, "componentType": 5123},
+                       "values": {"bufferView": 0, "byteOffset": 24}}),
+            );
+        }),
+        vec![],
+    ));
     // Weights that do not sum to 1 load, renormalised, with a warning (checked below).
     cases.push((
         "unnormalised_weights.gltf",
@@ -400,6 +448,16 @@ fn valid_controls_skin_as_expected() {
     assert!(near(s[2], [-1.0, 2.0, 0.0]), "{:?}", s[2]);
     assert!(near(s[3], [-1.0, 1.0, 0.0]), "{:?}", s[3]);
     assert!(near(s[0], [0.0, 0.0, 0.0]));
+
+    // Zeros, then the sparse substitution: positions[0] and [1] take the stored top corners;
+    // the rest stay zero.
+    let z = gltf_io::load(dir().join("positions_without_view.gltf")).unwrap();
+    assert!(z.meshes[0].primitives[0].positions.iter().all(|p| *p == [0.0; 3]));
+    let sp = gltf_io::load(dir().join("sparse_positions_without_view.gltf")).unwrap();
+    assert_eq!(
+        sp.meshes[0].primitives[0].positions,
+        [[1.0, 2.0, 0.0], [0.0, 2.0, 0.0], [0.0; 3], [0.0; 3]]
+    );
 
     let w = gltf_io::load(dir().join("unnormalised_weights.gltf")).unwrap();
     assert!(

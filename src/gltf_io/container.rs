@@ -144,7 +144,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Container, LoadError> {
             let mut found = Vec::new();
             root.validate(&root, gltf::json::Path::new, &mut |p, e| {
                 let p = p();
-                if !p.as_str().starts_with("extensionsRequired") {
+                if !p.as_str().starts_with("extensionsRequired") && !zeros_accessor(&p, &e) {
                     found.push(format!("{}: {e}", p.as_str()));
                 }
             });
@@ -171,9 +171,32 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Container, LoadError> {
     })
 }
 
-/// POSITION accessor indices out of range (gltf-json's validator would index with them).
+/// gltf-json 1.4.1 calls an accessor without `bufferView` "Missing data", but the spec says it
+/// is all zeros (sparse values may replace some): legal, and read as such.
+fn zeros_accessor(p: &gltf::json::Path, e: &gltf::json::validation::Error) -> bool {
+    let p = p.as_str();
+    matches!(e, gltf::json::validation::Error::Missing)
+        && p.starts_with("accessors[")
+        && p.ends_with("].bufferView")
+}
+
+/// What gltf-json's validator lets through but the `gltf` crate then unwraps or indexes:
+/// POSITION accessor indices out of range (the validator itself indexes with them), and an
+/// image with neither `uri` nor `bufferView`, or a `bufferView` without `mimeType`
+/// (`gltf::Image::source` unwraps both).
 fn position_index_problems(root: &gltf::json::Root) -> Vec<String> {
     let mut out = Vec::new();
+    for (i, image) in root.images.iter().enumerate() {
+        match (&image.uri, &image.buffer_view, &image.mime_type) {
+            (None, None, _) => out.push(format!(
+                "images[{i}]: has neither a uri nor a bufferView (one is required)"
+            )),
+            (_, Some(_), None) => out.push(format!(
+                "images[{i}]: a bufferView image needs a mimeType"
+            )),
+            _ => {}
+        }
+    }
     for (m, mesh) in root.meshes.iter().enumerate() {
         for (p, prim) in mesh.primitives.iter().enumerate() {
             let key = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);

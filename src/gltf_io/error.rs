@@ -72,4 +72,11 @@ pub enum LoadError {
         primitive: usize,
         problem: String,
     },
+    /// A defect in the import itself (a panic inside it, caught at the boundary): the file is
+    /// named so it can be reported.
+    #[error(
+        "{path}: the glTF importer failed on this file ({problem}); please report it with the file",
+        path = .path.display()
+    )]
+    Internal { path: PathBuf, problem: String },
 }

@@ -158,7 +158,25 @@ pub fn load(path: impl AsRef<Path>) -> Result<Character, LoadError> {
 
 /// Loads from bytes already in memory; `path` names the file in errors and is where external
 /// buffers and images are looked up.
+///
+/// The import runs behind a panic boundary: the JSON is checked first for every case known to
+/// panic inside the `gltf` crate, and a panic from any other would still come back as
+/// [`LoadError::Internal`] naming the file, never as a crash.
 pub fn load_from_bytes(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
+    std::panic::catch_unwind(|| import(path, bytes)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_string());
+        Err(LoadError::Internal {
+            path: path.to_path_buf(),
+            problem: what,
+        })
+    })
+}
+
+fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
     let mut warnings = Vec::new();
     let container::Container { document, mut blob } = container::parse(path, bytes)?;
     check_skin_sizes(path, &document)?;
