@@ -7,6 +7,7 @@
 pub mod assetgen;
 pub mod editor;
 pub mod fishing;
+pub mod fuzz_entry;
 pub mod gltf_io;
 pub mod ik;
 pub mod preset;

@@ -99,7 +99,7 @@ fn every_scene_matches_threejs_r187() {
             expected["warnings"].as_array().unwrap().is_empty(),
             "{name}: oracle warned"
         );
-        let got = scene::ccd_result(&sc);
+        let got = scene::ccd_result(&sc).unwrap();
 
         let (gb, eb) = (
             got["bones"].as_array().unwrap(),

@@ -130,3 +130,21 @@ fn percent_encoded_uri_that_is_not_utf8_is_an_error() {
         .to_string();
     assert!(!msg.contains("percent-decode"), "{msg}");
 }
+
+#[test]
+fn preset_pose_inputs() {
+    let ok = replay("preset_pose", anglerpose::fuzz_entry::preset_pose);
+    assert!(ok >= 3, "{ok} presets posed");
+}
+
+#[test]
+fn preset_retarget_inputs() {
+    let ok = replay("preset_retarget", anglerpose::fuzz_entry::preset_retarget);
+    assert!(ok >= 3, "{ok} presets retargeted");
+}
+
+#[test]
+fn clip_roundtrip_inputs() {
+    let ok = replay("clip_roundtrip", anglerpose::fuzz_entry::clip_roundtrip);
+    assert!(ok >= 3, "{ok} presets exported and loaded back");
+}

@@ -339,7 +339,10 @@ fn corpus() -> Vec<Case> {
         (
             "inverse_binds_without_view.gltf",
             gltf_with_data_uri(&good, |d| {
-                d["accessors"][4].as_object_mut().unwrap().remove("bufferView");
+                d["accessors"][4]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("bufferView");
             }),
             // Legal (all zeros), so it is read — and all-zero matrices are not invertible.
             vec!["skins[0]", "not invertible"],
@@ -349,7 +352,10 @@ fn corpus() -> Vec<Case> {
     cases.push((
         "positions_without_view.gltf",
         gltf_with_data_uri(&good, |d| {
-            d["accessors"][0].as_object_mut().unwrap().remove("bufferView");
+            d["accessors"][0]
+                .as_object_mut()
+                .unwrap()
+                .remove("bufferView");
             d["accessors"][0]["max"] = json!([0.0, 0.0, 0.0]);
         }),
         vec![],
@@ -452,7 +458,12 @@ fn valid_controls_skin_as_expected() {
     // Zeros, then the sparse substitution: positions[0] and [1] take the stored top corners;
     // the rest stay zero.
     let z = gltf_io::load(dir().join("positions_without_view.gltf")).unwrap();
-    assert!(z.meshes[0].primitives[0].positions.iter().all(|p| *p == [0.0; 3]));
+    assert!(
+        z.meshes[0].primitives[0]
+            .positions
+            .iter()
+            .all(|p| *p == [0.0; 3])
+    );
     let sp = gltf_io::load(dir().join("sparse_positions_without_view.gltf")).unwrap();
     assert_eq!(
         sp.meshes[0].primitives[0].positions,

@@ -29,7 +29,7 @@ fn generate(out: &std::path::Path) -> anyhow::Result<()> {
         let path = out.join(file.file_name);
         std::fs::write(&path, &file.bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("wrote {} ({} bytes)", path.display(), file.bytes.len());
+        outln!("wrote {} ({} bytes)", path.display(), file.bytes.len());
     }
     Ok(())
 }

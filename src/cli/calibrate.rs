@@ -109,10 +109,10 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
     let preset = Preset::from_stage(&stage, character_ref);
     preset_io::save_preset_atomic(&args.out, &preset)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         for n in &stage.notes {
-            println!("note: {n}");
+            outln!("note: {n}");
         }
         print!("{}", report_text(&report));
     }

@@ -62,8 +62,9 @@ pub fn read_scene(args: &SceneArgs) -> anyhow::Result<scene::Scene> {
 /// Solves the scene like the oracle (refresh, update, `updates` times) and prints the result.
 fn ccd(args: SceneArgs) -> anyhow::Result<()> {
     let scene = read_scene(&args)?;
-    let result = scene::ccd_result(&scene);
+    let result =
+        scene::ccd_result(&scene).map_err(|e| anyhow::anyhow!("{}: {e}", args.scene.display()))?;
     let text = serde_json::to_string_pretty(&result).context("cannot serialise the result")?;
-    println!("{text}");
+    outln!("{text}");
     Ok(())
 }

@@ -25,6 +25,9 @@ pub fn run(args: SceneArgs) -> anyhow::Result<()> {
     let report = job
         .solve(&scene.skeleton, &mut pose)
         .map_err(|e| anyhow::anyhow!("{name}: twoBone: {e}"))?;
+    if let Some(b) = (0..pose.len()).find(|&b| !pose.world_from_bone(b).is_finite()) {
+        anyhow::bail!("{name}: twoBone: the solve produced a non-finite transform at bones[{b}]");
+    }
     let bones: Vec<_> = (0..pose.len())
         .map(|b| {
             json!({
@@ -35,6 +38,6 @@ pub fn run(args: SceneArgs) -> anyhow::Result<()> {
         })
         .collect();
     let out = json!({ "bones": bones, "report": report });
-    println!("{}", serde_json::to_string_pretty(&out)?);
+    outln!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
 }

@@ -23,7 +23,7 @@ pub fn run(args: InspectArgs) -> anyhow::Result<()> {
     let rest = Pose::rest(&character.skeleton);
     let map = HumanoidMap::detect(&character.skeleton, &rest);
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&to_json(&character, &map))?
         );

@@ -1,5 +1,13 @@
 //! Subcommands; each lives in a file of its own.
 
+/// `println!` for command output: a closed pipe (`anglerpose solve … | head`) ends the
+/// command quietly through [`ClosedPipe`] instead of panicking; other write errors are errors.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_line(format_args!($($arg)*))?
+    };
+}
+
 mod assets;
 mod calibrate;
 mod edit;
@@ -52,6 +60,22 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Check a preset file and print every problem with its JSON path.
     Validate(validate::ValidateArgs),
+}
+
+/// The reader of our standard output went away (e.g. `| head`): stop quietly, exit 0.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output was closed")]
+pub struct ClosedPipe;
+
+/// Writes one line to standard output. A broken pipe becomes [`ClosedPipe`].
+pub fn write_line(args: std::fmt::Arguments) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let written = out.write_fmt(args).and_then(|()| out.write_all(b"\n"));
+    match written.and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(ClosedPipe.into()),
+        other => Ok(other?),
+    }
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {

@@ -88,7 +88,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
             threads,
         )?;
         calibration = refined;
-        println!(
+        outln!(
             "refined over {} samples: reached left {:.1}%, right {:.1}%, {} flip(s)",
             r.samples,
             100.0 * r.reached_fraction.left,
@@ -115,12 +115,13 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         out.poses.insert(name.clone(), pose);
     }
     preset_io::save_preset_atomic(&args.out, &out)?;
-    println!(
+    outln!(
         "arm scale left {:.3}, right {:.3}",
-        report.arm_scale.left, report.arm_scale.right
+        report.arm_scale.left,
+        report.arm_scale.right
     );
     for n in &notes {
-        println!("not mapped: {n}");
+        outln!("not mapped: {n}");
     }
     eprintln!("wrote {}", args.out.display());
     Ok(())

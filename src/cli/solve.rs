@@ -106,6 +106,6 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             })
         }
     };
-    println!("{}", serde_json::to_string_pretty(&out)?);
+    outln!("{}", serde_json::to_string_pretty(&out)?);
     Ok(())
 }

@@ -12,13 +12,13 @@ pub struct ValidateArgs {
 pub fn run(args: ValidateArgs) -> anyhow::Result<()> {
     let problems = validate_file(&args.file);
     for p in &problems {
-        println!("{}: {p}", args.file.display());
+        outln!("{}: {p}", args.file.display());
     }
     let errors = problems.iter().filter(|p| p.is_error()).count();
     if errors > 0 {
         anyhow::bail!("{}: {errors} error(s)", args.file.display());
     }
-    println!(
+    outln!(
         "{}: ok ({} warning(s))",
         args.file.display(),
         problems.len()

@@ -2,6 +2,7 @@
 //!
 //! Posing reads the calibration and works on copies; the stored values are never changed.
 
+use super::rules::{self, FieldProblem};
 use super::{PerSide, Phase};
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,16 @@ impl GripKind {
         GripKind::ReelHandle,
         GripKind::NetHandle,
     ];
+
+    /// The preset key (`rod_rear`, `rod_front`, `reel_handle`, `net_handle`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GripKind::RodRear => "rod_rear",
+            GripKind::RodFront => "rod_front",
+            GripKind::ReelHandle => "reel_handle",
+            GripKind::NetHandle => "net_handle",
+        }
+    }
 }
 
 /// Offset of one grip, applied in the space of the object held (rod or net) before any
@@ -132,58 +143,68 @@ impl GripCalibration {
         self.grips.get(&kind).copied().unwrap_or_default()
     }
 
-    /// Checks that every number is finite and curls lie in 0..=1. Returns the first problem
-    /// with a path such as `hands.left.finger_curl`.
-    pub fn validate(&self) -> Result<(), String> {
-        let finite3 = |v: DVec3| v.is_finite();
+    /// Every broken rule, each with its JSON path under `prefix` (e.g.
+    /// `calibration.hands.left.finger_curl`): finite numbers, positions within
+    /// [`rules::MAX_DISTANCE`], unit quaternions, curls in 0..=1. The preset checker, the
+    /// poser and the editor all use this one list.
+    pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
+        let mut out = Vec::new();
         for (kind, g) in &self.grips {
-            if !finite3(g.offset_in_object) || !g.rotation.is_finite() {
-                return Err(format!("grips.{kind:?}: not finite"));
-            }
-            if (g.rotation.length() - 1.0).abs() > 1e-3 {
-                return Err(format!("grips.{kind:?}.rotation: not a unit quaternion"));
-            }
+            let p = format!("{prefix}.grips.{}", kind.name());
+            rules::position(
+                g.offset_in_object,
+                &format!("{p}.offset_in_object"),
+                &mut out,
+            );
+            rules::unit_quat(g.rotation, &format!("{p}.rotation"), &mut out);
         }
         let r = &self.rod_adjust;
-        if !finite3(r.offset_in_object) || !r.rotation.is_finite() {
-            return Err("rod_adjust: not finite".into());
-        }
-        if (r.rotation.length() - 1.0).abs() > 1e-3 {
-            return Err("rod_adjust.rotation: not a unit quaternion".into());
-        }
+        let p = format!("{prefix}.rod_adjust");
+        rules::position(
+            r.offset_in_object,
+            &format!("{p}.offset_in_object"),
+            &mut out,
+        );
+        rules::unit_quat(r.rotation, &format!("{p}.rotation"), &mut out);
         for (side, hand) in [("left", &self.hands.left), ("right", &self.hands.right)] {
-            if !hand.palm_correction.is_finite()
-                || (hand.palm_correction.length() - 1.0).abs() > 1e-3
-            {
-                return Err(format!(
-                    "hands.{side}.palm_correction: not a unit quaternion"
-                ));
-            }
-            if !finite3(hand.palm_offset_in_hand) {
-                return Err(format!("hands.{side}.palm_offset_in_hand: not finite"));
-            }
-            for (what, v) in [
-                ("finger_curl", hand.finger_curl),
-                ("thumb_curl", hand.thumb_curl),
-            ] {
-                if !(v.is_finite() && (0.0..=1.0).contains(&v)) {
-                    return Err(format!("hands.{side}.{what}: {v} is outside 0..1"));
-                }
-            }
+            let p = format!("{prefix}.hands.{side}");
+            rules::unit_quat(
+                hand.palm_correction,
+                &format!("{p}.palm_correction"),
+                &mut out,
+            );
+            rules::position(
+                hand.palm_offset_in_hand,
+                &format!("{p}.palm_offset_in_hand"),
+                &mut out,
+            );
+            rules::number(
+                hand.finger_curl,
+                &format!("{p}.finger_curl"),
+                0.0,
+                1.0,
+                &mut out,
+            );
+            rules::number(
+                hand.thumb_curl,
+                &format!("{p}.thumb_curl"),
+                0.0,
+                1.0,
+                &mut out,
+            );
         }
         for (side, pole) in [("left", &self.poles.left), ("right", &self.poles.right)] {
-            if !finite3(pole.pole_in_actor) {
-                return Err(format!("poles.{side}.pole_in_actor: not finite"));
-            }
-            for (phase, p) in &pole.per_phase {
-                if !finite3(*p) {
-                    return Err(format!(
-                        "poles.{side}.per_phase.{}: not finite",
-                        phase.name()
-                    ));
-                }
+            let p = format!("{prefix}.poles.{side}");
+            rules::position(pole.pole_in_actor, &format!("{p}.pole_in_actor"), &mut out);
+            for (phase, v) in &pole.per_phase {
+                rules::position(*v, &format!("{p}.per_phase.{}", phase.name()), &mut out);
             }
         }
-        Ok(())
+        out
+    }
+
+    /// The first of [`GripCalibration::problems`] (paths without a prefix).
+    pub fn validate(&self) -> Result<(), String> {
+        rules::first(self.problems("calibration"))
     }
 }

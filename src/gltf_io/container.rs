@@ -191,9 +191,9 @@ fn position_index_problems(root: &gltf::json::Root) -> Vec<String> {
             (None, None, _) => out.push(format!(
                 "images[{i}]: has neither a uri nor a bufferView (one is required)"
             )),
-            (_, Some(_), None) => out.push(format!(
-                "images[{i}]: a bufferView image needs a mimeType"
-            )),
+            (_, Some(_), None) => {
+                out.push(format!("images[{i}]: a bufferView image needs a mimeType"))
+            }
             _ => {}
         }
     }

@@ -6,7 +6,7 @@ use super::{Preset, Problem};
 use crate::fishing::{
     CcdArmSettings, CcdLinkRole, GripCalibration, SIDES, SessionState, SolverSettings,
 };
-use glam::{DQuat, DVec3};
+use glam::DVec3;
 use std::f64::consts::PI;
 
 /// Every problem of `preset` that needs no files (see [`super::io::validate_file`] for the
@@ -64,62 +64,12 @@ fn vec3(v: DVec3, path: &str, out: &mut Vec<Problem>) {
     }
 }
 
-fn unit_quat(q: DQuat, path: &str, out: &mut Vec<Problem>) {
-    let before = out.len();
-    for (i, c) in q.to_array().into_iter().enumerate() {
-        if !c.is_finite() {
-            out.push(Problem::error(
-                format!("{path}[{i}]"),
-                format!("{c} is not a finite number"),
-            ));
-        }
-    }
-    if out.len() == before && (q.length() - 1.0).abs() > 1e-3 {
-        out.push(Problem::error(
-            path,
-            format!("not a unit quaternion (length {})", q.length()),
-        ));
-    }
-}
-
 fn calibration(c: &GripCalibration, prefix: &str, out: &mut Vec<Problem>) {
-    for (kind, g) in &c.grips {
-        let name = serde_json::to_value(kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| format!("{kind:?}"));
-        let p = format!("{prefix}.grips.{name}");
-        vec3(g.offset_in_object, &format!("{p}.offset_in_object"), out);
-        unit_quat(g.rotation, &format!("{p}.rotation"), out);
-    }
-    vec3(
-        c.rod_adjust.offset_in_object,
-        &format!("{prefix}.rod_adjust.offset_in_object"),
-        out,
+    out.extend(
+        c.problems(prefix)
+            .into_iter()
+            .map(|p| Problem::error(p.path, p.message)),
     );
-    unit_quat(
-        c.rod_adjust.rotation,
-        &format!("{prefix}.rod_adjust.rotation"),
-        out,
-    );
-    for (side, hand) in [("left", &c.hands.left), ("right", &c.hands.right)] {
-        let p = format!("{prefix}.hands.{side}");
-        unit_quat(hand.palm_correction, &format!("{p}.palm_correction"), out);
-        vec3(
-            hand.palm_offset_in_hand,
-            &format!("{p}.palm_offset_in_hand"),
-            out,
-        );
-        number(hand.finger_curl, &format!("{p}.finger_curl"), 0.0, 1.0, out);
-        number(hand.thumb_curl, &format!("{p}.thumb_curl"), 0.0, 1.0, out);
-    }
-    for (side, pole) in [("left", &c.poles.left), ("right", &c.poles.right)] {
-        let p = format!("{prefix}.poles.{side}");
-        vec3(pole.pole_in_actor, &format!("{p}.pole_in_actor"), out);
-        for (phase, v) in &pole.per_phase {
-            vec3(*v, &format!("{p}.per_phase.{}", phase.name()), out);
-        }
-    }
 }
 
 fn settings(s: &SolverSettings, prefix: &str, out: &mut Vec<Problem>) {

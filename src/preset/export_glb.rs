@@ -20,7 +20,7 @@ use thiserror::Error;
 pub enum ExportError {
     #[error("the stage has not been posed (call Stage::update first)")]
     NotPosed,
-    #[error("{object}: node {node} ({name:?}) has a non-finite transform")]
+    #[error("{object}: node {node} ({name:?}) has a non-finite transform (or one beyond f32)")]
     NonFinite {
         object: String,
         node: usize,
@@ -113,7 +113,9 @@ fn add_object(
             local = Transform::from_affine(&(parent_from_actor * local.to_affine()));
             roots.push(b);
         }
-        if !local.is_finite() {
+        // f32 in the file: a value beyond its range would be written as infinity.
+        let in_f32 = |v: DVec3| v.abs().max_element() <= f64::from(f32::MAX);
+        if !local.is_finite() || !in_f32(local.translation) || !in_f32(local.scale) {
             return Err(ExportError::NonFinite {
                 object: label.to_string(),
                 node: b,

@@ -172,7 +172,7 @@ pub enum PresetError {
         path: PathBuf,
         problems: Vec<Problem>,
     },
-    #[error("{path}: character {character}: {source}")]
+    #[error("{path}: the character file: {source}")]
     Character {
         path: PathBuf,
         character: PathBuf,

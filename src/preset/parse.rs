@@ -115,9 +115,6 @@ fn parse_current(
     let settings = section(&mut root, "settings", None, &mut problems);
     let state = section(&mut root, "state", None, &mut problems);
     let poses = poses(&mut root, &mut problems);
-    if !problems.is_empty() {
-        return Err(problems);
-    }
     let (
         Some(character),
         Some(humanoid_overrides),
@@ -127,7 +124,10 @@ fn parse_current(
         Some(poses),
     ) = (character, overrides, calibration, settings, state, poses)
     else {
-        return Err(vec![Problem::error(ROOT, "incomplete preset")]);
+        if problems.is_empty() {
+            problems.push(Problem::error(ROOT, "incomplete preset"));
+        }
+        return Err(problems);
     };
     let preset = Preset {
         format: FORMAT.to_string(),
@@ -139,10 +139,8 @@ fn parse_current(
         state,
         poses,
     };
-    let problems: Vec<Problem> = check_preset(&preset)
-        .into_iter()
-        .filter(Problem::is_error)
-        .collect();
+    // Every section parsed (unknown keys aside): the semantic problems are reported too.
+    problems.extend(check_preset(&preset).into_iter().filter(Problem::is_error));
     if problems.is_empty() {
         Ok(preset)
     } else {

@@ -34,6 +34,9 @@ pub enum SceneError {
         path: String,
         message: String,
     },
+    /// A solve overflowed: the scene parsed, but an intermediate result was not finite.
+    #[error("{at}: the solve produced a non-finite value (inputs too large?)")]
+    NonFiniteResult { at: String },
 }
 
 /// The optional `twoBone` block: world-space target and pole for a root → mid → tip chain.
@@ -179,6 +182,13 @@ pub fn parse_scene(text: &str, source: &str) -> Result<Scene, SceneError> {
     let mut pose = Pose::rest(&skeleton);
     pose.set_world_from_actor(mesh);
     pose.refresh_all(&skeleton);
+    // Each number is bounded, but a deep chain of large scales can still overflow.
+    if let Some(b) = (0..pose.len()).find(|&b| !pose.world_from_bone(b).is_finite()) {
+        return Err(r.err(
+            &format!("bones[{b}]"),
+            "its world transform overflows (the chain's scales and offsets multiply past f64)",
+        ));
+    }
     Ok(Scene {
         name,
         description,

@@ -29,6 +29,10 @@ pub(super) fn join(path: &str, key: &str) -> String {
     }
 }
 
+/// The largest magnitude a scene number may have (lengths are squared and multiplied in the
+/// solvers; 1e12 keeps every product far inside `f64`).
+pub const MAX_MAGNITUDE: f64 = 1e12;
+
 impl Reader<'_> {
     pub fn err(&self, path: &str, message: impl Into<String>) -> SceneError {
         SceneError::Invalid {
@@ -77,6 +81,15 @@ impl Reader<'_> {
         let x = v.as_f64().ok_or_else(|| self.wrong(path, "a number", v))?;
         if !x.is_finite() {
             return Err(self.err(path, format!("{x} is not a finite number")));
+        }
+        if x.abs() > MAX_MAGNITUDE {
+            return Err(self.err(
+                path,
+                format!(
+                    "{x:e} is beyond ±{MAX_MAGNITUDE:e}: the solvers square lengths, which would \
+                     overflow or lose every digit"
+                ),
+            ));
         }
         Ok(x)
     }

@@ -242,8 +242,46 @@ pub fn result_json(scene: &Scene, run: &CcdRun, conditioning: Option<&CcdRun>) -
 pub const CONDITIONING_NUDGE: f64 = 1e-6;
 
 /// Solves `scene` (and the nudged copy) and returns the full oracle-shaped result.
-pub fn ccd_result(scene: &Scene) -> Value {
+///
+/// # Errors
+/// When a solved pose is not finite (an intermediate result overflowed): no NaN, infinity or
+/// `null` ever reaches the output.
+pub fn ccd_result(scene: &Scene) -> Result<Value, super::SceneError> {
     let run = run_ccd(scene, 0.0);
     let nudged = run_ccd(scene, CONDITIONING_NUDGE);
-    result_json(scene, &run, Some(&nudged))
+    for r in [&run, &nudged] {
+        if let Some(b) = (0..r.pose.len()).find(|&b| !r.pose.world_from_bone(b).is_finite()) {
+            return Err(super::SceneError::NonFiniteResult {
+                at: format!("bones[{b}]"),
+            });
+        }
+    }
+    let value = result_json(scene, &run, Some(&nudged));
+    match first_null(&value, "") {
+        // `globalBlendFactor` (three's default) and `scene` (an unnamed scene) are null by
+        // design; any other null is a NaN or an infinity that serde_json wrote as null.
+        Some(path) => Err(super::SceneError::NonFiniteResult { at: path }),
+        None => Ok(value),
+    }
+}
+
+/// The JSON path of the first `null` in `v` other than the top-level `globalBlendFactor` and
+/// `scene`.
+fn first_null(v: &Value, path: &str) -> Option<String> {
+    match v {
+        Value::Null if !matches!(path, "globalBlendFactor" | "scene") => Some(path.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, x)| first_null(x, &format!("{path}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(k, x)| {
+            let p = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            first_null(x, &p)
+        }),
+        _ => None,
+    }
 }

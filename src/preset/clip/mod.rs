@@ -89,6 +89,15 @@ pub enum ClipError {
     Session { time: f64, source: SessionError },
     #[error("the pose at {time:.3} s has a non-finite transform at node {node}")]
     NonFinite { time: f64, node: usize },
+    #[error(
+        "clip {clip}: even with every key kept, f32 keys are {error_mm:.3} mm from the solver \
+         (more than the {tolerance_mm} mm bound): something is too far from the origin"
+    )]
+    Precision {
+        clip: String,
+        error_mm: f64,
+        tolerance_mm: f64,
+    },
     #[error(transparent)]
     Export(#[from] ExportError),
 }
@@ -163,14 +172,14 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
         let session_length: f64 = options.phases().map(|p| params.phase_duration(p)).sum();
         let times = frame_times(session_length, options.fps);
         let samples = sample(stage, &rig, times, |s| session_state(s, first, params))?;
-        clips.push(finish("session", session_length, &rig, &samples, options));
+        clips.push(finish("session", session_length, &rig, &samples, options)?);
         for phase in options.phases() {
             let d = params.phase_duration(phase);
             let times = frame_times(d, options.fps);
             let samples = sample(stage, &rig, times, |s| {
                 SessionState::new(phase, (s / d).min(1.0), params)
             })?;
-            clips.push(finish(phase.name(), d, &rig, &samples, options));
+            clips.push(finish(phase.name(), d, &rig, &samples, options)?);
         }
         Ok(clips)
     })();
@@ -189,16 +198,25 @@ fn finish(
     rig: &ClipRig,
     samples: &sample::Samples,
     options: &ClipOptions,
-) -> BakedClip {
+) -> Result<BakedClip, ClipError> {
     let reduced = reduce::reduce(rig, samples, options.tolerance);
-    BakedClip {
+    // With a zero tolerance every key is kept and f32 rounding is all that is left.
+    let bound = options.tolerance.max(1e-5);
+    if reduced.max_error > bound {
+        return Err(ClipError::Precision {
+            clip: name.to_string(),
+            error_mm: reduced.max_error * 1e3,
+            tolerance_mm: bound * 1e3,
+        });
+    }
+    Ok(BakedClip {
         name: name.to_string(),
         duration,
         frames: samples.times.len(),
         channels: reduced.channels,
         max_error: reduced.max_error,
         channel_bound: reduced.channel_bound,
-    }
+    })
 }
 
 /// The posed GLB of `stage` with the clips of `options` (see the module docs), and the clips.

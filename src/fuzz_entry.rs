@@ -1,0 +1,172 @@
+//! What the fuzz targets in `fuzz/fuzz_targets/` run, shared with `tests/fuzz_regressions.rs`
+//! so a kept input replays through exactly the same code. Each function takes the raw bytes,
+//! returns whether the input got all the way through (parsed and posed), and panics only when
+//! an invariant breaks — that is what the fuzzer looks for:
+//! - every pose the solver accepts is finite, and so is every file written from it;
+//! - a preset written from a posed stage parses back;
+//! - an exported animated GLB loads back with the same nodes.
+#![doc(hidden)]
+
+use crate::fishing::{SessionState, retarget};
+use crate::preset::{self, ClipOptions, Preset};
+use crate::stage::Stage;
+use std::sync::OnceLock;
+
+fn bundled() -> Option<&'static Stage> {
+    static STAGE: OnceLock<Option<Stage>> = OnceLock::new();
+    STAGE.get_or_init(|| Stage::bundled().ok()).as_ref()
+}
+
+/// A second character for retargeting: CesiumMan from `../shared/models` when present (other
+/// proportions, another rig), else the bundled angler again.
+fn retarget_target() -> Option<&'static Stage> {
+    static STAGE: OnceLock<Option<Stage>> = OnceLock::new();
+    STAGE
+        .get_or_init(|| {
+            let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../shared/models/CesiumMan.glb");
+            let character = crate::gltf_io::load(file).ok()?;
+            let props = crate::stage::Props::load(&crate::stage::bundled_assets_dir()).ok()?;
+            Stage::new(character, props).ok()
+        })
+        .as_ref()
+        .or_else(bundled)
+}
+
+fn parse(data: &[u8]) -> Option<Preset> {
+    preset::parse_preset(std::str::from_utf8(data).ok()?).ok()
+}
+
+/// The stage is posed and finite everywhere; its preset serialises without `null` and parses.
+fn assert_posed_sound(stage: &Stage, what: &str) {
+    for b in 0..stage.pose.len() {
+        let m = stage.pose.world_from_bone(b);
+        assert!(
+            m.is_finite(),
+            "{what}: accepted pose has a non-finite bone {b}: {m:?}"
+        );
+    }
+    let text = Preset::from_stage(
+        stage,
+        preset::CharacterRef {
+            path: "angler.glb".into(),
+            sha256: None,
+        },
+    )
+    .to_json();
+    assert!(
+        preset::parse_preset(&text).is_ok(),
+        "{what}: a preset from the posed stage does not parse back:\n{text}"
+    );
+}
+
+/// Poses the bundled angler with the preset's calibration, settings and state (what a
+/// `calibrate`-written preset feeds the editor), then at three more session times.
+pub fn preset_pose(data: &[u8]) -> bool {
+    let (Some(preset), Some(base)) = (parse(data), bundled()) else {
+        return false;
+    };
+    let mut stage = base.clone();
+    if preset.apply_to(&mut stage).is_err() {
+        return false;
+    }
+    assert_posed_sound(&stage, "apply_to");
+    let params = stage.state.params;
+    for u in [0.0, 0.37, 1.0] {
+        stage.state = SessionState::at_fraction(u, params);
+        if stage.update().is_err() {
+            return false;
+        }
+        assert_posed_sound(&stage, "timeline");
+    }
+    true
+}
+
+/// Retargets the preset (tuned on the angler) onto another character, poses it there and
+/// refines it over a few samples.
+pub fn preset_retarget(data: &[u8]) -> bool {
+    let (Some(preset), Some(base), Some(target)) = (parse(data), bundled(), retarget_target())
+    else {
+        return false;
+    };
+    let mut source = base.clone();
+    if preset.apply_to(&mut source).is_err() {
+        return false;
+    }
+    let (calibration, settings, report) = retarget(
+        &source.actor,
+        &source.calibration,
+        &source.settings,
+        &target.actor,
+    );
+    assert!(report.arm_scale.left.is_finite() && report.arm_scale.right.is_finite());
+    let mut stage = target.clone();
+    stage.calibration = calibration.clone();
+    stage.settings = settings;
+    stage.state = source.state;
+    if stage.update().is_err() {
+        return false;
+    }
+    assert_posed_sound(&stage, "retargeted");
+    let refined = crate::fishing::refine(
+        &stage.actor,
+        &settings,
+        &source.state.params,
+        calibration,
+        false,
+        4,
+        1,
+    );
+    if let Ok((c, _)) = refined {
+        stage.calibration = c;
+        if stage.update().is_ok() {
+            assert_posed_sound(&stage, "refined");
+        }
+    }
+    true
+}
+
+/// Exports the preset's session as animation clips (4 fps) and loads the file back.
+pub fn clip_roundtrip(data: &[u8]) -> bool {
+    let (Some(preset), Some(base)) = (parse(data), bundled()) else {
+        return false;
+    };
+    let mut stage = base.clone();
+    if preset.apply_to(&mut stage).is_err() {
+        return false;
+    }
+    let options = ClipOptions {
+        fps: 4.0,
+        ..Default::default()
+    };
+    let Ok((bytes, clips)) = preset::animated_glb(&mut stage, &options) else {
+        return false;
+    };
+    for clip in &clips {
+        assert!(
+            clip.max_error <= options.tolerance,
+            "{}: bound broken",
+            clip.name
+        );
+        for c in &clip.channels {
+            assert!(
+                c.values.iter().all(|v| v.is_finite()),
+                "{}: non-finite key",
+                clip.name
+            );
+        }
+    }
+    let back = crate::gltf_io::load_from_bytes(std::path::Path::new("fuzz-clip.glb"), &bytes)
+        .unwrap_or_else(|e| panic!("an exported clip does not load back: {e}"));
+    assert_eq!(
+        back.skeleton.len(),
+        stage.character.skeleton.len() + count_prop_nodes(&stage)
+    );
+    true
+}
+
+/// Nodes the export adds besides the character's: a holder per prop and its nodes.
+fn count_prop_nodes(stage: &Stage) -> usize {
+    let p = &stage.props;
+    3 + p.rod.skeleton.len() + p.net.skeleton.len() + p.stool.skeleton.len()
+}
