@@ -152,6 +152,33 @@ fn rotation_between_handles_near_and_exact_opposites() {
     );
 }
 
+/// Seed 001 §6: within 1e-6 of opposition the turn is built from `atan2(|cross|, dot)` so the
+/// tiny remaining sine still sets the axis and the angle. 1e-9 from exact opposition the
+/// generic shortest arc has lost it (it turns by π about an arbitrary axis, 1e-9 off).
+#[test]
+fn rotation_between_keeps_the_sine_a_billionth_from_opposition() {
+    for (to, preferred) in [
+        (DVec3::new(-1.0, 1e-9, 0.0), DVec3::Z),
+        (DVec3::new(-1.0, 0.0, -1e-9), DVec3::Y),
+        (DVec3::new(-2.0, 3e-9, 2e-9), DVec3::Z),
+    ] {
+        let q = rotation_between(DVec3::X, to, preferred);
+        let got = q * DVec3::X;
+        let want = to.normalize();
+        assert!(
+            (got - want).length() < 1e-12,
+            "{to:?}: X goes to {got:?}, not {want:?}"
+        );
+        // The axis is the cross product's, whatever the preferred axis says.
+        let (axis, angle) = q.to_axis_angle();
+        let cross = DVec3::X.cross(to).normalize();
+        assert!((axis - cross).length() < 1e-6, "{to:?}: axis {axis:?}");
+        // π minus the small angle off opposition (glam's angle_between uses acos: π there).
+        let off = (to.y.hypot(to.z) / -to.x).atan();
+        assert!((angle - (std::f64::consts::PI - off)).abs() < 1e-12, "{to:?}: {angle}");
+    }
+}
+
 #[test]
 fn pole_on_reach_line_falls_back_to_current_elbow() {
     let (skel, mut pose) = arm::build(&ArmSpec::default());
