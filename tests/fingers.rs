@@ -6,8 +6,8 @@
 
 mod support;
 
-use anglerpose::gltf_io;
 use anglerpose::fishing::SIDES;
+use anglerpose::gltf_io;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use support::gltf_edit::shared_models;
 
@@ -48,9 +48,11 @@ fn every_finger_joint_bends_across_its_bone_by_its_share() {
                     let parent = skel.parent(j).unwrap();
                     let axis_world = stage.pose.world_rotation(parent) * base * axis_in_bone;
                     // Across the bone: perpendicular to the joint → child direction.
-                    let child = chain.joints.get(k + 1).copied().or_else(|| {
-                        skel.children(j).first().copied()
-                    });
+                    let child = chain
+                        .joints
+                        .get(k + 1)
+                        .copied()
+                        .or_else(|| skel.children(j).first().copied());
                     if let Some(c) = child {
                         let dir = (stage.pose.world_position(c) - stage.pose.world_position(j))
                             .normalize();
@@ -83,12 +85,19 @@ fn finger_world_transforms_are_the_parents_world_times_the_local() {
             for (finger, chain) in &stage.actor.arm(side).fingers {
                 for &j in &chain.joints {
                     let parent = skel.parent(j).unwrap();
-                    let want = *stage.pose.world_from_bone(parent)
-                        * stage.pose.local(j).to_affine();
+                    let want =
+                        *stage.pose.world_from_bone(parent) * stage.pose.local(j).to_affine();
                     let got = stage.pose.world_from_bone(j);
                     let d = (got.translation - want.translation).length()
-                        + (got.matrix3 - want.matrix3).abs().to_cols_array().iter().sum::<f64>();
-                    assert!(d < 1e-12, "{name} {side:?} {finger:?} bone {j}: stale by {d:e}");
+                        + (got.matrix3 - want.matrix3)
+                            .abs()
+                            .to_cols_array()
+                            .iter()
+                            .sum::<f64>();
+                    assert!(
+                        d < 1e-12,
+                        "{name} {side:?} {finger:?} bone {j}: stale by {d:e}"
+                    );
                 }
             }
         }
@@ -100,6 +109,9 @@ fn finger_world_transforms_are_the_parents_world_times_the_local() {
         let mut open = stage.clone();
         open.calibration.hands.right.finger_curl = 0.0;
         open.update().unwrap();
-        assert!((tip(&stage) - tip(&open)).length() > 0.005, "{name}: curl moves no tip");
+        assert!(
+            (tip(&stage) - tip(&open)).length() > 0.005,
+            "{name}: curl moves no tip"
+        );
     }
 }

@@ -506,3 +506,47 @@ fn no_prefix_or_byte_flip_panics() {
         }
     }
 }
+
+/// The bind pose is anchored at the skin's root-most joint, not at `joints[0]`: here the skin
+/// lists the tip first and the scene poses the tip (90° about Z), and the mesh node sits
+/// elsewhere (glTF ignores a skinned mesh node's transform), so anchoring at the tip would
+/// take the posed tip for the bind and fall back to the mesh node.
+#[test]
+fn a_skin_listing_a_child_joint_first_is_anchored_at_its_root_most_joint() {
+    use anglerpose::rig::Pose;
+    let good = Payload::good();
+    let reordered = Payload {
+        joints: good.joints.iter().map(|j| [j[1], j[0], 0, 0]).collect(),
+        ibms: vec![good.ibms[1], good.ibms[0]],
+        ..Payload::good()
+    };
+    let bytes = gltf_with_data_uri(&reordered, |d| {
+        d["skins"][0]["joints"] = json!([2, 1]);
+        d["nodes"][0]["translation"] = json!([5.0, 0.0, 0.0]);
+        d["nodes"][2]["rotation"] = json!([
+            0.0,
+            0.0,
+            std::f64::consts::FRAC_1_SQRT_2,
+            std::f64::consts::FRAC_1_SQRT_2
+        ]);
+    });
+    let path = std::env::temp_dir().join("anglerpose-reordered-joints.gltf");
+    let c = gltf_io::load_from_bytes(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+    let rest = Pose::rest(&c.skeleton);
+    let root = c.skeleton.find("root_joint").unwrap();
+    let tip = c.skeleton.find("tip_joint").unwrap();
+    assert!(
+        rest.world_position(root).length() < 1e-9,
+        "root moved to {:?}",
+        rest.world_position(root)
+    );
+    assert!((rest.world_position(tip) - glam::DVec3::Y).length() < 1e-9);
+    // The rest (bind) pose skins to the mesh as stored.
+    let skinned = gltf_io::skin_positions(&c, &rest, 0, 0);
+    for (s, p) in skinned.iter().zip(&c.meshes[0].primitives[0].positions) {
+        assert!(
+            s.iter().zip(p).all(|(a, b)| (a - b).abs() < 1e-6),
+            "{s:?} vs {p:?}"
+        );
+    }
+}

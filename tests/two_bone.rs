@@ -175,7 +175,10 @@ fn rotation_between_keeps_the_sine_a_billionth_from_opposition() {
         assert!((axis - cross).length() < 1e-6, "{to:?}: axis {axis:?}");
         // π minus the small angle off opposition (glam's angle_between uses acos: π there).
         let off = (to.y.hypot(to.z) / -to.x).atan();
-        assert!((angle - (std::f64::consts::PI - off)).abs() < 1e-12, "{to:?}: {angle}");
+        assert!(
+            (angle - (std::f64::consts::PI - off)).abs() < 1e-12,
+            "{to:?}: {angle}"
+        );
     }
 }
 
