@@ -344,3 +344,68 @@ fn a_resize_between_layout_and_acquire_is_drawn_clipped_not_a_crash() {
     let raced = log.matches("window resized mid-frame").count();
     assert!(raced >= 3, "only {raced} mid-frame resizes; log:\n{log}");
 }
+
+/// wgpu's default uncaptured-error handler panics on any validation error. The editor's
+/// handler logs it, the frame is drawn again with a rebuilt renderer, and the work goes on:
+/// an edit made after the error reaches the autosave, a later screenshot shows the angler, and
+/// the editor exits with status 0.
+#[test]
+fn a_gpu_validation_error_is_logged_the_renderer_rebuilt_and_autosave_keeps_working() {
+    let Some(x) = Xvfb::start(TEST) else {
+        return;
+    };
+    let dir = test_dir("gpu-error");
+    let state = dir.join("state");
+    let shot = dir.join("after-error.png");
+    let script = dir.join("gpu-error.json");
+    std::fs::write(
+        &script,
+        format!(
+            r#"[{{"frame": 3, "command": {{"cmd": "set_rod_length", "metres": 2.9}}}},
+                {{"frame": 5, "gpu_error": true}},
+                {{"frame": 9, "command": {{"cmd": "set_cast_power", "value": 1.7}}}},
+                {{"frame": 12, "screenshot": {shot:?}}},
+                {{"frame": 400, "quit": true}}]"#
+        ),
+    )
+    .unwrap();
+    let character = angler();
+    let args: Vec<&OsStr> = vec![
+        character.as_os_str(),
+        OsStr::new("--window"),
+        OsStr::new("800x600"),
+        OsStr::new("--exit-after-frames"),
+        OsStr::new("100000000"),
+        OsStr::new("--autosave-seconds"),
+        OsStr::new("0.2"),
+        OsStr::new("--script"),
+        script.as_os_str(),
+    ];
+    let mut editor = Editor::start(&x, &dir, &state, "editor", &args);
+    let autosave = state.join("autosave.json");
+    wait_for("an autosave with the edit made after the GPU error", PROGRESS, || {
+        editor.assert_alive("the GPU error");
+        std::fs::read_to_string(&autosave).is_ok_and(|t| t.contains("\"cast_power\": 1.7"))
+    });
+    let status = editor.wait_exit(Duration::from_secs(300));
+    let log = editor.log_text();
+    assert!(status.success(), "exit status {status}; log:\n{log}");
+    assert_eq!(
+        log.matches("GPU error (frame dropped, renderer rebuilt)").count(),
+        1,
+        "the injected error is reported once; log:\n{log}"
+    );
+    assert!(log.contains("MAP_READ") || log.contains("MAP_WRITE"), "{log}");
+    let img = image::open(&shot).unwrap_or_else(|e| panic!("{}: {e}", shot.display()));
+    let img = img.to_rgb8();
+    // The angler (warm skin and clothes) is drawn over the sky and floor after the rebuild.
+    let warm = img
+        .pixels()
+        .filter(|p| i32::from(p[0]) > i32::from(p[2]) + 40)
+        .count();
+    assert!(
+        warm > img.len() / 3 / 200,
+        "{}: only {warm} warm pixels; log:\n{log}",
+        shot.display()
+    );
+}

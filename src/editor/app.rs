@@ -128,6 +128,8 @@ struct App {
     frame_times: Vec<f64>,
     title: String,
     mesh_source: (PathBuf, u64),
+    /// GPU errors seen (each rebuilt the renderer); printed on exit.
+    gpu_errors: u64,
     /// Live reload of the character file.
     watcher: Option<super::watch::CharacterWatcher>,
     quitting: bool,
@@ -166,6 +168,7 @@ impl App {
             frame_times: Vec::new(),
             title: String::new(),
             mesh_source,
+            gpu_errors: 0,
             watcher: None,
             quitting: false,
             written_layout: [u32::MAX; 4],
@@ -197,6 +200,11 @@ impl App {
             }
             if let Some(fault) = ev.surface {
                 self.surface_fault = Some(fault);
+            }
+            if ev.gpu_error
+                && let Some(gfx) = &self.gfx
+            {
+                gfx.gpu.inject_validation_error();
             }
             if let Some([w, h]) = ev.resize_before_acquire {
                 self.resize_before_acquire = Some(winit::dpi::PhysicalSize::new(w, h));
@@ -343,6 +351,19 @@ impl App {
         }
         for id in &free {
             gfx.egui_renderer.free_texture(id);
+        }
+        let errors = gfx.gpu.errors.take();
+        if !errors.is_empty() {
+            // wgpu reported what no error scope caught (the handler logged it): this frame may
+            // be wrong, so draw another with a rebuilt renderer and freshly uploaded meshes.
+            gfx.rebuild_renderer();
+            self.mesh_source.1 = u64::MAX;
+            self.gpu_errors += errors.len() as u64;
+            self.ed.message = Some(format!(
+                "GPU error (renderer rebuilt): {}",
+                errors.last().map(String::as_str).unwrap_or_default()
+            ));
+            window.request_redraw();
         }
         let title = self.ed.title();
         if title != self.title {

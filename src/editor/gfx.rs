@@ -40,6 +40,8 @@ pub struct Gfx {
     pub renderer: Renderer,
     pub egui_renderer: egui_wgpu::Renderer,
     pub viewport: Option<ViewportTexture>,
+    /// MSAA samples of the 3D renderer (kept for [`Gfx::rebuild_renderer`]).
+    samples: u32,
     /// False while the surface waits for a configure: after a `Suboptimal` frame, or a
     /// recreated surface while the window had no area.
     configured: bool,
@@ -112,8 +114,20 @@ impl Gfx {
             renderer,
             egui_renderer,
             viewport: None,
+            samples,
             configured: true,
         })
+    }
+
+    /// After a GPU error: a fresh 3D renderer (pipelines and buffers), a fresh viewport
+    /// texture and a reconfigured surface. The caller uploads the meshes again. egui's
+    /// renderer keeps its textures (egui sends them only once).
+    pub fn rebuild_renderer(&mut self) {
+        self.renderer = Renderer::new(&self.gpu, CAPTURE_FORMAT, self.samples);
+        if let Some(v) = self.viewport.take() {
+            self.egui_renderer.free_texture(&v.id);
+        }
+        self.resize();
     }
 
     /// Reconfigures the surface for the window's size; false while minimised (size 0), when

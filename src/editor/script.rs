@@ -8,6 +8,7 @@
 //!   {"frame": 7, "screenshot": "shot.png"},
 //!   {"frame": 8, "surface": "lost"},
 //!   {"frame": 9, "resize_before_acquire": [300, 200]},
+//!   {"frame": 9, "gpu_error": true},
 //!   {"frame": 10, "quit": true}
 //! ]
 //! ```
@@ -17,7 +18,9 @@
 //! instead of a texture, so the app recovers exactly as from a real one. A
 //! `resize_before_acquire` asks the window system for that inner size (physical pixels) after
 //! the frame's UI is laid out and before its surface texture is acquired: the race of a
-//! window manager resizing the window mid-frame, made repeatable.
+//! window manager resizing the window mid-frame, made repeatable. A `gpu_error` makes the
+//! device report a validation error during that frame (wgpu's default handler would panic):
+//! the app logs it, drops the frame and rebuilds its renderer.
 
 use super::EditorState;
 use super::command::EditorCommand;
@@ -55,6 +58,8 @@ pub struct ScriptEvent {
     pub surface: Option<SurfaceFault>,
     #[serde(default)]
     pub resize_before_acquire: Option<[u32; 2]>,
+    #[serde(default)]
+    pub gpu_error: bool,
     #[serde(default)]
     pub screenshot: Option<PathBuf>,
     #[serde(default)]

@@ -1,6 +1,27 @@
 //! Instance, adapter and device selection.
 
 use super::RenderError;
+use std::sync::{Arc, Mutex};
+
+/// GPU errors that no error scope caught (validation, out of memory, internal), collected by
+/// the device's uncaptured-error handler instead of wgpu's default, which panics. The owner
+/// takes them after each frame, drops the frame and rebuilds what failed.
+#[derive(Debug, Clone, Default)]
+pub struct GpuErrors(Arc<Mutex<Vec<String>>>);
+
+impl GpuErrors {
+    /// The errors reported since the last call, oldest first.
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    fn push(&self, message: String) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(message);
+    }
+}
 
 /// A wgpu device and queue with the adapter they came from.
 ///
@@ -12,6 +33,8 @@ pub struct Gpu {
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
     pub info: wgpu::AdapterInfo,
+    /// What the device's uncaptured-error handler collected (see [`GpuErrors`]).
+    pub errors: GpuErrors,
 }
 
 impl Gpu {
@@ -75,13 +98,36 @@ impl Gpu {
                 detail: e.to_string(),
             }
         })?;
+        let errors = GpuErrors::default();
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            let message = match &e {
+                wgpu::Error::Validation { description, .. }
+                | wgpu::Error::Internal { description, .. } => format!("{e}: {description}"),
+                other => other.to_string(),
+            };
+            eprintln!("GPU error (frame dropped, renderer rebuilt): {message}");
+            sink.push(message);
+        }));
         Ok(Self {
             instance,
             adapter,
             device,
             queue,
             info,
+            errors,
         })
+    }
+
+    /// Makes the device report a validation error (a buffer both MAP_READ and MAP_WRITE), for
+    /// tests of the error path. The error arrives through [`Gpu::errors`].
+    pub fn inject_validation_error(&self) {
+        let _ = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("deliberately invalid (test)"),
+            size: 4,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::MAP_WRITE,
+            mapped_at_creation: false,
+        });
     }
 
     /// One-line description of the adapter, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.
