@@ -383,19 +383,27 @@ fn a_gpu_validation_error_is_logged_the_renderer_rebuilt_and_autosave_keeps_work
     ];
     let mut editor = Editor::start(&x, &dir, &state, "editor", &args);
     let autosave = state.join("autosave.json");
-    wait_for("an autosave with the edit made after the GPU error", PROGRESS, || {
-        editor.assert_alive("the GPU error");
-        std::fs::read_to_string(&autosave).is_ok_and(|t| t.contains("\"cast_power\": 1.7"))
-    });
+    wait_for(
+        "an autosave with the edit made after the GPU error",
+        PROGRESS,
+        || {
+            editor.assert_alive("the GPU error");
+            std::fs::read_to_string(&autosave).is_ok_and(|t| t.contains("\"cast_power\": 1.7"))
+        },
+    );
     let status = editor.wait_exit(Duration::from_secs(300));
     let log = editor.log_text();
     assert!(status.success(), "exit status {status}; log:\n{log}");
     assert_eq!(
-        log.matches("GPU error (frame dropped, renderer rebuilt)").count(),
+        log.matches("GPU error (frame dropped, renderer rebuilt)")
+            .count(),
         1,
         "the injected error is reported once; log:\n{log}"
     );
-    assert!(log.contains("MAP_READ") || log.contains("MAP_WRITE"), "{log}");
+    assert!(
+        log.contains("MAP_READ") || log.contains("MAP_WRITE"),
+        "{log}"
+    );
     let img = image::open(&shot).unwrap_or_else(|e| panic!("{}: {e}", shot.display()));
     let img = img.to_rgb8();
     // The angler (warm skin and clothes) is drawn over the sky and floor after the rebuild.

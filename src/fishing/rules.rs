@@ -29,7 +29,30 @@ pub fn first(problems: Vec<FieldProblem>) -> Result<(), String> {
 /// 10 km away, and beyond that f32 files (glTF) lose the millimetres.
 pub const MAX_DISTANCE: f64 = 1.0e4;
 
-fn push(out: &mut Vec<FieldProblem>, path: impl Into<String>, message: impl Into<String>) {
+/// `prefix.key`, or `key` alone for an empty prefix.
+pub fn join(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_string()
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// Finite components (any magnitude: angles, axes).
+pub fn finite3(v: DVec3, path: &str, out: &mut Vec<FieldProblem>) {
+    for (i, c) in v.to_array().into_iter().enumerate() {
+        if !c.is_finite() {
+            push(
+                out,
+                format!("{path}[{i}]"),
+                format!("{c} is not a finite number"),
+            );
+        }
+    }
+}
+
+/// Records a problem.
+pub fn push(out: &mut Vec<FieldProblem>, path: impl Into<String>, message: impl Into<String>) {
     out.push(FieldProblem {
         path: path.into(),
         message: message.into(),

@@ -1,5 +1,6 @@
 //! Phases, session parameters and the continuous timeline.
 
+use super::rules::{self, FieldProblem};
 use serde::{Deserialize, Serialize};
 
 /// The phases of a session, in timeline order.
@@ -85,14 +86,19 @@ impl Default for SessionParams {
 }
 
 impl SessionParams {
+    /// Every broken rule under `prefix`: `rod_length` in 1..=5 m, `cast_power` in 0.2..=2.
+    pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
+        let mut out = Vec::new();
+        let rod = rules::join(prefix, "rod_length");
+        rules::number(self.rod_length, &rod, 1.0, 5.0, &mut out);
+        let power = rules::join(prefix, "cast_power");
+        rules::number(self.cast_power, &power, 0.2, 2.0, &mut out);
+        out
+    }
+
+    /// The first of [`SessionParams::problems`].
     pub fn validate(&self) -> Result<(), String> {
-        if !(self.rod_length.is_finite() && (1.0..=5.0).contains(&self.rod_length)) {
-            return Err(format!("rod_length {} is outside 1..5 m", self.rod_length));
-        }
-        if !(self.cast_power.is_finite() && (0.2..=2.0).contains(&self.cast_power)) {
-            return Err(format!("cast_power {} is outside 0.2..2", self.cast_power));
-        }
-        Ok(())
+        rules::first(self.problems(""))
     }
 
     /// Duration of each phase in seconds; the cast phases run faster with more power.
@@ -174,6 +180,14 @@ impl SessionState {
     pub fn time(&self) -> f64 {
         self.params.phase_start(self.phase)
             + self.t_clamped() * self.params.phase_duration(self.phase)
+    }
+
+    /// Every broken rule under `prefix`: `t` in 0..=1 and the parameters'.
+    pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
+        let mut out = Vec::new();
+        rules::number(self.t, &rules::join(prefix, "t"), 0.0, 1.0, &mut out);
+        out.extend(self.params.problems(&rules::join(prefix, "params")));
+        out
     }
 
     /// `t` clamped into 0..=1 (NaN → 0).

@@ -4,6 +4,7 @@
 //!
 //! Angles are radians. Plain `Copy` data (undo snapshots and presets store it as is).
 
+use super::rules::{self, FieldProblem};
 use crate::ik::two_bone::ElbowLimit;
 use crate::rig::Side;
 use glam::DVec3;
@@ -206,53 +207,115 @@ impl SolverSettings {
         limit
     }
 
-    /// Checks the CCD parameters of both arms; the first problem with a path such as
-    /// `arms.left.ccd.iterations`. (Two-bone parameters are checked by the two-bone job.)
-    pub fn validate(&self) -> Result<(), String> {
+    /// Every broken rule with its JSON path under `prefix` (e.g.
+    /// `settings.arms.left.ccd.iterations`): elbow limits in 0..=π with min ≤ max, soften and
+    /// weight in 0..=1, CCD iterations, step angles, blend and link limits. The preset checker
+    /// and the poser both use this list.
+    pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
+        use std::f64::consts::PI;
+        let mut out = Vec::new();
         for side in crate::fishing::SIDES {
-            let ccd = &self.arm(side).ccd;
-            let p = format!("arms.{}.ccd", side.name());
-            if !(1..=CcdArmSettings::MAX_ITERATIONS).contains(&ccd.iterations) {
-                return Err(format!(
-                    "{p}.iterations: {} is outside 1..={}",
-                    ccd.iterations,
-                    CcdArmSettings::MAX_ITERATIONS
-                ));
+            let arm = self.arm(side);
+            let p = rules::join(prefix, &format!("arms.{}", side.name()));
+            let lim = &arm.elbow_limit;
+            let min_path = format!("{p}.elbow_limit.min_bend");
+            rules::number(lim.min_bend, &min_path, 0.0, PI, &mut out);
+            rules::number(
+                lim.max_bend,
+                &format!("{p}.elbow_limit.max_bend"),
+                0.0,
+                PI,
+                &mut out,
+            );
+            if lim.min_bend.is_finite() && lim.max_bend.is_finite() && lim.min_bend > lim.max_bend {
+                rules::push(
+                    &mut out,
+                    min_path,
+                    format!(
+                        "min_bend {} is greater than max_bend {}",
+                        lim.min_bend, lim.max_bend
+                    ),
+                );
             }
-            for (what, v, hi) in [
-                ("min_angle", ccd.min_angle, std::f64::consts::PI),
-                ("max_angle", ccd.max_angle, std::f64::consts::PI),
-                ("blend_factor", ccd.blend_factor, 1.0),
+            arm.ccd.problems(&format!("{p}.ccd"), &mut out);
+        }
+        rules::number(
+            self.soften,
+            &rules::join(prefix, "soften"),
+            0.0,
+            1.0,
+            &mut out,
+        );
+        rules::number(
+            self.weight,
+            &rules::join(prefix, "weight"),
+            0.0,
+            1.0,
+            &mut out,
+        );
+        out
+    }
+
+    /// The first of [`SolverSettings::problems`].
+    pub fn validate(&self) -> Result<(), String> {
+        rules::first(self.problems(""))
+    }
+}
+
+impl CcdArmSettings {
+    /// The CCD chain's rules (see [`SolverSettings::problems`]), appended to `out`.
+    pub fn problems(&self, prefix: &str, out: &mut Vec<FieldProblem>) {
+        use std::f64::consts::PI;
+        let max = CcdArmSettings::MAX_ITERATIONS;
+        if !(1..=max).contains(&self.iterations) {
+            rules::push(
+                out,
+                format!("{prefix}.iterations"),
+                format!("{} is outside 1..={max}", self.iterations),
+            );
+        }
+        for (what, v, hi) in [
+            ("min_angle", self.min_angle, PI),
+            ("max_angle", self.max_angle, PI),
+            ("blend_factor", self.blend_factor, 1.0),
+        ] {
+            if let Some(v) = v {
+                rules::number(v, &format!("{prefix}.{what}"), 0.0, hi, out);
+            }
+        }
+        for role in CcdLinkRole::ALL {
+            let l = self.link(role);
+            let p = format!("{prefix}.{}", role.name());
+            if let Some(a) = l.limitation {
+                let before = out.len();
+                rules::finite3(a, &format!("{p}.limitation"), out);
+                if out.len() == before && a.length_squared() < 1e-12 {
+                    rules::push(
+                        out,
+                        format!("{p}.limitation"),
+                        "the hinge axis has zero length",
+                    );
+                }
+            }
+            for (what, v) in [
+                ("rotation_min", l.rotation_min),
+                ("rotation_max", l.rotation_max),
             ] {
-                if let Some(v) = v
-                    && !(v.is_finite() && (0.0..=hi).contains(&v))
-                {
-                    return Err(format!("{p}.{what}: {v} is outside 0..={hi}"));
+                if let Some(v) = v {
+                    rules::finite3(v, &format!("{p}.{what}"), out);
                 }
             }
-            for role in CcdLinkRole::ALL {
-                let l = ccd.link(role);
-                let lp = format!("{p}.{}", role.name());
-                if let Some(a) = l.limitation
-                    && !(a.is_finite() && a.length_squared() > 1e-12)
-                {
-                    return Err(format!("{lp}.limitation: not a finite, non-zero axis"));
-                }
-                for (what, v) in [
-                    ("rotation_min", l.rotation_min),
-                    ("rotation_max", l.rotation_max),
-                ] {
-                    if v.is_some_and(|v| !v.is_finite()) {
-                        return Err(format!("{lp}.{what}: not finite"));
+            if let (Some(lo), Some(hi)) = (l.rotation_min, l.rotation_max) {
+                for i in 0..3 {
+                    if lo[i].is_finite() && hi[i].is_finite() && lo[i] > hi[i] {
+                        rules::push(
+                            out,
+                            format!("{p}.rotation_min[{i}]"),
+                            format!("{} is greater than rotation_max[{i}] {}", lo[i], hi[i]),
+                        );
                     }
-                }
-                if let (Some(lo), Some(hi)) = (l.rotation_min, l.rotation_max)
-                    && (0..3).any(|i| lo[i] > hi[i])
-                {
-                    return Err(format!("{lp}.rotation_min: above rotation_max"));
                 }
             }
         }
-        Ok(())
     }
 }
