@@ -114,7 +114,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
         for n in &stage.notes {
             outln!("note: {n}");
         }
-        print!("{}", report_text(&report));
+        outln!("{}", report_text(&report).trim_end_matches('\n'));
     }
     eprintln!("wrote {}", args.out.display());
     Ok(())

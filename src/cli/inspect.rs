@@ -28,7 +28,7 @@ pub fn run(args: InspectArgs) -> anyhow::Result<()> {
             serde_json::to_string_pretty(&to_json(&character, &map))?
         );
     } else {
-        print!("{}", to_text(&character, &map));
+        outln!("{}", to_text(&character, &map).trim_end_matches('\n'));
     }
     Ok(())
 }
