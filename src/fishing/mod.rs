@@ -12,6 +12,7 @@ mod ccd_arm;
 mod pipeline;
 mod retarget;
 mod rod;
+pub mod rod_model;
 pub mod rules;
 pub mod seat;
 mod session;

@@ -5,6 +5,7 @@
 mod ccd_overlays;
 mod meshes;
 mod overlays;
+pub mod rod_file;
 mod setup;
 mod view;
 
