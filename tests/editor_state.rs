@@ -510,3 +510,43 @@ fn export_animation_writes_the_clips_without_touching_the_document() {
     assert!(e.contains("bad.glb") && e.contains("fps 0"), "{e}");
     assert!(!dir.join("bad.glb").exists());
 }
+
+#[test]
+fn twist_is_an_undoable_setting_saved_in_the_preset() {
+    let mut ed = editor();
+    let elbow0 = elbow(&ed, Side::Right);
+    ed.apply(C::SetTwist {
+        side: Side::Right,
+        degrees: 25.0,
+    })
+    .unwrap();
+    let t = ed.doc.stage.settings.arm(Side::Right).twist;
+    assert!((t - 25f64.to_radians()).abs() < 1e-12);
+    assert!(
+        (elbow(&ed, Side::Right) - elbow0).length() > 0.01,
+        "the elbow moved"
+    );
+    assert!(ed.doc.dirty);
+    let dir = std::env::temp_dir().join(format!("anglerpose-twist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("twisted.json");
+    ed.apply(C::Save {
+        path: Some(path.clone()),
+    })
+    .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"twist\": 0.436"), "saved: {text}");
+    let (doc, _) = files::open(&path).unwrap();
+    assert_eq!(doc.stage.settings.arm(Side::Right).twist, t);
+    ed.apply(C::Undo).unwrap();
+    assert_eq!(ed.doc.stage.settings.arm(Side::Right).twist, 0.0);
+    assert!((elbow(&ed, Side::Right) - elbow0).length() < 1e-12);
+    let e = ed
+        .apply(C::SetTwist {
+            side: Side::Left,
+            degrees: 500.0,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("arms.left.twist"), "{e}");
+}

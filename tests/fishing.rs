@@ -318,3 +318,53 @@ fn fingerless_characters_hold_the_rod() {
         }
     }
 }
+
+/// Twist per arm (two-bone): the elbow turns about the shoulder → wrist line by the angle,
+/// the wrist stays on its target, the other arm is untouched; out of range is refused.
+#[test]
+fn twist_turns_the_elbow_about_the_shoulder_wrist_line() {
+    use anglerpose::stage::Stage;
+    let mut stage = Stage::bundled().unwrap();
+    stage.update().unwrap();
+    let arm = |s: &Stage, side: Side| {
+        let a = s.actor.arm(side);
+        (
+            s.pose.world_position(a.upper),
+            s.pose.world_position(a.fore),
+            s.pose.world_position(a.hand),
+        )
+    };
+    let (s0, e0, w0) = arm(&stage, Side::Right);
+    let left0 = arm(&stage, Side::Left);
+    let twist = 30f64.to_radians();
+    stage.settings.arm_mut(Side::Right).twist = twist;
+    stage.update().unwrap();
+    let (s1, e1, w1) = arm(&stage, Side::Right);
+    assert!(
+        (s1 - s0).length() < 1e-12 && (w1 - w0).length() < 1e-9,
+        "shoulder, wrist stay"
+    );
+    assert_eq!(arm(&stage, Side::Left), left0, "the other arm is untouched");
+    let u = (w0 - s0).normalize();
+    let perp = |e: DVec3| {
+        let d = e - s0;
+        d - u * d.dot(u)
+    };
+    let (a, b) = (perp(e0), perp(e1));
+    let turned = a.cross(b).dot(u).atan2(a.dot(b));
+    assert!(
+        (turned - twist).abs() < 1e-6,
+        "elbow turned {turned} rad, want {twist}"
+    );
+    assert!(
+        (e1 - s0).length() - (e0 - s0).length() < 1e-9,
+        "upper arm keeps its length"
+    );
+
+    stage.settings.arm_mut(Side::Right).twist = 4.0;
+    let e = stage.update().unwrap_err().to_string();
+    assert!(
+        e.contains("arms.right.twist") && e.contains("outside"),
+        "{e}"
+    );
+}

@@ -79,6 +79,11 @@ pub enum EditorCommand {
         enabled: bool,
     },
     /// Which solver poses an arm (two-bone or CCD).
+    /// Two-bone twist of one arm's elbow about the shoulder → wrist line, degrees (−180..=180).
+    SetTwist {
+        side: Side,
+        degrees: f64,
+    },
     SetArmSolver {
         side: Side,
         solver: ArmSolverKind,

@@ -39,6 +39,7 @@ pub(super) fn settings_after(
             }
         }
         C::SetArmSolver { side, solver } => s.arm_mut(side).solver = solver,
+        C::SetTwist { side, degrees } => s.arm_mut(side).twist = degrees.to_radians(),
         C::SetCcdIterations { side, iterations } => s.arm_mut(side).ccd.iterations = iterations,
         C::SetCcdStepAngles {
             side,

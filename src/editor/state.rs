@@ -239,6 +239,7 @@ impl EditorState {
             C::SetLimitsEnabled { on } => self.edit(|s| s.settings.limits_enabled = on)?,
             c @ (C::SetElbowLimit { .. }
             | C::SetArmSolver { .. }
+            | C::SetTwist { .. }
             | C::SetCcdIterations { .. }
             | C::SetCcdStepAngles { .. }
             | C::SetCcdBlend { .. }

@@ -185,6 +185,7 @@ impl Poser {
             weight: settings.weight,
             soften: settings.soften,
             elbow_limit: Some(settings.effective_elbow_limit(side)),
+            twist: arm_settings.twist,
             ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
         };
         // The same chain checks for both solvers (indices, chain, uniform scale, segments).

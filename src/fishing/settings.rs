@@ -153,6 +153,11 @@ pub struct ArmSettings {
     pub solver: ArmSolverKind,
     /// The two-bone elbow hinge limit of this arm.
     pub elbow_limit: ElbowLimit,
+    /// Two-bone only: a turn of the elbow about the shoulder → wrist line after the solve,
+    /// radians in −π..=π (positive counter-clockwise looking from the shoulder toward the
+    /// wrist); the wrist stays on its target. Presets without it read 0.
+    #[serde(default)]
+    pub twist: f64,
     pub ccd: CcdArmSettings,
 }
 
@@ -161,6 +166,7 @@ impl Default for ArmSettings {
         Self {
             solver: ArmSolverKind::TwoBone,
             elbow_limit: ElbowLimit::from_degrees(2.0, 150.0),
+            twist: 0.0,
             ccd: CcdArmSettings::default(),
         }
     }
@@ -237,6 +243,7 @@ impl SolverSettings {
                     ),
                 );
             }
+            rules::number(arm.twist, &format!("{p}.twist"), -PI, PI, &mut out);
             arm.ccd.problems(&format!("{p}.ccd"), &mut out);
         }
         rules::number(

@@ -12,7 +12,8 @@
 //!   arm poles (`poles.left.pole_in_actor`, optional `per_phase` keys).
 //! - `settings`: [`SolverSettings`] — the global limit switch `limits_enabled`, `soften`,
 //!   `weight`, and per arm `arms.{left,right}`: `solver` (`"two_bone"` or `"ccd"`), the
-//!   two-bone `elbow_limit.{min_bend, max_bend, enabled}` and the CCD chain `ccd.{iterations,
+//!   two-bone `elbow_limit.{min_bend, max_bend, enabled}` and `twist` (radians, −π..=π; a
+//!   preset without it reads 0) and the CCD chain `ccd.{iterations,
 //!   min_angle, max_angle, blend_factor}` with per-link limits `ccd.{forearm,upper_arm}.{enabled,
 //!   limitation, rotation_min, rotation_max}` (three.js `BoneLink` fields; `null` = none).
 //! - `state`: [`SessionState`] — phase, normalised time and session parameters.

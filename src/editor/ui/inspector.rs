@@ -138,6 +138,26 @@ fn elbow_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands
             grouped(&r, r.changed().then(|| cmd(min, max, enabled)), out);
         });
     });
+    let mut twist = arm.twist.to_degrees();
+    ui.horizontal(|ui| {
+        let r = ui
+            .add(
+                egui::DragValue::new(&mut twist)
+                    .range(-180.0..=180.0)
+                    .speed(0.5)
+                    .prefix("twist ")
+                    .suffix("°"),
+            )
+            .on_hover_text(
+                "Turns the elbow about the shoulder → wrist line after the solve; the wrist \
+                 stays on its target",
+            );
+        let set = C::SetTwist {
+            side,
+            degrees: twist,
+        };
+        grouped(&r, r.changed().then_some(set), out);
+    });
 }
 
 /// An optional value: a checkbox and, when on, a drag value. Sends `make(value)` on change.
