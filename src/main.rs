@@ -6,6 +6,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    init_logging();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -32,4 +33,19 @@ fn report(err: &anyhow::Error) -> String {
         }
     }
     text
+}
+
+/// Logs (the editor's surface, GPU, autosave and reload events) go to stderr through
+/// `tracing`; `RUST_LOG` filters them (default `warn,anglerpose=info`). Command output and
+/// command errors are not logs: they are printed as before.
+fn init_logging() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,anglerpose=info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .try_init();
 }

@@ -417,3 +417,41 @@ fn a_gpu_validation_error_is_logged_the_renderer_rebuilt_and_autosave_keeps_work
         shot.display()
     );
 }
+
+/// The editor logs through `tracing`: by default its info lines (the adapter, the frame-time
+/// summary) reach stderr with their level; `RUST_LOG=error` silences them.
+#[test]
+fn rust_log_controls_the_editors_logging() {
+    let Some(x) = Xvfb::start(TEST) else {
+        return;
+    };
+    let character = angler();
+    let args: Vec<&OsStr> = vec![
+        character.as_os_str(),
+        OsStr::new("--window"),
+        OsStr::new("640x480"),
+        OsStr::new("--exit-after-frames"),
+        OsStr::new("3"),
+    ];
+    let mut logs = Vec::new();
+    for (name, env) in [("default", vec![]), ("quiet", vec![("RUST_LOG", "error")])] {
+        let dir = test_dir(&format!("log-{name}"));
+        let mut editor =
+            Editor::start_with_env(&x, &dir, &dir.join("state"), "editor", &args, &env);
+        let status = editor.wait_exit(Duration::from_secs(300));
+        let log = editor.log_text();
+        assert!(status.success(), "{name}: exit {status}; log:\n{log}");
+        logs.push(log);
+    }
+    let (default, quiet) = (&logs[0], &logs[1]);
+    for want in ["INFO", "anglerpose editor on", "frames: 3"] {
+        assert!(
+            default.contains(want),
+            "default log lacks {want:?}:\n{default}"
+        );
+    }
+    assert!(
+        !quiet.contains("frames: 3") && !quiet.contains("INFO"),
+        "RUST_LOG=error:\n{quiet}"
+    );
+}

@@ -66,7 +66,7 @@ pub fn run_app(options: AppOptions) -> Result<(), AppError> {
         Some(path) => match files::open(path) {
             Ok((d, _)) => Ok(d),
             Err(e) => {
-                eprintln!("error: cannot open {}: {e}", path.display());
+                tracing::error!("cannot open {}: {e}", path.display());
                 open_error = Some((path.clone(), e.to_string()));
                 files::open_default()
             }
@@ -195,7 +195,7 @@ impl App {
             if let Some(drag) = &ev.drag {
                 match drag_commands(&self.ed, drag) {
                     Some(cmds) => cmds.into_iter().for_each(|c| self.apply(c)),
-                    None => eprintln!("script: {:?} is not on screen", drag.handle),
+                    None => tracing::warn!("script: {:?} is not on screen", drag.handle),
                 }
             }
             if let Some(fault) = ev.surface {
@@ -224,7 +224,7 @@ impl App {
             matches!(&cmd, EditorCommand::Open { path } if self.autosave.is_autosave(path));
         let file_op = saving || matches!(cmd, EditorCommand::Open { .. });
         match self.ed.apply(cmd) {
-            Err(e) => eprintln!("editor: {e}"),
+            Err(e) => tracing::warn!("editor: {e}"),
             Ok(()) => {
                 // Only now, with the work safely in memory or on disk, may the autosave go.
                 if recovering {
@@ -233,7 +233,7 @@ impl App {
                     self.autosave.saved();
                 }
                 if file_op {
-                    eprintln!("{}", self.ed.message.as_deref().unwrap_or_default());
+                    tracing::info!("{}", self.ed.message.as_deref().unwrap_or_default());
                 }
             }
         }
@@ -252,7 +252,7 @@ impl App {
             Ok(()) => format!("screenshot {} ({}x{})", path.display(), size[0], size[1]),
             Err(e) => format!("screenshot {}: {e}", path.display()),
         });
-        eprintln!("{}", self.ed.message.as_deref().unwrap_or_default());
+        tracing::info!("{}", self.ed.message.as_deref().unwrap_or_default());
     }
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
@@ -303,7 +303,7 @@ impl App {
                 self.written_layout[0], self.written_layout[1], wanted[0], wanted[1]
             );
             if let Err(e) = crate::preset::io::write_atomic(path, text.as_bytes()) {
-                eprintln!("{}: {e}", path.display());
+                tracing::warn!("{}: {e}", path.display());
             }
         }
         if wanted[0] > 0 && wanted[1] > 0 {
@@ -333,9 +333,12 @@ impl App {
                 if drawn != laid_out {
                     // The window changed size between layout and acquire (a resize burst):
                     // this frame was clipped to the surface; lay out again for the new size.
-                    eprintln!(
+                    tracing::info!(
                         "window resized mid-frame: drew {}x{} (laid out at {}x{})",
-                        drawn[0], drawn[1], laid_out[0], laid_out[1]
+                        drawn[0],
+                        drawn[1],
+                        laid_out[0],
+                        laid_out[1]
                     );
                     window.request_redraw();
                 }
@@ -345,7 +348,7 @@ impl App {
                 self.repaint_at = Some(Instant::now() + Duration::from_millis(100));
             }
             Err(e) => {
-                eprintln!("window surface: {e}");
+                tracing::warn!("window surface: {e}");
                 self.repaint_at = Some(Instant::now() + Duration::from_millis(500));
             }
         }
@@ -425,7 +428,7 @@ impl App {
                 .as_ref()
                 .map(|g| g.gpu.describe())
                 .unwrap_or_default();
-            eprintln!(
+            tracing::info!(
                 "frames: {} · mean frame {:.2} ms over the last {} · viewport {}x{} · {adapter}",
                 self.frame,
                 mean * 1000.0,
@@ -476,7 +479,7 @@ impl ApplicationHandler for App {
             event_loop.exit();
             return;
         }
-        eprintln!("anglerpose editor on {}", gfx.gpu.describe());
+        tracing::info!("anglerpose editor on {}", gfx.gpu.describe());
         super::app_ui::style(&self.ctx);
         let max_texture = gfx.gpu.device.limits().max_texture_dimension_2d as usize;
         self.egui_state = Some(egui_winit::State::new(
@@ -540,23 +543,23 @@ impl ApplicationHandler for App {
         let mut reload = false;
         if let Some(w) = &mut self.watcher {
             if let Err(e) = w.watch(&self.ed.doc.character_path) {
-                eprintln!("live reload off: {e}");
+                tracing::warn!("live reload off: {e}");
             }
             reload = w.poll(now);
         }
         if reload {
             self.apply(EditorCommand::ReloadCharacter);
-            eprintln!("{}", self.ed.message.as_deref().unwrap_or_default());
+            tracing::info!("{}", self.ed.message.as_deref().unwrap_or_default());
             self.repaint_at = Some(now);
         }
         let reload_due = self.watcher.as_ref().and_then(|w| w.due());
         match self.autosave.tick(&self.ed.doc, now) {
             Ok(true) => {
                 let path = self.autosave.path().unwrap_or(std::path::Path::new(""));
-                eprintln!("autosaved {}", path.display());
+                tracing::info!("autosaved {}", path.display());
             }
             Ok(false) => {}
-            Err(e) => eprintln!("autosave: {e}"),
+            Err(e) => tracing::error!("autosave: {e}"),
         }
         let Some(gfx) = &self.gfx else {
             return;

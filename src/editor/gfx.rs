@@ -197,14 +197,15 @@ impl Gfx {
                 S::Occluded => return Ok(Acquired::Hidden),
                 S::Timeout => return Ok(Acquired::Retry),
                 S::Outdated => {
-                    eprintln!(
+                    tracing::warn!(
                         "surface outdated: reconfiguring ({}x{})",
-                        size.width, size.height
+                        size.width,
+                        size.height
                     );
                     self.resize();
                 }
                 S::Lost => {
-                    eprintln!("surface lost: recreating ({}x{})", size.width, size.height);
+                    tracing::warn!("surface lost: recreating ({}x{})", size.width, size.height);
                     self.recreate_surface()?;
                 }
                 S::Validation => {

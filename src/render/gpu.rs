@@ -106,7 +106,7 @@ impl Gpu {
                 | wgpu::Error::Internal { description, .. } => format!("{e}: {description}"),
                 other => other.to_string(),
             };
-            eprintln!("GPU error (frame dropped, renderer rebuilt): {message}");
+            tracing::error!("GPU error (frame dropped, renderer rebuilt): {message}");
             sink.push(message);
         }));
         Ok(Self {

@@ -192,6 +192,8 @@ impl Editor {
             .env("XDG_RUNTIME_DIR", dir.join("runtime"))
             .env("ANGLERPOSE_STATE_DIR", state)
             .env_remove("WAYLAND_DISPLAY")
+            // The editor's logs go through tracing: the default filter unless a test sets one.
+            .env_remove("RUST_LOG")
             .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(stderr)
