@@ -5,15 +5,17 @@
 use super::Commands;
 use crate::editor::EditorState;
 use crate::editor::command::EditorCommand as C;
-use crate::fishing::SIDES;
+use crate::fishing::{ArmSample, SIDES};
 use crate::rig::Side;
-use egui::{Color32, Pos2, Rect, RichText, Sense, Stroke, pos2, vec2};
+use egui::{Color32, RichText};
+use egui_plot::{HLine, Line, Plot, PlotPoints, Points, Span, VLine};
 
 const ANGLE: Color32 = Color32::from_rgb(110, 190, 255);
 const SIDE_POS: Color32 = Color32::from_rgb(120, 220, 140);
 const SIDE_NEG: Color32 = Color32::from_rgb(255, 110, 90);
 const FLIP: Color32 = Color32::from_rgb(255, 70, 200);
 const LIMIT: Color32 = Color32::from_rgb(255, 160, 60);
+const REACH: Color32 = Color32::from_rgb(170, 170, 190);
 
 pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
     let now = ed.doc.stage.state.time();
@@ -23,82 +25,28 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
         return;
     };
     ui.label(
-        RichText::new("blue: elbow bend (0–180°) · band: bend side (green = as at rest, red = flipped) · pink: flips (click to jump)")
-            .small()
-            .weak(),
+        RichText::new(
+            "blue: elbow bend · green/red dots: bend side as at rest / flipped · pink: flips \
+             (click near one to jump) · grey bands: out of reach · orange bands: limit clamps \
+             · drag to pan, scroll to zoom, double-click to reset",
+        )
+        .small()
+        .weak(),
     );
     for side in SIDES {
-        let samples = analysis.samples.get(side);
         let flips: Vec<_> = analysis.flips.iter().filter(|f| f.side == side).collect();
         ui.horizontal(|ui| {
             ui.label(RichText::new(format!("{} arm", side.name())).strong());
             let text = format!("{} flip(s)", flips.len());
             let colour = if flips.is_empty() { SIDE_POS } else { FLIP };
             ui.label(RichText::new(text).color(colour));
+            ui.label(RichText::new(hover_text(side, &analysis)).weak());
         });
-        let width = ui.available_width().max(120.0);
-        let (response, painter) = ui.allocate_painter(vec2(width, 86.0), Sense::click());
-        let rect = response.rect;
-        painter.rect_filled(rect, 3.0, Color32::from_gray(24));
-        let plot = Rect::from_min_max(rect.min + vec2(4.0, 4.0), rect.max - vec2(4.0, 14.0));
-        let band = Rect::from_min_max(
-            pos2(plot.min.x, plot.max.y + 3.0),
-            pos2(plot.max.x, rect.max.y - 3.0),
-        );
-        let x_of = |t: f64| plot.min.x + (t / total) as f32 * plot.width();
-        let y_of = |a: f64| plot.max.y - (a / std::f64::consts::PI) as f32 * plot.height();
-        // Limit band.
-        // The two-bone elbow limit band (a CCD arm limits its links' rotations instead).
-        let settings = &ed.doc.stage.settings;
-        let lim = settings.effective_elbow_limit(side);
-        if lim.enabled && settings.arm(side).solver == crate::fishing::ArmSolverKind::TwoBone {
-            for a in [lim.min_bend, lim.max_bend] {
-                painter.hline(
-                    plot.x_range(),
-                    y_of(a),
-                    Stroke::new(1.0, LIMIT.gamma_multiply(0.5)),
-                );
-            }
-        }
-        // Bend side band and angle curve.
-        let points: Vec<Pos2> = samples
-            .iter()
-            .map(|s| pos2(x_of(s.time), y_of(s.elbow_bend)))
-            .collect();
-        for w in samples.windows(2) {
-            let c = if w[0].bend_side >= 0.0 {
-                SIDE_POS
-            } else {
-                SIDE_NEG
-            };
-            let r = Rect::from_x_y_ranges(x_of(w[0].time)..=x_of(w[1].time), band.y_range());
-            painter.rect_filled(r, 0.0, c.gamma_multiply(0.7));
-        }
-        painter.add(egui::Shape::line(points, Stroke::new(1.5, ANGLE)));
-        for f in &flips {
-            let x = x_of(f.time);
-            painter.vline(x, rect.y_range(), Stroke::new(2.0, FLIP));
-        }
-        // The scrubber.
-        painter.vline(x_of(now), rect.y_range(), Stroke::new(1.0, Color32::WHITE));
-        if response.clicked()
-            && let Some(pos) = response.interact_pointer_pos()
-        {
-            // Snap to a flip marker within 6 px, else scrub where clicked.
-            let near = flips
-                .iter()
-                .map(|f| (f.time, (x_of(f.time) - pos.x).abs()))
-                .filter(|(_, d)| *d < 6.0)
-                .min_by(|a, b| a.1.total_cmp(&b.1));
-            let t = match near {
-                Some((t, _)) => t,
-                None => f64::from((pos.x - plot.min.x) / plot.width()) * total,
-            };
+        if let Some(t) = arm_plot_ui(ui, ed, side, &analysis, now, total) {
             out.push(C::SetTime {
                 seconds: t.clamp(0.0, total),
             });
         }
-        response.on_hover_text(hover_text(side, &analysis));
     }
     ui.horizontal(|ui| {
         if ui
@@ -124,4 +72,103 @@ fn hover_text(side: Side, a: &crate::fishing::TimelineAnalysis) -> String {
     let reach = a.out_of_reach.iter().filter(|i| i.side == side).count();
     let clamps = a.limit_clamps.iter().filter(|i| i.side == side).count();
     format!("out of reach: {reach} run(s); limit clamps: {clamps} run(s)")
+}
+
+/// One arm's elbow bend over the session (degrees against seconds) with hover read-out, zoom
+/// and pan, bands for out-of-reach and limit-clamp runs (both solvers), the two-bone elbow
+/// limits as lines, flips and the scrubber. Returns the time to scrub to when clicked.
+fn arm_plot_ui(
+    ui: &mut egui::Ui,
+    ed: &EditorState,
+    side: Side,
+    analysis: &crate::fishing::TimelineAnalysis,
+    now: f64,
+    total: f64,
+) -> Option<f64> {
+    let samples = analysis.samples.get(side);
+    let flips: Vec<f64> = analysis
+        .flips
+        .iter()
+        .filter(|f| f.side == side)
+        .map(|f| f.time)
+        .collect();
+    let settings = &ed.doc.stage.settings;
+    let lim = settings.effective_elbow_limit(side);
+    let two_bone = settings.arm(side).solver == crate::fishing::ArmSolverKind::TwoBone;
+    // A run covers its samples and half a sample interval either side (a one-sample run is
+    // still a visible band).
+    let half = 0.5 * total / samples.len().saturating_sub(1).max(1) as f64;
+    let band = move |r: &crate::fishing::TimelineIssue| (r.start_time - half)..=(r.end_time + half);
+    let response = Plot::new(("flip_plot", side.name()))
+        .height(120.0)
+        .x_axis_label("session time (s)")
+        .y_axis_label("elbow bend (°)")
+        .include_x(0.0)
+        .include_x(total)
+        .include_y(0.0)
+        .include_y(180.0)
+        .allow_scroll(false)
+        .label_formatter(move |pos| {
+            let p = match pos {
+                egui_plot::HoverPosition::NearDataPoint { position, .. }
+                | egui_plot::HoverPosition::Elsewhere { position } => *position,
+            };
+            Some(format!("{:.2} s\n{:.1}°", p.x, p.y))
+        })
+        .show(ui, |plot| {
+            for run in analysis.out_of_reach.iter().filter(|r| r.side == side) {
+                plot.span(
+                    Span::new("out of reach", band(run))
+                        .fill(REACH.gamma_multiply(0.25))
+                        .border_width(0.0),
+                );
+            }
+            for run in analysis.limit_clamps.iter().filter(|r| r.side == side) {
+                plot.span(
+                    Span::new("limit clamp", band(run))
+                        .fill(LIMIT.gamma_multiply(0.25))
+                        .border_width(0.0),
+                );
+            }
+            if lim.enabled && two_bone {
+                for a in [lim.min_bend, lim.max_bend] {
+                    plot.hline(
+                        HLine::new("elbow limit", a.to_degrees())
+                            .color(LIMIT)
+                            .width(1.0),
+                    );
+                }
+            }
+            let bend: PlotPoints = samples
+                .iter()
+                .map(|s| [s.time, s.elbow_bend.to_degrees()])
+                .collect();
+            plot.line(Line::new("elbow bend", bend).color(ANGLE).width(1.5));
+            let (same, flipped): (Vec<&ArmSample>, Vec<&ArmSample>) =
+                samples.iter().partition(|s| s.bend_side >= 0.0);
+            for (name, set, colour) in [
+                ("as at rest", same, SIDE_POS),
+                ("flipped side", flipped, SIDE_NEG),
+            ] {
+                let pts: PlotPoints = set.iter().map(|s| [s.time, 2.0]).collect();
+                plot.points(Points::new(name, pts).color(colour).radius(1.5));
+            }
+            for &t in &flips {
+                plot.vline(VLine::new("flip", t).color(FLIP).width(2.0));
+            }
+            plot.vline(VLine::new("now", now).color(Color32::WHITE).width(1.0));
+            plot.pointer_coordinate()
+        });
+    if !response.response.clicked() {
+        return None;
+    }
+    let at = response.inner?;
+    // Snap to a flip within 2% of the view's width, else scrub where clicked.
+    let width = response.transform.bounds().width();
+    let near = flips
+        .iter()
+        .map(|&t| (t, (t - at.x).abs()))
+        .filter(|(_, d)| *d < 0.02 * width)
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    Some(near.map_or(at.x, |(t, _)| t))
 }
