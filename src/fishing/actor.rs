@@ -11,13 +11,18 @@ use glam::DVec3;
 use std::collections::BTreeMap;
 use thiserror::Error;
 
+/// Why an [`ActorRig`] could not be built.
 #[derive(Debug, Error, PartialEq)]
 pub enum ActorError {
+    /// The humanoid map has no arm on this side (`left` or `right`).
     #[error("no {0} arm was mapped (upper arm, forearm and hand are needed to pose it)")]
     MissingArm(&'static str),
+    /// A part of an arm has zero length in the rest pose.
     #[error("the {side} {what} has zero length in the rest pose")]
     Degenerate {
+        /// `left` or `right`.
         side: &'static str,
+        /// The degenerate part (`palm`).
         what: &'static str,
     },
 }
@@ -28,6 +33,7 @@ pub enum ActorError {
 /// the palm toward the gripped axis. `hand_from_grip` maps that frame into hand space.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct HandFrame {
+    /// Grip frame → hand-bone space (translation in hand-bone units).
     pub hand_from_grip: Transform,
     /// Wrist → middle knuckle distance (world units, rest pose).
     pub palm_length: f64,
@@ -36,13 +42,20 @@ pub struct HandFrame {
 /// One arm's bones and derived data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArmRig {
+    /// Which arm this is.
     pub side: Side,
+    /// Upper-arm bone index; its origin is the shoulder.
     pub upper: usize,
+    /// Forearm bone index; its origin is the elbow.
     pub fore: usize,
+    /// Hand bone index; its origin is the wrist.
     pub hand: usize,
+    /// The palm frame the hand grips with.
     pub hand_frame: HandFrame,
     /// Four fingers then, last, the thumb (when present).
     pub fingers: Vec<(Finger, FingerChain)>,
+    /// The natural pole in actor space: one arm length from the shoulder, below, outward and
+    /// a little behind it.
     pub default_pole_in_actor: DVec3,
     /// The detected elbow flexion axis in the upper arm's frame: also the axis of the
     /// forearm's local rotation about the elbow (three.js `limitation` of the forearm link).
@@ -55,9 +68,11 @@ pub struct ArmRig {
 /// A character ready for the fishing pipeline.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ActorRig {
+    /// The character's skeleton.
     pub skeleton: Skeleton,
     /// The seated base pose every update starts from (the rest pose unless replaced).
     pub base: Pose,
+    /// Both arms.
     pub arms: PerSide<ArmRig>,
     /// Vertical extent of the joints in the base pose: the scale for tolerances.
     pub height: f64,
@@ -68,6 +83,13 @@ pub struct ActorRig {
 impl ActorRig {
     /// Builds the actor from a skeleton, its refreshed rest pose and a humanoid map with both
     /// arms. The base pose's actor placement is reset to identity.
+    ///
+    /// # Errors
+    /// [`ActorError::MissingArm`] when `map` lacks an arm; [`ActorError::Degenerate`] when a
+    /// palm has zero length in the rest pose.
+    ///
+    /// # Panics
+    /// As [`ActorRig::with_base`].
     pub fn new(skeleton: Skeleton, rest: &Pose, map: &HumanoidMap) -> Result<Self, ActorError> {
         Self::with_base(skeleton, rest.clone(), map, BodyFit::IDENTITY)
     }
@@ -75,6 +97,12 @@ impl ActorRig {
     /// Builds the actor on a given base pose (e.g. the seated pose of [`super::seat`]) of
     /// `skeleton`, with the props fitted by `fit`. `map` must have been detected on the
     /// same skeleton (its bone indices and elbow axes in the upper arms' frames are used).
+    ///
+    /// # Errors
+    /// As [`ActorRig::new`].
+    ///
+    /// # Panics
+    /// When `base` or `map` was not made for `skeleton` (bone indices out of range).
     pub fn with_base(
         skeleton: Skeleton,
         mut base: Pose,
@@ -222,6 +250,7 @@ impl ActorRig {
         })
     }
 
+    /// The arm on `side`.
     pub fn arm(&self, side: Side) -> &ArmRig {
         self.arms.get(side)
     }

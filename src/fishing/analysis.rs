@@ -13,58 +13,88 @@ use glam::DVec3;
 /// One arm at one timeline sample.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct ArmSample {
+    /// Seconds from the start of the timeline.
     pub time: f64,
+    /// The phase at this sample.
     pub phase: Phase,
+    /// Elbow bend in radians (0 = straight arm).
     pub elbow_bend: f64,
     /// Cosine between the bend-plane normal and the arm's rest bend normal: +1 = the elbow
     /// bends the way it does at rest, −1 = the opposite way.
     pub bend_side: f64,
+    /// The wrist reached its target (see [`super::ArmReport::ik`]).
     pub reached: bool,
+    /// Distance from the wrist to its target, metres.
     pub residual: f64,
+    /// The elbow was on its limit (CCD: the forearm link hit a limit).
     pub limited: bool,
+    /// The bend plane turned by more than 90° since the previous sample.
     pub flipped: bool,
     /// Elbow position in actor space.
     pub elbow_in_actor: DVec3,
 }
 
+/// A sample at which an arm's bend plane flipped.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct FlipEvent {
+    /// The arm that flipped.
     pub side: Side,
+    /// Index of the sample in [`TimelineAnalysis::samples`].
     pub sample: usize,
+    /// Seconds from the start of the timeline.
     pub time: f64,
+    /// The phase at the sample.
     pub phase: Phase,
+    /// Normalised time within the phase, 0..=1.
     pub t: f64,
 }
 
 /// A run of consecutive samples with a problem.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct TimelineIssue {
+    /// The arm affected.
     pub side: Side,
+    /// Index of the first sample of the run.
     pub first_sample: usize,
+    /// Index of the last sample of the run (inclusive).
     pub last_sample: usize,
+    /// Time of the first sample, seconds.
     pub start_time: f64,
+    /// Time of the last sample, seconds.
     pub end_time: f64,
     /// Largest residual (out of reach) or largest elbow bend in radians (limit clamps).
     pub worst: f64,
 }
 
+/// What [`analyse_timeline`] found over the whole session.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TimelineAnalysis {
+    /// Every sample of each arm, in time order.
     pub samples: PerSide<Vec<ArmSample>>,
+    /// Every flip, in sample order.
     pub flips: Vec<FlipEvent>,
+    /// Runs whose wrist missed its target (`worst` = largest residual, metres).
     pub out_of_reach: Vec<TimelineIssue>,
+    /// Runs with the elbow on its limit (`worst` = largest bend, radians).
     pub limit_clamps: Vec<TimelineIssue>,
 }
 
 /// A proposed pole for one arm with what it changes.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct PoleProposal {
+    /// The arm the pole is for.
     pub side: Side,
+    /// The calibration's base pole (`pole_in_actor`), actor space.
     pub current_in_actor: DVec3,
+    /// The proposed constant pole, actor space (the current one when no candidate is better).
     pub proposed_in_actor: DVec3,
+    /// This arm's flips over the timeline with the current poles.
     pub flips_before: usize,
+    /// This arm's flips with the proposed pole.
     pub flips_after: usize,
+    /// This arm's cost with the current poles (lower is better; 1000 per flip).
     pub cost_before: f64,
+    /// The proposed pole's cost, plus a small penalty for its distance from the current one.
     pub cost_after: f64,
 }
 
@@ -80,6 +110,10 @@ fn rest_normals(actor: &ActorRig) -> PerSide<DVec3> {
 
 /// Samples the whole timeline at `samples` evenly spaced times (both ends included) with the
 /// actor at the origin, and lists flips, out-of-reach runs and limit clamps.
+///
+/// # Errors
+/// Any [`SessionError`] of [`Poser::evaluate`] (a broken rule or an arm that fails its
+/// checks).
 pub fn analyse_timeline(
     actor: &ActorRig,
     calib: &GripCalibration,
@@ -195,6 +229,9 @@ fn arm_cost(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> (usize, f64)
 /// (plus the current pole) over the whole timeline, and proposes the one with the fewest flips
 /// and the most natural elbow; ties go to the pole nearest the current one. The calibration
 /// passed in is not modified; apply a proposal with `PoleKeys::constant`.
+///
+/// # Errors
+/// As [`analyse_timeline`].
 pub fn search_poles(
     actor: &ActorRig,
     calib: &GripCalibration,

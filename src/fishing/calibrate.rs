@@ -25,11 +25,15 @@ pub const REACH_RESIDUAL: f64 = 1e-3;
 /// One phase of one arm in the report.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct PhaseReport {
+    /// The phase these samples fall in.
     pub phase: Phase,
+    /// Timeline samples in this phase.
     pub samples: usize,
     /// Samples whose wrist reached its grip (residual ≤ [`REACH_RESIDUAL`]).
     pub reached: usize,
+    /// Largest wrist-to-target distance in this phase, metres (0 without samples).
     pub worst_residual: f64,
+    /// Samples at which the elbow flipped.
     pub flips: usize,
     /// Samples with the elbow on its limit.
     pub clamps: usize,
@@ -40,10 +44,13 @@ pub struct PhaseReport {
 /// What calibration chose and what it achieves.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CalibrationReport {
+    /// Timeline samples per arm.
     pub samples: usize,
+    /// One report per phase for each arm, in timeline order.
     pub per_arm: PerSide<Vec<PhaseReport>>,
     /// Fraction of samples reached per arm.
     pub reached_fraction: PerSide<f64>,
+    /// Elbow flips over the timeline, both arms together.
     pub flips: usize,
     /// Candidate timelines evaluated.
     pub evaluations: usize,

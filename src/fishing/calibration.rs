@@ -23,6 +23,7 @@ pub enum GripKind {
 }
 
 impl GripKind {
+    /// Every grip kind.
     pub const ALL: [GripKind; 4] = [
         GripKind::RodRear,
         GripKind::RodFront,
@@ -89,12 +90,15 @@ impl Default for HandCalibration {
 /// poles never make the elbow jump at a boundary.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PoleKeys {
+    /// The pole in actor space, for phases without a key of their own.
     pub pole_in_actor: DVec3,
+    /// Poles keyed at the start of phases, actor space.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub per_phase: BTreeMap<Phase, DVec3>,
 }
 
 impl PoleKeys {
+    /// One pole for the whole session, no per-phase keys.
     pub fn constant(pole_in_actor: DVec3) -> Self {
         Self {
             pole_in_actor,
@@ -128,12 +132,15 @@ impl PoleKeys {
 /// Everything an artist tunes for one character and rod.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GripCalibration {
+    /// Offsets per grip; a grip not listed has none.
     pub grips: BTreeMap<GripKind, GripOffset>,
     /// Adjustment of the rod relative to the session's rod pose, in rod space (moves the
     /// rod and every rod grip with it; e.g. to fit another character's lap).
     #[serde(default)]
     pub rod_adjust: GripOffset,
+    /// How each hand sits on its grips.
     pub hands: PerSide<HandCalibration>,
+    /// The elbow pole of each arm.
     pub poles: PerSide<PoleKeys>,
 }
 
@@ -203,7 +210,10 @@ impl GripCalibration {
         out
     }
 
-    /// The first of [`GripCalibration::problems`] (paths without a prefix).
+    /// The first of [`GripCalibration::problems`] (paths start with `calibration.`).
+    ///
+    /// # Errors
+    /// The first problem, as `path: message`, when a rule is broken.
     pub fn validate(&self) -> Result<(), String> {
         rules::first(self.problems("calibration"))
     }

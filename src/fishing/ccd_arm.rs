@@ -11,7 +11,8 @@
 //!
 //! Limits act on each link's local rotation, exactly as in three.js: `limitation` (hinge axis)
 //! then `rotationMin` / `rotationMax` (Euler XYZ with three's wrap). The global switch overrides
-//! every link's own switch. The pole is not used.
+//! every link's own switch. The pole does not steer the solve; it only picks the reported
+//! bend plane when the arm is straight.
 
 use super::actor::ArmRig;
 use super::settings::{CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings};
@@ -28,7 +29,9 @@ pub const CCD_REACH_TOLERANCE: f64 = 1e-4;
 /// One link after a CCD arm solve.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct CcdLinkState {
+    /// Which link this is.
     pub role: CcdLinkRole,
+    /// The link's bone index in the character's skeleton.
     pub bone: usize,
     /// Steps that rotated this link (over all passes).
     pub rotations: u32,
@@ -50,6 +53,7 @@ pub struct CcdArmReport {
     pub exited_early: bool,
     /// Wrist–target distance before and after the solve (and blend).
     pub initial_distance: f64,
+    /// Wrist–target distance after the solve and blend, world space.
     pub final_distance: f64,
     /// The blend used (the chain's own or the global weight).
     pub blend: f64,

@@ -4,6 +4,8 @@
 //! Pure: no I/O, no GPU. Actor-root space is glTF-like: +Y up, metres, the angler faces +Z and
 //! his left side is +X; the origin is on the ground below the pelvis.
 
+#![warn(missing_docs)]
+
 mod actor;
 mod analysis;
 mod calibrate;
@@ -45,15 +47,19 @@ use crate::rig::Side;
 /// One value per side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PerSide<T> {
+    /// The left side's value.
     pub left: T,
+    /// The right side's value.
     pub right: T,
 }
 
 impl<T> PerSide<T> {
+    /// A pair from its left and right values.
     pub fn new(left: T, right: T) -> Self {
         Self { left, right }
     }
 
+    /// The value for `side`.
     pub fn get(&self, side: Side) -> &T {
         match side {
             Side::Left => &self.left,
@@ -61,6 +67,7 @@ impl<T> PerSide<T> {
         }
     }
 
+    /// The value for `side`, mutably.
     pub fn get_mut(&mut self, side: Side) -> &mut T {
         match side {
             Side::Left => &mut self.left,
@@ -68,6 +75,7 @@ impl<T> PerSide<T> {
         }
     }
 
+    /// Applies `f` to each side's value (left first), keeping the sides.
     pub fn map<U>(&self, mut f: impl FnMut(Side, &T) -> U) -> PerSide<U> {
         PerSide {
             left: f(Side::Left, &self.left),
@@ -76,4 +84,5 @@ impl<T> PerSide<T> {
     }
 }
 
+/// Both sides, left first: the order every per-side loop uses.
 pub const SIDES: [Side; 2] = [Side::Left, Side::Right];

@@ -18,26 +18,43 @@ use crate::rig::{Pose, Transform};
 use glam::DVec3;
 use thiserror::Error;
 
+/// Why a pose evaluation (or an analysis or calibration built on it) failed.
 #[derive(Debug, Error, PartialEq)]
 pub enum SessionError {
+    /// The session parameters break a rule (`path: message`).
     #[error("session parameters: {0}")]
     Params(String),
+    /// The calibration breaks a rule (`path: message`), or calibration had no candidates.
     #[error("calibration: {0}")]
     Calibration(String),
+    /// The solver settings break a rule (`path: message`).
     #[error("solver settings: {0}")]
     Settings(String),
+    /// An arm's CCD chain could not be built or validated.
     #[error("{side} arm: {problem}")]
-    Ccd { side: &'static str, problem: String },
+    Ccd {
+        /// `left` or `right`.
+        side: &'static str,
+        /// What went wrong.
+        problem: String,
+    },
+    /// An arm failed the two-bone chain checks (made for both solvers).
     #[error("{side} arm: {source}")]
     Arm {
+        /// `left` or `right`.
         side: &'static str,
+        /// The failed check.
         source: TwoBoneError,
     },
+    /// A hand failed the palm or finger-curl checks.
     #[error("{side} hand: {source}")]
     Hand {
+        /// `left` or `right`.
         side: &'static str,
+        /// The failed check.
         source: HandError,
     },
+    /// `world_from_actor` has a non-finite component.
     #[error("actor placement is not finite")]
     Placement,
 }
@@ -53,18 +70,24 @@ pub struct ArmReport {
     pub ik: TwoBoneReport,
     /// CCD passes and per-link states (CCD arms only).
     pub ccd: Option<CcdArmReport>,
+    /// Where the wrist was sent, world space: the grip moved back through the palm frame.
     pub wrist_target_in_world: DVec3,
+    /// The arm's pole at this moment, world space (the CCD solver does not aim at it).
     pub pole_in_world: DVec3,
     /// The bend-plane normal turned by more than 90° since the previous evaluation.
     pub flipped: bool,
     /// Angle the palm turned to meet the grip, radians.
     pub palm_turn: f64,
+    /// The grip this hand was sent to, actor space.
     pub grip: GripTarget,
 }
 
+/// What one [`Poser::evaluate`] decided and did.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct PoseEvaluation {
+    /// The rod, net and grips, actor space.
     pub frames: SessionFrames,
+    /// What each arm did.
     pub arms: PerSide<ArmReport>,
 }
 
@@ -93,6 +116,7 @@ pub struct Poser {
 }
 
 impl Poser {
+    /// A poser without history: its first evaluation reports no flips.
     pub fn new() -> Self {
         Self::default()
     }
@@ -104,6 +128,10 @@ impl Poser {
 
     /// Poses `pose` for `state`. `pose` is overwritten from the actor's base pose, so any pose of
     /// the same skeleton can be passed; the calibration is only read.
+    ///
+    /// # Errors
+    /// A [`SessionError`] when the parameters, calibration or settings break a rule, when
+    /// `world_from_actor` is not finite, or when an arm or hand fails its checks.
     pub fn evaluate(
         &mut self,
         actor: &ActorRig,

@@ -1,6 +1,7 @@
 //! Carrying a calibration from one character to another through the humanoid map, normalised
-//! by the body: grip places on the rod kept, palm corrections and curls kept, poles and the
-//! rod adjustment scaled by arm length about the shoulders, limits kept (the CCD forearm hinge
+//! by the body: grip places on the rod kept, palm corrections and curls kept, poles carried
+//! about the shoulders and scaled by arm length, the rod adjustment's offset scaled by the mean
+//! arm scale, limits kept (the CCD forearm hinge
 //! follows the new elbow axis when it was the old character's default).
 //!
 //! Both actors are in actor space (upright, facing +Z, metres; see [`crate::rig::CharacterFrame`]),

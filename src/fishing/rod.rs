@@ -23,6 +23,7 @@ use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// Grip points along the rod (metres from the butt).
 pub const ROD_REAR_GRIP: f64 = 0.08;
+/// Front grip (the reel seat), metres from the butt.
 pub const ROD_FRONT_GRIP: f64 = 0.40;
 /// Net handle grip (metres from the handle end).
 pub const NET_GRIP: f64 = 0.10;
@@ -30,13 +31,16 @@ pub const NET_GRIP: f64 = 0.10;
 /// What a hand holds, possibly while moving between two grips.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct GripHold {
+    /// The grip the hand leaves (or holds, when `from == to`).
     pub from: GripKind,
+    /// The grip the hand moves to.
     pub to: GripKind,
     /// 0 = on `from`, 1 = on `to`.
     pub blend: f64,
 }
 
 impl GripHold {
+    /// Holding `kind` alone.
     pub fn on(kind: GripKind) -> Self {
         Self {
             from: kind,
@@ -54,7 +58,9 @@ impl GripHold {
 /// Where one hand's grip is, in actor-root space.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct GripTarget {
+    /// What the hand holds.
     pub hold: GripHold,
+    /// Grip frame → actor space, unit scale (grip frame convention above).
     pub actor_from_grip: Transform,
     /// Scale of the calibrated finger curl: 1 while holding, lower while the hand travels.
     pub curl_scale: f64,
@@ -63,8 +69,11 @@ pub struct GripTarget {
 /// Everything the session state decides, in actor-root space.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct SessionFrames {
+    /// Rod space → actor space, unit scale.
     pub actor_from_rod: Transform,
+    /// Net space → actor space, unit scale.
     pub actor_from_net: Transform,
+    /// The grip of each hand.
     pub grips: PerSide<GripTarget>,
     /// The hand holding the reel seat.
     pub front_side: Side,

@@ -25,12 +25,21 @@ const METRES: std::ops::RangeInclusive<f64> = 0.8..=6.0;
 pub const DEFAULT_ROD_LENGTH: f64 = 2.4;
 const BINS: usize = 48;
 
+/// Why no rod frame was found in the points.
 #[derive(Debug, Error, PartialEq)]
 pub enum RodModelError {
+    /// Fewer than 8 points.
     #[error("has no mesh vertices to find a rod in")]
     NoGeometry,
-    #[error("is not long and thin like a rod (its longest extent is only {ratio:.1}× its width)")]
-    NotElongated { ratio: f64 },
+    /// The points are less than 6× longer than wide.
+    #[error(
+        "is not long and thin like a rod (its spread along its main axis is only {ratio:.1}× the spread across it)"
+    )]
+    NotElongated {
+        /// Spread along the main axis over the spread across it (standard deviations).
+        ratio: f64,
+    },
+    /// A point has a non-finite coordinate.
     #[error("has non-finite vertex positions")]
     NonFinite,
 }
@@ -47,13 +56,16 @@ pub struct RodModel {
     pub metres_per_unit: f64,
     /// Rear grip and reel seat, metres from the butt along the blank.
     pub rear_grip: f64,
+    /// Reel seat, metres from the butt along the blank.
     pub reel_seat: f64,
     /// False when nothing sticks out of the blank (the seat is then placed at a sixth of the
     /// length and the reel side is a guess).
     pub reel_found: bool,
     /// Blank radius at the butt and near the tip, metres.
     pub butt_radius: f64,
+    /// Blank radius near the tip, metres.
     pub tip_radius: f64,
+    /// Human-readable findings (a guessed butt, rescaled units, no reel).
     pub notes: Vec<String>,
 }
 
@@ -100,7 +112,8 @@ struct Bin {
 /// `real_length` (metres) is used when the file's length is not plausible as metres.
 ///
 /// # Errors
-/// No points, non-finite points, or a shape that is not at least 6× longer than wide.
+/// Fewer than 8 points, non-finite points, or a shape whose spread along its main axis is
+/// less than 6× the spread across it.
 pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodModelError> {
     if points.len() < 8 {
         return Err(RodModelError::NoGeometry);

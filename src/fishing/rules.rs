@@ -7,7 +7,9 @@ use glam::{DQuat, DVec3};
 /// One broken rule: where (a JSON path) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldProblem {
+    /// JSON path of the field, e.g. `calibration.hands.left.finger_curl`.
     pub path: String,
+    /// What is wrong with it.
     pub message: String,
 }
 
@@ -18,6 +20,9 @@ impl std::fmt::Display for FieldProblem {
 }
 
 /// The first problem as `path: message`, for `validate()`-style callers.
+///
+/// # Errors
+/// When `problems` is not empty.
 pub fn first(problems: Vec<FieldProblem>) -> Result<(), String> {
     match problems.into_iter().next() {
         Some(p) => Err(p.to_string()),

@@ -27,6 +27,7 @@ pub const TEMPLATE_SPINE: [DVec3; 7] = [
 ];
 /// Left thigh (hip → knee) and shin (knee → ankle) directions of the seated angler.
 pub const TEMPLATE_THIGH_L: DVec3 = DVec3::new(0.07, -0.07, 1.0);
+/// Left shin (knee → ankle) direction of the seated angler (not unit length).
 pub const TEMPLATE_SHIN_L: DVec3 = DVec3::new(0.01, -1.0, 0.12);
 
 /// The seated angler's measures (actor space) that the props were placed for.
@@ -38,6 +39,7 @@ pub mod angler {
     pub const ARM_LENGTH: f64 = (0.186 + 0.146) * 1.75;
     /// Hip joint height above the floor.
     pub const HIP_HEIGHT: f64 = 0.535;
+    /// Hip → knee length, metres.
     pub const THIGH_LENGTH: f64 = 0.245 * 1.75;
     /// The bundled stool's seat height.
     pub const STOOL_HEIGHT: f64 = 0.45;
@@ -60,8 +62,10 @@ fn mirror(v: DVec3, side: Side) -> DVec3 {
     }
 }
 
+/// Why no seated pose could be made.
 #[derive(Debug, Error, PartialEq)]
 pub enum SeatError {
+    /// The humanoid map has no body; the missing roles, comma-separated.
     #[error("no seated pose without a body: missing {0}")]
     NoBody(String),
 }
@@ -72,6 +76,7 @@ const SAME_DIRECTION: f64 = 1e-6;
 /// The seated pose and whether anything had to move.
 #[derive(Clone, Debug)]
 pub struct SeatedPose {
+    /// The seated base pose, actor space.
     pub pose: Pose,
     /// True when the rest pose already is the template posture (the bundled angler): the
     /// pose is then the rest pose, bit for bit, and placement is left alone.
@@ -287,6 +292,7 @@ impl BodyFit {
         }
     }
 
+    /// Whether this is exactly [`BodyFit::IDENTITY`].
     pub fn is_identity(&self) -> bool {
         *self == Self::IDENTITY
     }

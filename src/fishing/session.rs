@@ -24,6 +24,7 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase, in timeline order.
     pub const ALL: [Phase; 7] = [
         Phase::SeatedHold,
         Phase::CastWindUp,
@@ -34,10 +35,12 @@ impl Phase {
         Phase::Landing,
     ];
 
+    /// Position in [`Phase::ALL`] (0 for [`Phase::SeatedHold`]).
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The snake_case key used in presets and JSON (`seated_hold`, …).
     pub fn name(self) -> &'static str {
         match self {
             Phase::SeatedHold => "seated_hold",
@@ -50,6 +53,7 @@ impl Phase {
         }
     }
 
+    /// The phase whose [`Phase::name`] is `name`, if any.
     pub fn from_name(name: &str) -> Option<Phase> {
         Phase::ALL.into_iter().find(|p| p.name() == name)
     }
@@ -60,8 +64,10 @@ impl Phase {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Handedness {
+    /// The right hand holds the reel seat (the default).
     #[default]
     Right,
+    /// The left hand holds the reel seat; the rod, net and grip keys are mirrored (x → −x).
     Left,
 }
 
@@ -69,9 +75,11 @@ pub enum Handedness {
 /// `rod_length` in 1.0..=5.0 m, `cast_power` in 0.2..=2.0.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SessionParams {
+    /// Butt-to-tip length of the rod, metres (1.0..=5.0).
     pub rod_length: f64,
     /// Scales how far back the wind-up goes and how fast the cast phases run.
     pub cast_power: f64,
+    /// Which hand is dominant.
     pub handedness: Handedness,
 }
 
@@ -97,6 +105,9 @@ impl SessionParams {
     }
 
     /// The first of [`SessionParams::problems`].
+    ///
+    /// # Errors
+    /// The first problem, as `path: message`, when a rule is broken.
     pub fn validate(&self) -> Result<(), String> {
         rules::first(self.problems(""))
     }
@@ -132,9 +143,11 @@ impl SessionParams {
 /// Where the session is: a phase, the normalised time within it (0..=1) and the parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SessionState {
+    /// The current phase.
     pub phase: Phase,
     /// Normalised time within the phase, 0..=1 (clamped on use).
     pub t: f64,
+    /// The session parameters.
     pub params: SessionParams,
 }
 
@@ -149,6 +162,7 @@ impl Default for SessionState {
 }
 
 impl SessionState {
+    /// A state from its fields, stored as given (`t` is not clamped).
     pub fn new(phase: Phase, t: f64, params: SessionParams) -> Self {
         Self { phase, t, params }
     }

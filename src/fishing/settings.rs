@@ -22,8 +22,10 @@ pub enum ArmSolverKind {
 }
 
 impl ArmSolverKind {
+    /// Both solvers, two-bone first.
     pub const ALL: [ArmSolverKind; 2] = [ArmSolverKind::TwoBone, ArmSolverKind::Ccd];
 
+    /// Name for the UI (`two-bone`, `CCD`).
     pub fn label(self) -> &'static str {
         match self {
             ArmSolverKind::TwoBone => "two-bone",
@@ -37,13 +39,17 @@ impl ArmSolverKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CcdLinkRole {
+    /// The forearm: the effector's parent (three.js `links[0]`).
     Forearm,
+    /// The upper arm.
     UpperArm,
 }
 
 impl CcdLinkRole {
+    /// Both links, forearm first (three.js link order).
     pub const ALL: [CcdLinkRole; 2] = [CcdLinkRole::Forearm, CcdLinkRole::UpperArm];
 
+    /// The snake_case key used in problem paths (`forearm`, `upper_arm`).
     pub fn name(self) -> &'static str {
         match self {
             CcdLinkRole::Forearm => "forearm",
@@ -51,6 +57,7 @@ impl CcdLinkRole {
         }
     }
 
+    /// Position in [`CcdLinkRole::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
@@ -67,6 +74,7 @@ pub struct CcdLinkLimits {
     pub limitation: Option<DVec3>,
     /// Euler XYZ lower / upper bounds (three.js `rotationMin` / `rotationMax`), or none.
     pub rotation_min: Option<DVec3>,
+    /// Euler XYZ upper bounds (three.js `rotationMax`), or none.
     pub rotation_max: Option<DVec3>,
 }
 
@@ -93,7 +101,9 @@ pub struct CcdArmSettings {
     /// three.js `blendFactor`: the chain's own blend with the base pose; `None` uses the global
     /// `weight`.
     pub blend_factor: Option<f64>,
+    /// Limits of the forearm link.
     pub forearm: CcdLinkLimits,
+    /// Limits of the upper-arm link.
     pub upper_arm: CcdLinkLimits,
 }
 
@@ -101,6 +111,7 @@ impl CcdArmSettings {
     /// Iterations above this are refused (a pose update must stay interactive).
     pub const MAX_ITERATIONS: u32 = 1000;
 
+    /// The limits of link `role`.
     pub fn link(&self, role: CcdLinkRole) -> &CcdLinkLimits {
         match role {
             CcdLinkRole::Forearm => &self.forearm,
@@ -108,6 +119,7 @@ impl CcdArmSettings {
         }
     }
 
+    /// The limits of link `role`, mutably.
     pub fn link_mut(&mut self, role: CcdLinkRole) -> &mut CcdLinkLimits {
         match role {
             CcdLinkRole::Forearm => &mut self.forearm,
@@ -150,6 +162,7 @@ const DEG: f64 = std::f64::consts::PI / 180.0;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArmSettings {
+    /// Which solver poses this arm.
     pub solver: ArmSolverKind,
     /// The two-bone elbow hinge limit of this arm.
     pub elbow_limit: ElbowLimit,
@@ -158,6 +171,7 @@ pub struct ArmSettings {
     /// wrist); the wrist stays on its target. Presets without it read 0.
     #[serde(default)]
     pub twist: f64,
+    /// The CCD solver's parameters for this arm.
     pub ccd: CcdArmSettings,
 }
 
@@ -182,6 +196,7 @@ pub struct SolverSettings {
     pub soften: f64,
     /// Blend of the arm IK with the base pose (CCD chains without their own blend use it too).
     pub weight: f64,
+    /// The settings of each arm.
     pub arms: crate::fishing::PerSide<ArmSettings>,
 }
 
@@ -197,10 +212,12 @@ impl Default for SolverSettings {
 }
 
 impl SolverSettings {
+    /// The settings of the `side` arm.
     pub fn arm(&self, side: Side) -> &ArmSettings {
         self.arms.get(side)
     }
 
+    /// The settings of the `side` arm, mutably.
     pub fn arm_mut(&mut self, side: Side) -> &mut ArmSettings {
         self.arms.get_mut(side)
     }
@@ -264,6 +281,9 @@ impl SolverSettings {
     }
 
     /// The first of [`SolverSettings::problems`].
+    ///
+    /// # Errors
+    /// The first problem, as `path: message`, when a rule is broken.
     pub fn validate(&self) -> Result<(), String> {
         rules::first(self.problems(""))
     }

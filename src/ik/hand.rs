@@ -7,24 +7,47 @@ use crate::rig::{Pose, Skeleton};
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 
+/// Why a [`PalmJob`] or [`FingerChain`] was rejected.
 #[derive(Debug, Error, PartialEq)]
 pub enum HandError {
+    /// A bone index is not below the skeleton's bone count.
     #[error("bone index {index} is out of range ({count} bones)")]
-    IndexOutOfRange { index: usize, count: usize },
+    IndexOutOfRange {
+        /// The bad index.
+        index: usize,
+        /// Number of bones in the skeleton.
+        count: usize,
+    },
+    /// An input is NaN or infinite.
     #[error("{what} is not finite")]
-    NonFinite { what: &'static str },
+    NonFinite {
+        /// Which input.
+        what: &'static str,
+    },
+    /// A parameter lies outside its allowed range.
     #[error("{what} = {value} is outside {range}")]
     OutOfRange {
+        /// Which parameter.
         what: &'static str,
+        /// Its value.
         value: f64,
+        /// The allowed range, as text.
         range: &'static str,
     },
+    /// A finger joint's bend axis has (near) zero length.
     #[error("finger joint {joint} has a zero bend axis")]
-    ZeroAxis { joint: usize },
+    ZeroAxis {
+        /// The joint's bone index.
+        joint: usize,
+    },
+    /// `joints`, `bend_axes_in_bone` and `full_curl` differ in length.
     #[error("finger has {joints} joints but {axes} bend axes and {angles} max angles")]
     LengthMismatch {
+        /// Length of `joints`.
         joints: usize,
+        /// Length of `bend_axes_in_bone`.
         axes: usize,
+        /// Length of `full_curl`.
         angles: usize,
     },
 }
@@ -33,8 +56,9 @@ pub enum HandError {
 /// `secondary` is made perpendicular to it (Gram–Schmidt) and becomes the second axis.
 ///
 /// `primary_axis`/`secondary_axis` say which local axes (0 = X, 1 = Y, 2 = Z) the two
-/// directions map to. Singular cases: a zero `primary` gives the identity; a `secondary`
-/// parallel to `primary` is replaced by any perpendicular direction.
+/// directions map to, taken modulo 3; a `secondary_axis` equal to `primary_axis` becomes the
+/// next axis. Singular cases: a zero `primary` gives the identity; a `secondary` parallel to
+/// `primary` is replaced by any perpendicular direction.
 pub fn basis_from_directions(
     primary: DVec3,
     secondary: DVec3,
@@ -66,6 +90,7 @@ pub fn basis_from_directions(
 /// its position stays on the wrist.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PalmJob {
+    /// The hand bone.
     pub hand: usize,
     /// Rotation of the grip frame expressed in hand-bone space (palm correction).
     pub grip_in_hand: DQuat,
@@ -76,6 +101,12 @@ pub struct PalmJob {
 }
 
 impl PalmJob {
+    /// Checks that `hand` is a bone of `skeleton`, both rotations are finite and `weight` is
+    /// in `[0, 1]`.
+    ///
+    /// # Errors
+    ///
+    /// [`HandError::IndexOutOfRange`], [`HandError::NonFinite`] or [`HandError::OutOfRange`].
     pub fn validate(&self, skeleton: &Skeleton) -> Result<(), HandError> {
         if self.hand >= skeleton.len() {
             return Err(HandError::IndexOutOfRange {
@@ -94,6 +125,10 @@ impl PalmJob {
     /// Sets the hand's world rotation to `grip_rotation_in_world · grip_in_hand⁻¹` (blended by
     /// weight) and refreshes the hand's subtree. Returns the angle (radians) the hand turned.
     /// Precondition: world transforms of the hand's ancestors are current.
+    ///
+    /// # Errors
+    ///
+    /// Whatever [`PalmJob::validate`] returns; the pose is then untouched.
     pub fn solve(&self, skeleton: &Skeleton, pose: &mut Pose) -> Result<f64, HandError> {
         self.validate(skeleton)?;
         let turned = self.apply_unchecked(skeleton, pose);
@@ -103,6 +138,10 @@ impl PalmJob {
 
     /// Turns the hand without validating and refreshes only the hand bone itself (its
     /// descendants stay stale until the caller refreshes the hand's subtree).
+    ///
+    /// # Panics
+    ///
+    /// If `hand` is not a bone index of `pose`.
     pub fn apply_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> f64 {
         let current = pose.world_rotation(self.hand);
         let desired = (self.grip_rotation_in_world.normalize()
@@ -120,6 +159,7 @@ impl PalmJob {
 /// it reaches at full curl. The per-joint angles are the distribution of the finger's curl.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FingerChain {
+    /// The finger's bones, base → tip.
     pub joints: Vec<usize>,
     /// Bend axis of each joint, in that joint's local (bone) space.
     pub bend_axes_in_bone: Vec<DVec3>,
@@ -128,6 +168,12 @@ pub struct FingerChain {
 }
 
 impl FingerChain {
+    /// Checks equal lengths, bone indices, finite axes and angles, and non-zero axes.
+    ///
+    /// # Errors
+    ///
+    /// [`HandError::LengthMismatch`], [`HandError::IndexOutOfRange`],
+    /// [`HandError::NonFinite`] or [`HandError::ZeroAxis`], whichever is found first.
     pub fn validate(&self, skeleton: &Skeleton) -> Result<(), HandError> {
         let n = self.joints.len();
         if self.bend_axes_in_bone.len() != n || self.full_curl.len() != n {
@@ -160,6 +206,17 @@ impl FingerChain {
     /// Curls the finger by `amount` (0 = the base pose, 1 = full curl; values in −0.5..=1.5 are
     /// allowed for spread/over-curl) on top of `base` local rotations:
     /// `local_j = base_j · axisAngle(axis_j, amount · full_curl_j)`. Does not refresh.
+    /// Joints beyond the end of `base` use their current local rotation as base.
+    /// Precondition: [`FingerChain::validate`] passed.
+    ///
+    /// # Errors
+    ///
+    /// [`HandError::NonFinite`] or [`HandError::OutOfRange`] for a bad `amount`.
+    ///
+    /// # Panics
+    ///
+    /// If `bend_axes_in_bone` or `full_curl` is shorter than `joints`, or a joint is not a
+    /// bone index of `pose`.
     pub fn curl(&self, pose: &mut Pose, base: &[DQuat], amount: f64) -> Result<(), HandError> {
         if !amount.is_finite() {
             return Err(HandError::NonFinite {

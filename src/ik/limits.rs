@@ -109,8 +109,11 @@ pub fn clamp_euler_three(v: DVec3, min: Option<DVec3>, max: Option<DVec3>) -> (D
 /// `rotationMin` / `rotationMax`). A disabled limit leaves rotations untouched.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EulerLimit {
+    /// Lower Euler XYZ bounds, radians.
     pub min: DVec3,
+    /// Upper Euler XYZ bounds, radians.
     pub max: DVec3,
+    /// `false` makes [`EulerLimit::clamp`] a no-op and `arcs` report no `on_limit`.
     pub enabled: bool,
 }
 
@@ -143,6 +146,10 @@ impl EulerLimit {
     /// Three arcs, one per Euler component (X about the parent's X axis, Y about `Rx(x)·Y`,
     /// Z about `Rx(x)Ry(y)·Z`), for drawing. `zero` directions are perpendicular bone-frame axes
     /// (Y for X, Z for Y, X for Z). See [`LimitArc`] for singular cases.
+    ///
+    /// # Panics
+    ///
+    /// If `bone` is not a bone index of `pose`.
     pub fn arcs(
         &self,
         skeleton: &Skeleton,
@@ -203,6 +210,8 @@ pub struct HingeLimit {
     pub min: f64,
     /// Upper bound (radians).
     pub max: f64,
+    /// `false` makes [`HingeLimit::clamp`] and [`HingeLimit::clamp_angle`] no-ops and `arc`
+    /// report no `on_limit`.
     pub enabled: bool,
 }
 
@@ -270,6 +279,10 @@ impl HingeLimit {
 
     /// Arc data for bone `bone` with this limit, from the pose's cached world transforms
     /// (refresh the pose first). See [`LimitArc`].
+    ///
+    /// # Panics
+    ///
+    /// If `bone` is not a bone index of `pose`.
     pub fn arc(&self, skeleton: &Skeleton, pose: &Pose, bone: usize, radius: f64) -> LimitArc {
         let frame = pose.parent_world_rotation(skeleton, bone) * self.zero;
         let axis = self.axis.normalize_or(DVec3::X);
@@ -301,16 +314,21 @@ impl HingeLimit {
 /// limit (then `on_limit` is true if the limit is enabled). Directions are unit length.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LimitArc {
+    /// The joint's origin, world space.
     pub centre_in_world: DVec3,
+    /// The rotation axis, world space.
     pub axis_in_world: DVec3,
+    /// Direction at the lower bound (`min`), world space.
     pub start_dir_in_world: DVec3,
     /// Arc length in radians (`max - min`).
     pub sweep: f64,
     /// Current angle measured from the start direction (radians).
     pub current_angle: f64,
+    /// Direction at the current angle, world space.
     pub current_dir_in_world: DVec3,
     /// The joint sits on (or beyond) an enabled limit.
     pub on_limit: bool,
+    /// Drawing radius, as passed by the caller (world units).
     pub radius: f64,
 }
 

@@ -3,6 +3,8 @@
 //! Solvers are plain input structs with `validate()` and `solve()` returning a report. They
 //! read and write a [`crate::rig::Pose`] and never do I/O.
 
+#![warn(missing_docs)]
+
 pub mod ccd;
 pub mod hand;
 pub mod limits;

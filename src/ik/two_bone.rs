@@ -28,6 +28,7 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReachClamp {
+    /// The target distance was within the reachable range.
     None,
     /// `|T−A| > a + b − m`: the arm straightens toward the target.
     TooFar,
@@ -39,6 +40,7 @@ pub enum ReachClamp {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fallback {
+    /// Target and pole both defined their directions.
     None,
     /// The target coincides with the shoulder; the reach direction came from the current pose.
     TargetOnShoulder,
@@ -53,13 +55,16 @@ pub enum Fallback {
 /// `d = a+b−m` nor more than at `d = |a−b|+m`, even when the limit would allow it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ElbowLimit {
+    /// Smallest allowed bend, radians in `[0, π]`.
     pub min_bend: f64,
+    /// Largest allowed bend, radians in `[min_bend, π]`.
     pub max_bend: f64,
     /// A disabled limit is ignored by the solver but kept for the UI.
     pub enabled: bool,
 }
 
 impl ElbowLimit {
+    /// An enabled limit from bends in degrees.
     pub fn from_degrees(min: f64, max: f64) -> Self {
         Self {
             min_bend: min.to_radians(),
@@ -78,7 +83,9 @@ pub struct TwoBoneJob {
     pub mid: usize,
     /// Hand bone; its origin is the wrist `C`. Must be a descendant of `mid`.
     pub tip: usize,
+    /// Where the wrist should go, world space.
     pub target_in_world: DVec3,
+    /// Point the elbow bends toward, world space (its direction off the shoulder→target line).
     pub pole_in_world: DVec3,
     /// Blend with the input pose, 0..=1 (1 = fully solved).
     pub weight: f64,
@@ -87,6 +94,7 @@ pub struct TwoBoneJob {
     pub soften: f64,
     /// Extra rotation of the bend plane about the shoulder→target axis, radians.
     pub twist: f64,
+    /// Optional hinge limit on the elbow bend.
     pub elbow_limit: Option<ElbowLimit>,
 }
 
@@ -107,26 +115,60 @@ impl TwoBoneJob {
     }
 }
 
+/// Why [`TwoBoneJob::validate`] rejected a job.
 #[derive(Debug, Error, PartialEq)]
 pub enum TwoBoneError {
+    /// `root`, `mid` or `tip` is not a bone of the skeleton and pose.
     #[error("bone index {index} is out of range ({count} bones)")]
-    IndexOutOfRange { index: usize, count: usize },
+    IndexOutOfRange {
+        /// The bad index.
+        index: usize,
+        /// Number of bones in the skeleton.
+        count: usize,
+    },
+    /// Two of `root`, `mid`, `tip` are the same bone (payload: the three indices).
     #[error("root, mid and tip must be three different bones (got {0}, {1}, {2})")]
     NotDistinct(usize, usize, usize),
+    /// `mid` does not descend from `root`, or `tip` from `mid`.
     #[error("bone {child} is not a descendant of bone {ancestor}")]
-    NotAChain { ancestor: usize, child: usize },
+    NotAChain {
+        /// The expected ancestor.
+        ancestor: usize,
+        /// The bone that is not below it.
+        child: usize,
+    },
+    /// An input or a chain world position is NaN or infinite.
     #[error("{what} is not finite")]
-    NonFinite { what: &'static str },
+    NonFinite {
+        /// Which value.
+        what: &'static str,
+    },
+    /// A parameter lies outside its allowed range.
     #[error("{what} = {value} is outside {range}")]
     OutOfRange {
+        /// Which parameter.
         what: &'static str,
+        /// Its value.
         value: f64,
+        /// The allowed range, as text.
         range: &'static str,
     },
+    /// A segment is (relatively) zero length in the current pose.
     #[error("{segment} has zero length ({length:e}); two-bone IK needs two real segments")]
-    ZeroLength { segment: &'static str, length: f64 },
+    ZeroLength {
+        /// Which segment.
+        segment: &'static str,
+        /// Its world-space length.
+        length: f64,
+    },
+    /// A local scale on `tip` or its ancestors, or the actor's, is not uniform.
     #[error("bone {bone} has non-uniform scale {scale:?}; two-bone IK needs uniform scale")]
-    NonUniformScale { bone: usize, scale: [f64; 3] },
+    NonUniformScale {
+        /// The bone, or `usize::MAX` for the actor placement.
+        bone: usize,
+        /// Its scale, `[x, y, z]`.
+        scale: [f64; 3],
+    },
 }
 
 /// Result of one solve. Every number is finite for any input that passed `validate()`.
@@ -136,6 +178,7 @@ pub struct TwoBoneReport {
     pub reached: bool,
     /// Distance from the final wrist to the requested target.
     pub residual: f64,
+    /// Whether and how the reach was clamped.
     pub clamp: ReachClamp,
     /// Softening pulled the wrist short of the target.
     pub softened: bool,
@@ -145,9 +188,11 @@ pub struct TwoBoneReport {
     pub elbow_bend: f64,
     /// Unit normal of the bend plane, `u × v` (shoulder→target × pole direction).
     pub bend_normal: DVec3,
+    /// The first degenerate-direction fallback taken, if any.
     pub fallback: Fallback,
-    /// The solved elbow `B*` and the clamped wrist target `C*`, world space.
+    /// The solved elbow `B*` (before weighting), world space.
     pub elbow_in_world: DVec3,
+    /// The clamped wrist target `C*` (before weighting), world space.
     pub wrist_goal_in_world: DVec3,
 }
 
@@ -201,6 +246,10 @@ fn rotation_between_slow(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat
 /// Turns `bone` in world space by `delta` and writes the result as a local rotation through
 /// the parent's world rotation: `local = parent_world_rot⁻¹ · (delta · world_rot)`.
 /// Does not refresh world transforms.
+///
+/// # Panics
+///
+/// If `bone` is not a bone index of `pose`.
 pub fn apply_world_rotation(skeleton: &Skeleton, pose: &mut Pose, bone: usize, delta: DQuat) {
     let world_new = delta * pose.world_rotation(bone);
     let parent = pose.parent_world_rotation(skeleton, bone);
@@ -264,6 +313,10 @@ impl TwoBoneJob {
     /// Checks indices, chain structure, finite inputs, parameter ranges, segment lengths in the
     /// current pose (zero-length segments are errors, not solved) and uniform scale on the chain
     /// and its ancestors. Precondition: `pose` world transforms are current.
+    ///
+    /// # Errors
+    ///
+    /// The first failed check, as the matching [`TwoBoneError`] variant.
     pub fn validate(&self, skeleton: &Skeleton, pose: &Pose) -> Result<(), TwoBoneError> {
         let count = skeleton.len();
         for index in [self.root, self.mid, self.tip] {
@@ -360,6 +413,10 @@ impl TwoBoneJob {
     }
 
     /// Validates, then solves. On error the pose is untouched.
+    ///
+    /// # Errors
+    ///
+    /// Whatever [`TwoBoneJob::validate`] returns.
     pub fn solve(
         &self,
         skeleton: &Skeleton,
@@ -372,6 +429,10 @@ impl TwoBoneJob {
     /// Solves without validating. Precondition: `validate()` passed for this skeleton and a
     /// pose with the same segment lengths, and `pose` world transforms are current. Refreshes
     /// the world transforms of `root`'s subtree before returning.
+    ///
+    /// # Panics
+    ///
+    /// If `root`, `mid` or `tip` is not a bone index of `skeleton` and `pose`.
     pub fn solve_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
         let report = self.solve_chain_unchecked(skeleton, pose);
         refresh_off_path(skeleton, pose, self.root, self.tip);
@@ -381,6 +442,10 @@ impl TwoBoneJob {
     /// Like [`TwoBoneJob::solve_unchecked`], but refreshes only the bones on the path
     /// `root → tip`: descendants of `tip` and side branches stay stale until the caller
     /// refreshes `root`'s subtree (the pose pipeline does so once, after palm and fingers).
+    ///
+    /// # Panics
+    ///
+    /// If `root`, `mid` or `tip` is not a bone index of `skeleton` and `pose`.
     pub fn solve_chain_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
         let (root, mid, tip) = (self.root, self.mid, self.tip);
         let a_pos = pose.world_position(root);

@@ -16,20 +16,31 @@ use crate::stage::Stage;
 use glam::{DAffine3, DVec3};
 use thiserror::Error;
 
+/// Why the posed GLB could not be written.
 #[derive(Debug, Error, PartialEq)]
 pub enum ExportError {
+    /// The stage has no evaluation yet ([`Stage::update`] was never called).
     #[error("the stage has not been posed (call Stage::update first)")]
     NotPosed,
+    /// A node's local transform is non-finite, or a translation or scale is beyond `f32`.
     #[error("{object}: node {node} ({name:?}) has a non-finite transform (or one beyond f32)")]
     NonFinite {
+        /// `character`, `rod`, `net` or `stool`.
         object: String,
+        /// The bone's index in that object's skeleton.
         node: usize,
+        /// The bone's name.
         name: String,
     },
+    /// A base-colour image could not be encoded as PNG (e.g. its size does not match its
+    /// pixel data).
     #[error("{object}: image {image} could not be encoded as PNG: {problem}")]
     Image {
+        /// `character`, `rod`, `net` or `stool`.
         object: String,
+        /// The image's index in that object's file.
         image: usize,
+        /// The encoder's message.
         problem: String,
     },
 }
@@ -37,6 +48,10 @@ pub enum ExportError {
 const SCALE_TOLERANCE: f64 = 1e-6;
 
 /// The posed GLB of `stage` (its current pose and session frames).
+///
+/// # Errors
+/// [`ExportError::NotPosed`] before the first [`Stage::update`], [`ExportError::NonFinite`]
+/// for a transform that cannot be written and [`ExportError::Image`] for a bad image.
 pub fn posed_glb(stage: &Stage) -> Result<Vec<u8>, ExportError> {
     Ok(posed_builder(stage)?.0.finish())
 }

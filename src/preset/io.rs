@@ -24,6 +24,10 @@ pub const MAX_PRESET_BYTES: u64 = 16 << 20;
 
 /// Reads and parses a preset. The file is only read, never modified. Files over
 /// [`MAX_PRESET_BYTES`] are refused before they are read.
+///
+/// # Errors
+/// [`PresetError::Io`] when the file cannot be read; [`PresetError::Invalid`] when it is too
+/// large, not UTF-8 or fails [`parse_preset`].
 pub fn load_preset(path: impl AsRef<Path>) -> Result<Preset, PresetError> {
     let path = path.as_ref();
     let size = std::fs::metadata(path)
@@ -63,6 +67,10 @@ pub fn load_preset(path: impl AsRef<Path>) -> Result<Preset, PresetError> {
 
 /// Checks `preset` and writes it atomically (see [`write_atomic`]). A preset with errors is
 /// refused and nothing is written.
+///
+/// # Errors
+/// [`PresetError::NotSaved`] when [`check_preset`] finds errors; [`PresetError::Io`] when
+/// writing fails.
 pub fn save_preset_atomic(path: impl AsRef<Path>, preset: &Preset) -> Result<(), PresetError> {
     let path = path.as_ref();
     let problems: Vec<Problem> = check_preset(preset)
@@ -84,12 +92,19 @@ pub fn save_preset_atomic(path: impl AsRef<Path>, preset: &Preset) -> Result<(),
 /// Writes `bytes` to `path` without ever leaving a partial file: a temporary file in the same
 /// folder is written, flushed and fsynced, then renamed over `path` (and the folder fsynced,
 /// best effort). On any failure the temporary file is removed and `path` is untouched.
+///
+/// # Errors
+/// As [`write_atomic_with`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
 
 /// Like [`write_atomic`], with the content produced by `write` (which may fail half-way; the
 /// target is then left as it was).
+///
+/// # Errors
+/// When `path` has no file name, no temporary file can be created, `write` fails, or
+/// flushing, fsyncing or renaming fails.
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -155,6 +170,10 @@ pub fn character_path(preset_path: &Path, preset: &Preset) -> PathBuf {
 /// A [`CharacterRef`] for `character` as seen from a preset saved at `preset_path`: the path
 /// relative to the preset's folder (`/`-separated; absolute when no relative path exists, e.g.
 /// another drive) and the SHA-256 of the file.
+///
+/// # Errors
+/// [`PresetError::Io`] when `character` cannot be read or canonicalised, or the preset's
+/// folder cannot be canonicalised (it must exist).
 pub fn character_ref(preset_path: &Path, character: &Path) -> Result<CharacterRef, PresetError> {
     let io_err = |path: &Path| {
         let path = path.to_path_buf();
@@ -193,6 +212,11 @@ fn relative_path(base: &Path, target: &Path) -> String {
 /// Loads the character of a preset and builds the posed [`Stage`]: bundled props, humanoid
 /// overrides, calibration, settings and state. Returns warnings (e.g. a changed character
 /// hash) next to the stage.
+///
+/// # Errors
+/// [`PresetError::Character`] when the character or the bundled props fail to load,
+/// [`PresetError::Humanoid`] when the overrides do not fit the character, and
+/// [`PresetError::Stage`] when building the stage or posing it fails.
 pub fn load_stage(
     preset_path: &Path,
     preset: &Preset,
@@ -236,6 +260,9 @@ pub fn load_stage(
 }
 
 /// Loads and builds the bundled default preset.
+///
+/// # Errors
+/// As [`load_preset`] and [`load_stage`].
 pub fn load_default_stage() -> Result<(Preset, Stage, Vec<Problem>), PresetError> {
     let path = bundled_preset_path();
     let preset = load_preset(&path)?;

@@ -33,6 +33,7 @@
 //! writes version 2. Versions newer than [`VERSION`] are refused.
 //!
 //! This module is pure (no I/O) except [`io`], which reads and writes files.
+#![warn(missing_docs)]
 
 mod check;
 pub mod clip;
@@ -81,7 +82,9 @@ pub struct CharacterRef {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NamedPose {
+    /// The session state of the pose (`poses.<name>.state`).
     pub state: SessionState,
+    /// A calibration replacing the preset's for this pose; `None` (key absent) = the preset's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<GripCalibration>,
 }
@@ -90,14 +93,22 @@ pub struct NamedPose {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Preset {
+    /// Always [`FORMAT`] in a parsed preset.
     pub format: String,
+    /// Always [`VERSION`] in a parsed preset (older files are migrated on load).
     pub version: u64,
+    /// The character file and its hash.
     pub character: CharacterRef,
+    /// Role → bone name overrides of humanoid detection (empty when the key is absent).
     #[serde(default)]
     pub humanoid_overrides: HumanoidOverride,
+    /// Grip offsets, hands and arm poles.
     pub calibration: GripCalibration,
+    /// The solver settings of both arms.
     pub settings: SolverSettings,
+    /// The current phase, normalised time and session parameters.
     pub state: SessionState,
+    /// Named poses by name (empty when the key is absent).
     #[serde(default)]
     pub poses: BTreeMap<String, NamedPose>,
 }
@@ -107,7 +118,9 @@ pub struct Preset {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
+    /// The preset cannot be loaded or saved (`"error"`).
     Error,
+    /// Reported only; the preset still loads (`"warning"`).
     Warning,
 }
 
@@ -115,12 +128,16 @@ pub enum Severity {
 /// (`(root)` for the document itself).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Problem {
+    /// Whether the problem stops a load.
     pub severity: Severity,
+    /// The JSON path of the offending value, `(root)` for the document itself.
     pub path: String,
+    /// What is wrong, as a sentence fragment.
     pub message: String,
 }
 
 impl Problem {
+    /// An error at `path`.
     pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Error,
@@ -129,6 +146,7 @@ impl Problem {
         }
     }
 
+    /// A warning at `path`.
     pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Warning,
@@ -137,6 +155,7 @@ impl Problem {
         }
     }
 
+    /// Whether the severity is [`Severity::Error`].
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -161,43 +180,69 @@ pub fn format_problems(problems: &[Problem]) -> String {
         .join("\n")
 }
 
+/// Why loading, building or saving a preset failed. Every variant names the preset file
+/// (`path`).
 #[derive(Debug, Error)]
 pub enum PresetError {
+    /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {
+        /// The file or folder being read or written (the preset, or the character file and
+        /// preset folder in [`io::character_ref`]).
         path: PathBuf,
+        /// The I/O error.
         source: std::io::Error,
     },
+    /// The preset file is too large, not UTF-8, or fails [`parse_preset`].
     #[error("{path}: invalid preset ({} problem(s)):\n{}", problems.len(), format_problems(problems))]
     Invalid {
+        /// The preset file.
         path: PathBuf,
+        /// Every error found.
         problems: Vec<Problem>,
     },
+    /// The character file (or the bundled props) could not be loaded.
     #[error("{path}: the character file: {source}")]
     Character {
+        /// The preset file.
         path: PathBuf,
+        /// The file that failed: the character, or the bundled assets folder for the props.
         character: PathBuf,
+        /// The loader's error.
         source: Box<crate::gltf_io::LoadError>,
     },
+    /// Building the [`Stage`] or posing it with the preset failed.
     #[error("{path}: {source}")]
     Stage {
+        /// The preset file.
         path: PathBuf,
+        /// The stage's error.
         source: Box<crate::stage::StageError>,
     },
+    /// The `humanoid_overrides` do not fit the character.
     #[error("{path}: humanoid_overrides: {source}")]
     Humanoid {
+        /// The preset file.
         path: PathBuf,
+        /// The humanoid detection's error.
         source: crate::rig::HumanoidError,
     },
+    /// The preset has no named pose `name`.
     #[error("{path}: no named pose {name:?} (available: {available})")]
     NoSuchPose {
+        /// The preset file.
         path: PathBuf,
+        /// The requested pose name.
         name: String,
+        /// The preset's pose names, as one display string.
         available: String,
     },
+    /// Saving was refused because the preset has errors; nothing was written.
     #[error("{path}: refusing to save: {}", format_problems(problems))]
     NotSaved {
+        /// The file that was to be written.
         path: PathBuf,
+        /// The errors of [`check_preset`].
         problems: Vec<Problem>,
     },
 }
@@ -220,6 +265,10 @@ impl Preset {
 
     /// Copies the calibration, settings and state into `stage` and re-poses it. The stage's
     /// character and humanoid map are not touched (see [`io::load_stage`] for overrides).
+    ///
+    /// # Errors
+    /// The solver's error when [`Stage::update`] fails; the stage then already holds the
+    /// preset's calibration, settings and state.
     pub fn apply_to(&self, stage: &mut Stage) -> Result<(), crate::fishing::SessionError> {
         stage.calibration = self.calibration.clone();
         stage.settings = self.settings;
@@ -231,6 +280,10 @@ impl Preset {
 
     /// Poses `stage` for the named pose `name` (its state, and its calibration when it has
     /// one, else the preset's). Returns `false` (stage untouched) when there is no such pose.
+    ///
+    /// # Errors
+    /// The solver's error when [`Stage::update`] fails; the stage then already holds the
+    /// pose's calibration, settings and state.
     pub fn apply_named(
         &self,
         name: &str,

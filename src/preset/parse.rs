@@ -23,6 +23,11 @@ const KEYS: [&str; 8] = [
 
 /// Parses and checks a preset. Returns every error found (warnings are left to the caller,
 /// which knows the files); never panics on any input.
+///
+/// # Errors
+/// Every error found (at least one): invalid JSON, a wrong `format`, a missing, malformed or
+/// newer `version`, a failed migration, a section that does not deserialise, or an error of
+/// [`check_preset`]. Paths of migrated files name the file's own layout.
 pub fn parse_preset(text: &str) -> Result<Preset, Vec<Problem>> {
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,

@@ -17,15 +17,21 @@ use crate::stage::Stage;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
+/// One bone of the table (`bones[i]`), in skeleton order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BoneInfo {
+    /// The bone's unique key (see [`bone_keys`]).
     pub name: String,
+    /// The parent's key; `None` (`null`) for a root.
     pub parent: Option<String>,
 }
 
+/// A rotation and translation relative to the parent (or the actor root).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LocalTransform {
+    /// Unit quaternion `[x, y, z, w]` (normalised on conversion).
     pub rotation: [f64; 4],
+    /// Metres, in the parent's frame.
     pub translation: [f64; 3],
 }
 
@@ -38,21 +44,31 @@ impl From<&Transform> for LocalTransform {
     }
 }
 
+/// The pose at one sampled state (`samples[k]`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PoseSample {
     /// Seconds from the start of the session timeline.
     pub time: f64,
+    /// The phase of the state.
     pub phase: Phase,
+    /// Normalised time within the phase, clamped to 0..=1.
     pub t: f64,
+    /// Bone key → local transform, for every bone.
     pub bones: BTreeMap<String, LocalTransform>,
+    /// `rod` and `net` → placement in actor-root space.
     pub props: BTreeMap<String, LocalTransform>,
 }
 
+/// The whole table (see the module docs for the JSON layout).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PoseTable {
+    /// Always `"anglerpose-pose-table"`.
     pub format: String,
+    /// Always 1.
     pub version: u32,
+    /// Every bone in skeleton order.
     pub bones: Vec<BoneInfo>,
+    /// One sample per requested state, in order.
     pub samples: Vec<PoseSample>,
 }
 
@@ -77,6 +93,9 @@ pub fn bone_keys(stage: &Stage) -> Vec<String> {
 
 /// Poses `stage` at each state in turn (in order, so flip tracking sees a continuous
 /// sequence) and records the locals. The stage is left at the last state.
+///
+/// # Errors
+/// The solver's error for the first state that fails (the stage is left at that state).
 pub fn pose_table(stage: &mut Stage, states: &[SessionState]) -> Result<PoseTable, SessionError> {
     let keys = bone_keys(stage);
     let bones = stage

@@ -23,18 +23,26 @@ use glam::DVec3;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MapMethod {
+    /// From bone names.
     Names,
+    /// From the skeleton's shape (names did not match).
     Topology,
+    /// An explicit [`HumanoidOverride`] was applied on top of detection.
     Override,
+    /// Nothing usable was found.
     NotFound,
 }
 
 /// One arm: bone indices (into the skeleton), rest lengths and the elbow's bend axis.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArmMap {
+    /// Clavicle (shoulder) bone, when the rig has one.
     pub clavicle: Option<usize>,
+    /// Upper arm bone; its origin is the shoulder joint.
     pub upper_arm: usize,
+    /// Forearm bone; its origin is the elbow.
     pub forearm: usize,
+    /// Hand bone; its origin is the wrist.
     pub hand: usize,
     /// Finger chains base → tip, indexed by [`Finger::index`]; empty where absent.
     pub fingers: [Vec<usize>; 5],
@@ -54,6 +62,7 @@ pub struct ArmMap {
 }
 
 impl ArmMap {
+    /// The chain of finger `f`, base → tip; empty when absent.
     pub fn finger(&self, f: Finger) -> &[usize] {
         &self.fingers[f.index()]
     }
@@ -75,10 +84,13 @@ impl ArmMap {
 /// Both arms of a humanoid (either may be absent), with how sure the mapping is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HumanoidMap {
+    /// The left arm, when upper arm, forearm and hand were all found.
     pub left: Option<ArmMap>,
+    /// The right arm, likewise.
     pub right: Option<ArmMap>,
     /// 0 (nothing found) … 1 (complete, from names or an override).
     pub confidence: f64,
+    /// How the arms were found (the body has its own [`BodyMap::method`]).
     pub method: MapMethod,
     /// Roles not mapped: clavicle, upper arm, forearm, hand per side, and for fingers the
     /// finger's first joint (`left.index.1` means the whole index finger is missing).
@@ -95,6 +107,7 @@ pub struct HumanoidMap {
 }
 
 impl HumanoidMap {
+    /// The arm on `side`, if mapped.
     pub fn arm(&self, side: Side) -> Option<&ArmMap> {
         match side {
             Side::Left => self.left.as_ref(),
@@ -136,6 +149,10 @@ impl HumanoidMap {
     /// Like [`HumanoidMap::detect`], then applies `overrides` (role → bone name). Unknown bone
     /// names are an error naming the name; an override that leaves an arm without upper arm,
     /// forearm or hand drops that arm (listed in `missing`).
+    ///
+    /// # Errors
+    ///
+    /// [`HumanoidError::UnknownBone`] when an override names a bone not in `skeleton`.
     pub fn detect_with_override(
         skeleton: &Skeleton,
         rest: &Pose,

@@ -4,6 +4,8 @@
 //! mutable state (local transforms plus cached world transforms). Cloning a `Pose` deep-copies
 //! everything mutable, so solving one clone never disturbs another.
 
+#![warn(missing_docs)]
+
 mod humanoid;
 mod pose;
 mod skeleton;

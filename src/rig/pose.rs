@@ -1,3 +1,5 @@
+//! [`Pose`]: the mutable local and cached world transforms of a [`Skeleton`]'s bones.
+
 use super::{Skeleton, Transform};
 use glam::{DAffine3, DQuat, DVec3};
 
@@ -45,29 +47,48 @@ impl Pose {
         pose
     }
 
+    /// Number of bones (the skeleton's `len()`).
     pub fn len(&self) -> usize {
         self.local.len()
     }
 
+    /// True when the pose has no bones.
     pub fn is_empty(&self) -> bool {
         self.local.is_empty()
     }
 
+    /// Local transform of `bone`, relative to its parent (or to the actor, for a root).
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
     #[inline]
     pub fn local(&self, bone: usize) -> &Transform {
         &self.local[bone]
     }
 
+    /// Every bone's local transform, indexed like the skeleton's bones.
     pub fn locals(&self) -> &[Transform] {
         &self.local
     }
 
+    /// Replaces `bone`'s local transform. Does not refresh world transforms.
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
     #[inline]
     pub fn set_local(&mut self, bone: usize, t: Transform) {
         self.local[bone] = t;
         self.local_affine[bone] = t.to_affine();
     }
 
+    /// Replaces only the rotation of `bone`'s local transform (relative to its parent; stored
+    /// as given, not normalised). Does not refresh world transforms.
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
     #[inline]
     pub fn set_local_rotation(&mut self, bone: usize, q: DQuat) {
         let local = &mut self.local[bone];
@@ -75,6 +96,7 @@ impl Pose {
         self.local_affine[bone] = local.to_affine();
     }
 
+    /// Placement of the whole skeleton in world space: the parent transform of every root.
     pub fn world_from_actor(&self) -> &Transform {
         &self.world_from_actor
     }
@@ -88,28 +110,45 @@ impl Pose {
     }
 
     /// World-from-bone affine matrix (cached).
+    ///
+    /// # Panics
+    ///
+    /// If `bone > self.len()` (`bone == self.len()` reads the actor placement).
     #[inline]
     pub fn world_from_bone(&self, bone: usize) -> &DAffine3 {
         &self.world[bone]
     }
 
+    /// Every bone's cached world-from-bone matrix, indexed like the skeleton's bones.
     pub fn world_matrices(&self) -> &[DAffine3] {
         &self.world[..self.local.len()]
     }
 
     /// World position of the bone's origin (cached).
+    ///
+    /// # Panics
+    ///
+    /// If `bone > self.len()` (`bone == self.len()` reads the actor placement).
     #[inline]
     pub fn world_position(&self, bone: usize) -> DVec3 {
         self.world[bone].translation
     }
 
     /// World rotation of the bone, scale removed (cached; see the type docs).
+    ///
+    /// # Panics
+    ///
+    /// If `bone > self.len()` (`bone == self.len()` reads the actor placement).
     #[inline]
     pub fn world_rotation(&self, bone: usize) -> DQuat {
         self.world_rot[bone]
     }
 
-    /// World rotation of the bone's parent, or of the actor for a root.
+    /// World rotation of the bone's parent, or of the actor for a root (cached).
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
     #[inline]
     pub fn parent_world_rotation(&self, skeleton: &Skeleton, bone: usize) -> DQuat {
         debug_assert_eq!(
@@ -129,7 +168,8 @@ impl Pose {
         self.world_rot[bone] = self.world_rot[p] * self.local[bone].rotation;
     }
 
-    /// Recomputes every world transform, parents first.
+    /// Recomputes every world transform, parents first. `skeleton` must be the one this pose
+    /// was built from.
     pub fn refresh_all(&mut self, skeleton: &Skeleton) {
         for k in 0..skeleton.order().len() {
             let b = skeleton.order()[k];
@@ -140,6 +180,10 @@ impl Pose {
     /// Recomputes the world transforms of `bone` and its descendants (parents first, one
     /// contiguous run of the skeleton's preorder). Precondition: the parent's world
     /// transform is current.
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
     pub fn refresh_subtree(&mut self, skeleton: &Skeleton, bone: usize) {
         for &b in skeleton.subtree_order(bone) {
             self.update_one(skeleton, b);
@@ -147,12 +191,16 @@ impl Pose {
     }
 
     /// Recomputes only `bone` itself (not descendants). Precondition: parent current.
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
     #[inline]
     pub fn refresh_bone(&mut self, skeleton: &Skeleton, bone: usize) {
         self.update_one(skeleton, bone);
     }
 
-    /// True when every local transform is finite.
+    /// True when every local transform is finite (the actor placement is not checked).
     pub fn is_finite(&self) -> bool {
         self.local.iter().all(Transform::is_finite)
     }

@@ -1,31 +1,58 @@
+//! [`Skeleton`]: the immutable bone hierarchy, and the errors that reject a bad one.
+
 use super::Transform;
 use thiserror::Error;
 
 /// One joint: a name, an optional parent, and its rest (bind-pose) local transform.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bone {
+    /// The bone's name (not required to be unique; see [`Skeleton::find`]).
     pub name: String,
+    /// Index of the parent bone in the skeleton, or `None` for a root.
     pub parent: Option<usize>,
+    /// Rest local transform, relative to the parent (or to the actor, for a root).
     pub rest: Transform,
 }
 
+/// Why [`Skeleton::new`] rejected a bone list. `bone` and `name` identify the offending bone.
 #[derive(Debug, Error, PartialEq)]
 pub enum SkeletonError {
+    /// A bone's parent index is not below the number of bones.
     #[error("bone {bone} ({name:?}) names parent {parent}, but there are only {count} bones")]
     ParentOutOfRange {
+        /// Index of the offending bone.
         bone: usize,
+        /// Its name.
         name: String,
+        /// The out-of-range parent index.
         parent: usize,
+        /// Number of bones.
         count: usize,
     },
+    /// Some bones cannot be reached from a root: `bone` is the lowest-indexed of them.
     #[error("bone {bone} ({name:?}) is its own ancestor (parent cycle)")]
-    Cycle { bone: usize, name: String },
+    Cycle {
+        /// Index of the unreachable bone.
+        bone: usize,
+        /// Its name.
+        name: String,
+    },
+    /// A rest transform has a NaN or infinite component.
     #[error("bone {bone} ({name:?}) has a non-finite rest transform")]
-    NonFinite { bone: usize, name: String },
+    NonFinite {
+        /// Index of the offending bone.
+        bone: usize,
+        /// Its name.
+        name: String,
+    },
+    /// A rest scale component is zero or negative.
     #[error("bone {bone} ({name:?}) has a zero or negative scale {scale:?}")]
     BadScale {
+        /// Index of the offending bone.
         bone: usize,
+        /// Its name.
         name: String,
+        /// The rest scale, `[x, y, z]`.
         scale: [f64; 3],
     },
 }
@@ -50,6 +77,11 @@ impl Skeleton {
     /// Builds a skeleton, rejecting out-of-range parents, parent cycles, non-finite rest
     /// transforms and non-positive scales. Runs in O(n) without recursion, so very deep
     /// hierarchies cannot overflow the stack.
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, as a [`SkeletonError`]: per bone in index order a non-finite
+    /// rest transform, a non-positive scale or an out-of-range parent; then any parent cycle.
     pub fn new(bones: Vec<Bone>) -> Result<Self, SkeletonError> {
         let count = bones.len();
         let mut children = vec![Vec::new(); count];
@@ -120,28 +152,46 @@ impl Skeleton {
         })
     }
 
+    /// Number of bones.
     #[inline]
     pub fn len(&self) -> usize {
         self.bones.len()
     }
 
+    /// True when there are no bones.
     pub fn is_empty(&self) -> bool {
         self.bones.is_empty()
     }
 
+    /// All bones, in the caller's index order.
     pub fn bones(&self) -> &[Bone] {
         &self.bones
     }
 
+    /// Bone `i`.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is not a bone index (`>= self.len()`).
     pub fn bone(&self, i: usize) -> &Bone {
         &self.bones[i]
     }
 
+    /// Parent of bone `i`, or `None` for a root.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is not a bone index (`>= self.len()`).
     #[inline]
     pub fn parent(&self, i: usize) -> Option<usize> {
         self.bones[i].parent
     }
 
+    /// Direct children of bone `i`, in increasing index order.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is not a bone index (`>= self.len()`).
     #[inline]
     pub fn children(&self, i: usize) -> &[usize] {
         &self.children[i]
@@ -153,6 +203,10 @@ impl Skeleton {
     }
 
     /// `bone` and all its descendants, parents first: a contiguous run of [`Skeleton::order`].
+    ///
+    /// # Panics
+    ///
+    /// If `bone` is not a bone index (`>= self.len()`).
     #[inline]
     pub fn subtree_order(&self, bone: usize) -> &[usize] {
         let start = self.order_pos[bone];
@@ -160,16 +214,25 @@ impl Skeleton {
     }
 
     /// Number of bones in `bone`'s subtree, itself included.
+    ///
+    /// # Panics
+    ///
+    /// If `bone` is not a bone index (`>= self.len()`).
     #[inline]
     pub fn subtree_len(&self, bone: usize) -> usize {
         self.subtree_len[bone]
     }
 
+    /// Index of the first bone (lowest index) named exactly `name`, if any.
     pub fn find(&self, name: &str) -> Option<usize> {
         self.bones.iter().position(|b| b.name == name)
     }
 
     /// True when `ancestor` is `bone` or one of its ancestors.
+    ///
+    /// # Panics
+    ///
+    /// If `bone` is not a bone index (`>= self.len()`).
     pub fn is_ancestor(&self, ancestor: usize, bone: usize) -> bool {
         let mut cur = Some(bone);
         while let Some(c) = cur {
@@ -182,6 +245,10 @@ impl Skeleton {
     }
 
     /// `bone` and all its descendants, parents first (see [`Skeleton::subtree_order`]).
+    ///
+    /// # Panics
+    ///
+    /// If `bone` is not a bone index (`>= self.len()`).
     pub fn subtree(&self, bone: usize) -> Vec<usize> {
         self.subtree_order(bone).to_vec()
     }

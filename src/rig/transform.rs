@@ -1,11 +1,16 @@
+//! The [`Transform`] type: one bone's local translation, rotation and scale.
+
 use glam::{DAffine3, DMat4, DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
 /// A local translation / rotation / scale, composed as `T * R * S` (glTF and three.js order).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Transform {
+    /// Translation, in the space the transform maps into (the parent's, for a bone).
     pub translation: DVec3,
+    /// Rotation, applied after scale; expected to be unit length.
     pub rotation: DQuat,
+    /// Per-axis scale, applied first (along the transform's own axes).
     pub scale: DVec3,
 }
 
@@ -16,12 +21,14 @@ impl Default for Transform {
 }
 
 impl Transform {
+    /// No translation, no rotation, unit scale.
     pub const IDENTITY: Self = Self {
         translation: DVec3::ZERO,
         rotation: DQuat::IDENTITY,
         scale: DVec3::ONE,
     };
 
+    /// A transform from its three parts, stored as given (`rotation` is not normalised).
     pub fn new(translation: DVec3, rotation: DQuat, scale: DVec3) -> Self {
         Self {
             translation,
@@ -30,6 +37,7 @@ impl Transform {
         }
     }
 
+    /// A pure translation: identity rotation, unit scale.
     pub fn from_translation(translation: DVec3) -> Self {
         Self {
             translation,
@@ -43,6 +51,7 @@ impl Transform {
         DAffine3::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
     }
 
+    /// The matrix `T * R * S` as a 4×4 matrix.
     pub fn to_mat4(&self) -> DMat4 {
         DMat4::from(self.to_affine())
     }

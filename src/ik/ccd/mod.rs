@@ -26,6 +26,7 @@ use thiserror::Error;
 /// One link of a chain (three.js `BoneLink`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CcdLink {
+    /// The link's bone index.
     pub index: usize,
     /// Hinge axis (link-local, should be unit): the link's local rotation is forced to a
     /// rotation about this axis, keeping its angle and the sign of its component along it.
@@ -58,8 +59,11 @@ impl CcdLink {
 /// previous one's parent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CcdChain {
+    /// Bone whose world position (read once, at the chain's start) is the goal.
     pub target: usize,
+    /// Bone that should reach the target.
     pub effector: usize,
+    /// The links to rotate, effector's parent first, towards the root.
     pub links: Vec<CcdLink>,
     /// Passes per update (three's default 1).
     pub iteration: u32,
@@ -72,6 +76,7 @@ pub struct CcdChain {
 }
 
 impl CcdChain {
+    /// A chain with one pass, no angle bounds and the global blend.
     pub fn new(target: usize, effector: usize, links: Vec<CcdLink>) -> Self {
         Self {
             target,
@@ -88,14 +93,23 @@ impl CcdChain {
 /// Which field of a chain an error is about; `path()` renders it like the scene JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CcdField {
+    /// [`CcdChain::target`].
     Target,
+    /// [`CcdChain::effector`].
     Effector,
+    /// `links[j].index`.
     LinkIndex(usize),
+    /// `links[j].limitation`.
     Limitation(usize),
+    /// `links[j].rotation_min`.
     RotationMin(usize),
+    /// `links[j].rotation_max`.
     RotationMax(usize),
+    /// [`CcdChain::min_angle`].
     MinAngle,
+    /// [`CcdChain::max_angle`].
     MaxAngle,
+    /// [`CcdChain::blend_factor`].
     BlendFactor,
 }
 
@@ -115,39 +129,61 @@ impl std::fmt::Display for CcdField {
     }
 }
 
+/// Why [`CcdSolver::validate`] rejected a solver. `chain` indexes [`CcdSolver::chains`].
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum CcdError {
+    /// A bone index is not below the skeleton's bone count.
     #[error("iks[{chain}].{field}: {index} is out of range ({count} bones)")]
     OutOfRange {
+        /// Index of the chain.
         chain: usize,
+        /// The offending field.
         field: CcdField,
+        /// The bad bone index.
         index: usize,
+        /// Number of bones in the skeleton.
         count: usize,
     },
+    /// A link's bone is not the parent of the previous link (or of the effector, for link 0).
     #[error(
         "iks[{chain}].{field}: bone {bone} is not the parent of bone {child} \
          (links must run from the effector's parent towards the root; expected {expected})"
     )]
     NotAChain {
+        /// Index of the chain.
         chain: usize,
+        /// The offending field.
         field: CcdField,
+        /// The link's bone.
         bone: usize,
+        /// The bone it should be the parent of.
         child: usize,
         /// The parent the link should have been (`none` for a root child).
         expected: String,
     },
+    /// A number is not finite, or a limitation axis has zero length.
     #[error("iks[{chain}].{field}: {problem}")]
     BadValue {
+        /// Index of the chain.
         chain: usize,
+        /// The offending field.
         field: CcdField,
+        /// What is wrong with it.
         problem: &'static str,
     },
+    /// The pose and the skeleton have different bone counts (not returned by `validate`).
     #[error("the pose has {pose} bones but the skeleton {skeleton}")]
-    PoseMismatch { pose: usize, skeleton: usize },
+    PoseMismatch {
+        /// Bones in the pose.
+        pose: usize,
+        /// Bones in the skeleton.
+        skeleton: usize,
+    },
 }
 
 impl CcdError {
-    /// JSON-style path of the offending field, e.g. `iks[0].links[2].index`.
+    /// JSON-style path of the offending field, e.g. `iks[0].links[2].index`; empty for
+    /// [`CcdError::PoseMismatch`].
     pub fn path(&self) -> String {
         match self {
             Self::OutOfRange { chain, field, .. }
@@ -173,11 +209,13 @@ pub enum EulerState {
 /// Per-link outcome of one update.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LinkReport {
+    /// The link's bone index.
     pub bone: usize,
     /// Steps that rotated this link (summed over passes).
     pub rotations: u32,
     /// An Euler limit moved the rotation in the last step that touched this link.
     pub on_limit: bool,
+    /// How three.js's stored Euler angles of this bone relate to it after the update.
     pub euler: EulerState,
 }
 
@@ -194,6 +232,7 @@ pub struct ChainReport {
     pub exited_early: bool,
     /// The blend used (`blend_factor` or the global one).
     pub blend: f64,
+    /// One report per link, in [`CcdChain::links`] order (empty when skipped).
     pub links: Vec<LinkReport>,
     /// The chain was skipped because an index is out of range (call `validate`).
     pub skipped: bool,
@@ -207,12 +246,14 @@ pub struct ChainReport {
 /// allocating.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CcdReport {
+    /// One report per chain, in [`CcdSolver::chains`] order.
     pub chains: Vec<ChainReport>,
 }
 
 /// A set of chains solved in array order (three.js `CCDIKSolver`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct CcdSolver {
+    /// The chains, solved in this order.
     pub chains: Vec<CcdChain>,
     /// Global editor switch: `false` ignores every link's limits.
     pub limits_enabled: bool,
@@ -222,6 +263,7 @@ pub struct CcdSolver {
 pub const MIN_STEP_ANGLE: f64 = 1e-5;
 
 impl CcdSolver {
+    /// A solver over `chains` with limits enabled.
     pub fn new(chains: Vec<CcdChain>) -> Self {
         Self {
             chains,
@@ -232,6 +274,10 @@ impl CcdSolver {
     /// Checks every chain against `skeleton`: indices in range, links forming the parent chain
     /// from the effector (three only warns; this is an error), finite numbers, non-zero
     /// limitation axes. `update` assumes this passed.
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, chain by chain, as a [`CcdError`] (never `PoseMismatch`).
     pub fn validate(&self, skeleton: &Skeleton) -> Result<(), CcdError> {
         let count = skeleton.len();
         for (k, chain) in self.chains.iter().enumerate() {

@@ -11,7 +11,7 @@
 //! or differs from the file's static pose, the same for other character nodes that move, and
 //! translation plus rotation for the rod and net holders. Skinned-mesh nodes never get one.
 //! Every clip is resampled at `fps` (plus the clip's end), then reduced with a verified bound
-//! (see [`reduce`](self::reduce)): no joint and no point of the rod or net is further than
+//! (see the `reduce` module): no joint and no point of the rod or net is further than
 //! [`ClipOptions::tolerance`] from the solver's pose at any sampled time, for slerp and for
 //! component-lerp clients. Interpolation is LINEAR; consecutive quaternion keys lie on the same
 //! hemisphere. Pure: returns bytes.
@@ -35,6 +35,7 @@ pub struct ClipOptions {
     pub fps: f64,
     /// The first and last phase of the range (inclusive, in timeline order).
     pub first: Phase,
+    /// The last phase of the range (inclusive; not before [`ClipOptions::first`]).
     pub last: Phase,
     /// The reduction bound in metres (default 0.5 mm; 0 keeps every key).
     pub tolerance: f64,
@@ -52,7 +53,8 @@ impl Default for ClipOptions {
 }
 
 impl ClipOptions {
-    /// Every problem with the options, each a sentence.
+    /// Every problem with the options, each a sentence: `fps` not finite or outside 1..=240,
+    /// `first` after `last`, `tolerance` negative or not finite. Empty when they are valid.
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
         if !(self.fps.is_finite() && (1.0..=240.0).contains(&self.fps)) {
@@ -79,25 +81,46 @@ impl ClipOptions {
     }
 }
 
+/// Why baking clips failed.
 #[derive(Debug, Error, PartialEq)]
 pub enum ClipError {
+    /// The [`ClipOptions::problems`], joined with `; `.
     #[error("animation options: {0}")]
     Options(String),
+    /// The stage has no evaluation yet ([`Stage::update`] was never called).
     #[error("the stage has not been posed (call Stage::update first)")]
     NotPosed,
+    /// The solver failed on a frame, or when the stage was put back at its own state.
     #[error("posing the session at {time:.3} s: {source}")]
-    Session { time: f64, source: SessionError },
+    Session {
+        /// Seconds from the start of the clip being sampled; the stage's own timeline time
+        /// when putting it back failed.
+        time: f64,
+        /// The solver's error.
+        source: SessionError,
+    },
+    /// A frame's pose has a non-finite local transform.
     #[error("the pose at {time:.3} s has a non-finite transform at node {node}")]
-    NonFinite { time: f64, node: usize },
+    NonFinite {
+        /// Seconds from the start of the clip being sampled.
+        time: f64,
+        /// The node in the clip's numbering (character bones, then rod and net holder).
+        node: usize,
+    },
+    /// Even with every key kept, the f32 keys miss the solver's pose by more than the bound.
     #[error(
         "clip {clip}: even with every key kept, f32 keys are {error_mm:.3} mm from the solver \
          (more than the {tolerance_mm} mm bound): something is too far from the origin"
     )]
     Precision {
+        /// The clip's name.
         clip: String,
+        /// The measured error in millimetres.
         error_mm: f64,
+        /// The bound in millimetres: the tolerance, at least 0.01 mm.
         tolerance_mm: f64,
     },
+    /// Writing the posed file failed.
     #[error(transparent)]
     Export(#[from] ExportError),
 }
@@ -105,10 +128,13 @@ pub enum ClipError {
 /// One baked clip, in the clip's node numbering (character bones, then rod and net holder).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BakedClip {
+    /// `session`, or the phase's [`Phase::name`].
     pub name: String,
+    /// Length in seconds.
     pub duration: f64,
     /// Resampled frames (including the end).
     pub frames: usize,
+    /// The reduced channels.
     pub channels: Vec<BakedChannel>,
     /// The largest measured distance of any checked point from the solver's (metres).
     pub max_error: f64,
@@ -122,6 +148,7 @@ impl BakedClip {
         self.channels.len() * self.frames
     }
 
+    /// Keys after reduction, summed over the channels.
     pub fn keys_after(&self) -> usize {
         self.channels.iter().map(|c| c.times.len()).sum()
     }
@@ -157,7 +184,9 @@ impl BakedClip {
 ///
 /// # Errors
 /// [`ClipError::Options`] for bad options, [`ClipError::NotPosed`] before the first
-/// [`Stage::update`], and the solver's error (with the session time) when a frame fails.
+/// [`Stage::update`], [`ClipError::Session`] (with the time in the clip) when a frame fails
+/// or the stage cannot be put back, [`ClipError::NonFinite`] for a non-finite frame and
+/// [`ClipError::Precision`] when a clip cannot meet the bound even with every key kept.
 pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedClip>, ClipError> {
     let problems = options.problems();
     if !problems.is_empty() {

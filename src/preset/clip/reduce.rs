@@ -19,7 +19,10 @@ use glam::{DAffine3, DQuat, DVec3};
 /// One reduced channel in the clip's node numbering.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BakedChannel {
+    /// A character bone's index; the bone count for the rod holder, one more for the net's.
     pub node: usize,
+    /// Translation (metres in the parent's frame; roots and holders in world space) or
+    /// rotation (unit quaternions `[x, y, z, w]`).
     pub path: AnimPath,
     /// Key times in seconds, strictly increasing; always the clip's first and last time.
     pub times: Vec<f32>,
@@ -231,7 +234,10 @@ impl Full {
 
 impl BakedChannel {
     /// The channel at `time` (clamped to its ends); rotations by slerp, or by component lerp
-    /// and normalisation when `nlerp`.
+    /// and normalisation when `nlerp_rotations`. A translation reads `[x, y, z, 0]`.
+    ///
+    /// # Panics
+    /// If `times` is empty or `values` holds fewer than [`AnimPath::width`] floats per key.
     pub fn sample(&self, time: f32, nlerp_rotations: bool) -> [f64; 4] {
         let w = self.path.width();
         let value = |k: usize| -> [f64; 4] {
@@ -329,7 +335,9 @@ pub(crate) fn reduce(rig: &ClipRig, samples: &Samples, tolerance: f64) -> Reduce
     let full = full_channels(rig, samples, &reference);
     let times: Vec<f32> = samples.times.iter().map(|&t| t as f32).collect();
     let mut bound = tolerance / 2.0;
-    for _ in 0..16 {
+    // A zero tolerance keeps every key: no reduction passes to try.
+    let tries = if tolerance > 0.0 { 16 } else { 0 };
+    for _ in 0..tries {
         let channels: Vec<BakedChannel> = full
             .iter()
             .map(|c| c.baked(&times, &c.reduce(&times, bound)))

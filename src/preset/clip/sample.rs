@@ -181,8 +181,8 @@ pub(crate) fn frame_times(duration: f64, fps: f64) -> Vec<f64> {
     times
 }
 
-/// Poses `stage` at `states` in order and records the clip's locals (the stage is left at
-/// the last state).
+/// Poses `stage` at `state_at(t)` for each of `times` in order and records the clip's locals
+/// (the stage is left at the last state).
 pub(crate) fn sample(
     stage: &mut Stage,
     rig: &ClipRig,

@@ -15,8 +15,11 @@ use std::fmt;
 /// One leg, rest-pose lengths in the skeleton's world units.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegMap {
+    /// Thigh bone; its origin is the hip joint.
     pub thigh: usize,
+    /// Shin bone; its origin is the knee.
     pub shin: usize,
+    /// Foot bone; its origin is the ankle.
     pub foot: usize,
     /// The toe (ball) joint, when the foot has one.
     pub toe: Option<usize>,
@@ -29,17 +32,25 @@ pub struct LegMap {
 /// Hips, spine, neck, head and both legs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyMap {
+    /// The hips (pelvis) bone; the head is always one of its descendants.
     pub hips: usize,
     /// The bones strictly between the hips and the neck (or the head), base first.
     pub spine: Vec<usize>,
+    /// A bone named as neck between hips and head, else the head's parent when it lies
+    /// strictly below the chest (the upper arms' common ancestor, when known); else `None`.
     pub neck: Option<usize>,
+    /// The head bone.
     pub head: usize,
+    /// The character's left leg.
     pub left_leg: LegMap,
+    /// The character's right leg.
     pub right_leg: LegMap,
+    /// [`MapMethod::Names`], or [`MapMethod::Topology`] when the head or legs came from shape.
     pub method: MapMethod,
 }
 
 impl BodyMap {
+    /// The leg on `side`.
     pub fn leg(&self, side: Side) -> &LegMap {
         match side {
             Side::Left => &self.left_leg,
@@ -74,13 +85,21 @@ impl BodyMap {
 /// `right.shin`, `left.foot`, `right.toe`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BodyRole {
+    /// The hips.
     Hips,
+    /// Spine bone `k`, counted from 1 just above the hips.
     Spine(u8),
+    /// The neck.
     Neck,
+    /// The head.
     Head,
+    /// A thigh.
     Thigh(Side),
+    /// A shin.
     Shin(Side),
+    /// A foot.
     Foot(Side),
+    /// A toe (ball) joint.
     Toe(Side),
 }
 

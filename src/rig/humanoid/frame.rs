@@ -17,13 +17,16 @@ pub const SNAP_ANGLE_DEG: f64 = 25.0;
 /// heuristic must work on seated, T-posed and A-posed files alike).
 pub const HUMAN_LIMB_SUM: f64 = 1.45;
 
+/// Why [`CharacterFrame::from_map`] could not find a frame.
 #[derive(Debug, Error, PartialEq)]
 pub enum FrameError {
+    /// The map has no body; the payload lists the missing body roles.
     #[error(
         "cannot tell which way the character stands: no full humanoid body was found \
          (missing {0})"
     )]
     NoBody(String),
+    /// The body or arms give no usable directions or size; the payload says which.
     #[error("cannot tell which way the character faces: {0}")]
     Degenerate(&'static str),
 }
@@ -75,7 +78,8 @@ impl CharacterFrame {
     ///
     /// # Errors
     /// [`FrameError::NoBody`] without hips, head and legs; [`FrameError::Degenerate`] when
-    /// the shoulders coincide or lie on the hips → head line.
+    /// an arm is missing, the head sits on the hips, the shoulders coincide or lie on the
+    /// hips → head line, or the legs and spine have no (finite) length.
     pub fn from_map(rest: &Pose, map: &HumanoidMap) -> Result<Self, FrameError> {
         let Some(body) = &map.body else {
             let mut missing: Vec<String> = map

@@ -7,14 +7,18 @@ use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;
 
+/// The character's own left or right (not the viewer's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
+    /// The character's left.
     Left,
+    /// The character's right.
     Right,
 }
 
 impl Side {
+    /// Text form: `"left"` or `"right"`.
     pub fn name(self) -> &'static str {
         match self {
             Side::Left => "left",
@@ -23,17 +27,24 @@ impl Side {
     }
 }
 
+/// One of the five fingers of a hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Finger {
+    /// The thumb (index 0).
     Thumb,
+    /// The index finger (index 1).
     Index,
+    /// The middle finger (index 2).
     Middle,
+    /// The ring finger (index 3).
     Ring,
+    /// The little finger (index 4).
     Little,
 }
 
 impl Finger {
+    /// All fingers, thumb first.
     pub const ALL: [Finger; 5] = [
         Finger::Thumb,
         Finger::Index,
@@ -47,6 +58,7 @@ impl Finger {
         self as usize
     }
 
+    /// Text form as used in roles: `"thumb"`, `"index"`, `"middle"`, `"ring"`, `"little"`.
     pub fn name(self) -> &'static str {
         match self {
             Finger::Thumb => "thumb",
@@ -61,14 +73,20 @@ impl Finger {
 /// A part of one arm. Finger joints are numbered from 1 at the base.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ArmPart {
+    /// The clavicle (text `clavicle`).
     Clavicle,
+    /// The upper arm (text `upper_arm`).
     UpperArm,
+    /// The forearm (text `forearm`).
     Forearm,
+    /// The hand (text `hand`).
     Hand,
+    /// Joint `j` (1 = base) of a finger (text e.g. `index.2`).
     Finger(Finger, u8),
 }
 
 impl ArmPart {
+    /// The non-finger parts, shoulder to hand: clavicle, upper arm, forearm, hand.
     pub fn all_core() -> [ArmPart; 4] {
         [
             ArmPart::Clavicle,
@@ -83,7 +101,9 @@ impl ArmPart {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Role {
+    /// Which arm.
     pub side: Side,
+    /// Which part of it.
     pub part: ArmPart,
 }
 
@@ -151,25 +171,36 @@ impl From<Role> for String {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct HumanoidOverride {
+    /// Bone name assigned to each overridden role.
     pub bones: BTreeMap<Role, String>,
 }
 
 impl HumanoidOverride {
+    /// Assigns bone name `bone` to `role`, replacing any earlier assignment; returns `self`
+    /// for chaining.
     pub fn set(&mut self, role: Role, bone: impl Into<String>) -> &mut Self {
         self.bones.insert(role, bone.into());
         self
     }
 }
 
+/// Errors of role parsing and of applying a [`HumanoidOverride`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum HumanoidError {
+    /// The text is not a role (unknown side or part, or finger joint 0 / not a `u8`).
     #[error(
         "unknown role {0:?} (expected e.g. left.clavicle, right.upper_arm, left.forearm, \
          right.hand, left.index.1)"
     )]
     BadRole(String),
     #[error("humanoid override for {role}: no bone named {name:?} in the skeleton")]
-    UnknownBone { role: Role, name: String },
+    /// An override names a bone that the skeleton does not have.
+    UnknownBone {
+        /// The overridden role.
+        role: Role,
+        /// The bone name that was not found.
+        name: String,
+    },
 }
 
 #[cfg(test)]
