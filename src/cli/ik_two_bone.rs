@@ -2,7 +2,7 @@
 //! with a `twoBone` block; prints local quaternions and world positions per bone plus the
 //! solver's report.
 
-use super::ik::{SceneArgs, read_scene};
+use super::scene_file::{SceneArgs, read_scene};
 use anglerpose::ik::two_bone::{ElbowLimit, TwoBoneJob};
 use anglerpose::scene::quat_xyzw;
 use anyhow::Context;

@@ -17,6 +17,7 @@ mod ik_two_bone;
 mod inspect;
 mod render;
 mod retarget;
+mod scene_file;
 mod solve;
 mod validate;
 

@@ -4,20 +4,15 @@
 //! untouched.
 
 use super::command::EditorCommand;
-use super::state::EditorError;
 use crate::fishing::{CcdLinkLimits, SIDES, SolverSettings};
 use crate::rig::Side;
 use glam::DVec3;
-
-fn invalid(message: String) -> EditorError {
-    EditorError::Invalid(message)
-}
 
 /// `settings` after `cmd`; commands that are not solver commands leave them unchanged.
 pub(super) fn settings_after(
     settings: &SolverSettings,
     cmd: EditorCommand,
-) -> Result<SolverSettings, EditorError> {
+) -> Result<SolverSettings, String> {
     use EditorCommand as C;
     let mut s = *settings;
     match cmd {
@@ -69,6 +64,6 @@ pub(super) fn settings_after(
         }
         _ => {}
     }
-    crate::fishing::rules::first(s.problems("settings")).map_err(invalid)?;
+    crate::fishing::rules::first(s.problems("settings"))?;
     Ok(s)
 }

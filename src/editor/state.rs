@@ -244,7 +244,8 @@ impl EditorState {
             | C::SetCcdStepAngles { .. }
             | C::SetCcdBlend { .. }
             | C::SetCcdLinkLimits { .. }) => {
-                let settings = super::solver_cmd::settings_after(&self.doc.stage.settings, c)?;
+                let settings = super::solver_cmd::settings_after(&self.doc.stage.settings, c)
+                    .map_err(EditorError::Invalid)?;
                 self.edit(|s| s.settings = settings)?
             }
             C::SetSoften { value } => self.edit(|s| s.settings.soften = value)?,

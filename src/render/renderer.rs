@@ -5,34 +5,11 @@ use super::camera::FrameUniform;
 use super::grid::GridPipelines;
 use super::mesh::{GpuMesh, upload};
 use super::overlay::{OverlayBuilder, OverlayVertex};
-use super::skinned::{DrawUniform, MeshLayouts, mesh_pipeline, uniform_entry};
+use super::skinned::{
+    DrawUniform, IDENTITY, MeshLayouts, extend_palette, mesh_pipeline, uniform_entry,
+};
 use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
 use glam::{Mat4, Vec3};
-
-const IDENTITY: [[f32; 4]; 4] = [
-    [1.0, 0.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0, 0.0],
-    [0.0, 0.0, 1.0, 0.0],
-    [0.0, 0.0, 0.0, 1.0],
-];
-
-/// `palette` padded with identity to at least `len` entries; non-finite matrices become
-/// identity so a bad joint never produces NaN vertices.
-pub(crate) fn padded_palette(palette: &[[[f32; 4]; 4]], len: usize) -> Vec<[[f32; 4]; 4]> {
-    let mut out = Vec::with_capacity(len.max(palette.len()));
-    extend_palette(&mut out, palette, len);
-    out
-}
-
-fn extend_palette(out: &mut Vec<[[f32; 4]; 4]>, palette: &[[[f32; 4]; 4]], len: usize) {
-    for m in palette {
-        let finite = m.iter().flatten().all(|c| c.is_finite());
-        out.push(if finite { *m } else { IDENTITY });
-    }
-    for _ in palette.len()..len {
-        out.push(IDENTITY);
-    }
-}
 
 /// A GPU buffer that grows (to the next power of two) when a frame needs more.
 struct GrowBuffer {

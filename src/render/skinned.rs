@@ -191,7 +191,7 @@ pub fn gpu_skin_positions(
         })
         .collect();
     let max_joint = vertices.iter().flat_map(|v| v.joints).max().unwrap_or(0) as usize;
-    let palette = super::renderer::padded_palette(skin_matrices, max_joint + 1);
+    let palette = padded_palette(skin_matrices, max_joint + 1);
     let joints = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("skin check joints"),
         contents: bytemuck::cast_slice(&palette),
@@ -261,4 +261,29 @@ pub fn gpu_skin_positions(
     let bytes = super::capture::read_buffer(gpu, &readback)?;
     let out: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
     Ok(out.iter().map(|p| [p[0], p[1], p[2]]).collect())
+}
+
+pub(super) const IDENTITY: [[f32; 4]; 4] = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, 0.0, 1.0],
+];
+
+/// `palette` padded with identity to at least `len` entries; non-finite matrices become
+/// identity so a bad joint never produces NaN vertices.
+pub(crate) fn padded_palette(palette: &[[[f32; 4]; 4]], len: usize) -> Vec<[[f32; 4]; 4]> {
+    let mut out = Vec::with_capacity(len.max(palette.len()));
+    extend_palette(&mut out, palette, len);
+    out
+}
+
+pub(super) fn extend_palette(out: &mut Vec<[[f32; 4]; 4]>, palette: &[[[f32; 4]; 4]], len: usize) {
+    for m in palette {
+        let finite = m.iter().flatten().all(|c| c.is_finite());
+        out.push(if finite { *m } else { IDENTITY });
+    }
+    for _ in palette.len()..len {
+        out.push(IDENTITY);
+    }
 }

@@ -11,6 +11,7 @@ mod detect;
 mod frame;
 mod names;
 mod roles;
+mod tree;
 
 pub use body::{BodyMap, BodyRole, LegMap};
 pub use frame::{CharacterFrame, FrameError, nearest_axis};

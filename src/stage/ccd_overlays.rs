@@ -5,10 +5,10 @@
 //! off the arcs are drawn faint, like the two-bone elbow's.
 
 use super::Stage;
-use super::overlays::overlay_arc;
 use crate::fishing::CcdLinkRole;
 use crate::ik::limits::{EulerLimit, HingeLimit, LimitArc};
 use crate::render::OverlayArc;
+use crate::render::overlay::colors;
 use crate::rig::Side;
 use glam::{DQuat, DVec3};
 use std::f64::consts::PI;
@@ -83,4 +83,26 @@ pub(super) fn ccd_link_arcs(stage: &Stage, side: Side, out: &mut Vec<OverlayArc>
             }
         }
     }
+}
+
+/// Draw data of a limit arc: a translucent wedge (fainter when the limit is off) with an
+/// outline, orange where the joint sits on the limit.
+pub(super) fn overlay_arc(arc: &LimitArc, enabled: bool) -> OverlayArc {
+    let fill_alpha = if enabled { 0.3 } else { 0.1 };
+    OverlayArc {
+        centre: f32s(arc.centre_in_world),
+        axis: f32s(arc.axis_in_world),
+        start_dir: f32s(arc.start_dir_in_world),
+        sweep_rad: arc.sweep as f32,
+        radius: arc.radius as f32,
+        current_angle: arc.current_angle as f32,
+        fill_rgba: colors::linear(colors::ARC, fill_alpha),
+        line_rgba: colors::linear(colors::ARC, if enabled { 0.9 } else { 0.45 }),
+        limit_rgba: colors::linear(colors::ARC_ON_LIMIT, 1.0),
+        on_limit: arc.on_limit && enabled,
+    }
+}
+
+fn f32s(v: DVec3) -> [f32; 3] {
+    [v.x as f32, v.y as f32, v.z as f32]
 }

@@ -6,11 +6,12 @@
 //! model.
 
 use super::Stage;
+use super::ccd_overlays::overlay_arc;
 use crate::fishing::{ArmSolverKind, PoseEvaluation, SIDES};
 use crate::ik::limits::LimitArc;
 use crate::ik::two_bone::ElbowLimit;
 use crate::render::overlay::colors;
-use crate::render::{OverlayArc, OverlayLine, OverlaySphere, OverlayTriangle, Overlays};
+use crate::render::{OverlayLine, OverlaySphere, OverlayTriangle, Overlays};
 use crate::rig::Pose;
 use glam::{DQuat, DVec3};
 
@@ -181,22 +182,4 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
         }
     }
     out
-}
-
-/// Draw data of a limit arc: a translucent wedge (fainter when the limit is off) with an
-/// outline, orange where the joint sits on the limit.
-pub(super) fn overlay_arc(arc: &LimitArc, enabled: bool) -> OverlayArc {
-    let fill_alpha = if enabled { 0.3 } else { 0.1 };
-    OverlayArc {
-        centre: f32s(arc.centre_in_world),
-        axis: f32s(arc.axis_in_world),
-        start_dir: f32s(arc.start_dir_in_world),
-        sweep_rad: arc.sweep as f32,
-        radius: arc.radius as f32,
-        current_angle: arc.current_angle as f32,
-        fill_rgba: colors::linear(colors::ARC, fill_alpha),
-        line_rgba: colors::linear(colors::ARC, if enabled { 0.9 } else { 0.45 }),
-        limit_rgba: colors::linear(colors::ARC_ON_LIMIT, 1.0),
-        on_limit: arc.on_limit && enabled,
-    }
 }

@@ -5,8 +5,8 @@
 //! Pure: works on a [`Skeleton`] and its rest [`Pose`]; no axis is assumed (the body's own
 //! up, hips → head, decides what "down" means), so Z-up and posed-root files map alike.
 
-use super::detect::{Names, main_child, strict_ancestor};
 use super::names::NameKind;
+use super::tree::{Names, main_child, strict_ancestor};
 use super::{MapMethod, Side};
 use crate::rig::{Pose, Skeleton};
 use glam::DVec3;
