@@ -38,7 +38,7 @@ fn fishing(c: &mut Criterion) {
                 )
                 .expect("pose");
             skin_matrices_into(skin, &pose, &mut palette);
-            black_box((eval, &palette));
+            let _ = black_box((eval, &palette));
         })
     });
     c.bench_function("fishing/timeline_600", |b| {

@@ -267,7 +267,7 @@ fn world_transforms_are_current_after_update() {
     for (p, _) in fixtures() {
         let sc = load(&p);
         let mut pose = sc.pose.clone();
-        sc.solver.update(
+        let _ = sc.solver.update(
             &sc.skeleton,
             &mut pose,
             sc.global_blend_factor.unwrap_or(1.0),
@@ -290,9 +290,9 @@ fn switched_off_limits_are_ignored() {
     let mut free = sc.solver.clone();
     free.chains[0].links[0].limitation = None;
     let (mut a, mut b, mut c) = (sc.pose.clone(), sc.pose.clone(), sc.pose.clone());
-    off.update(&sc.skeleton, &mut a, 1.0);
-    free.update(&sc.skeleton, &mut b, 1.0);
-    sc.solver.update(&sc.skeleton, &mut c, 1.0);
+    let _ = off.update(&sc.skeleton, &mut a, 1.0);
+    let _ = free.update(&sc.skeleton, &mut b, 1.0);
+    let _ = sc.solver.update(&sc.skeleton, &mut c, 1.0);
     assert_eq!(a, b);
     assert_ne!(a, c, "the limitation must matter in this scene");
 
@@ -307,7 +307,7 @@ fn switched_off_limits_are_ignored() {
     }
     let (mut a, mut b) = (sc.pose.clone(), sc.pose.clone());
     let ra = off.update(&sc.skeleton, &mut a, 1.0);
-    free.update(&sc.skeleton, &mut b, 1.0);
+    let _ = free.update(&sc.skeleton, &mut b, 1.0);
     assert_eq!(a, b);
     assert!(ra.chains[0].links.iter().all(|l| !l.on_limit));
 }

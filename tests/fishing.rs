@@ -195,7 +195,7 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
     let mut pose = actor.base.clone();
     let settings = SolverSettings::default();
     for phase in Phase::ALL {
-        poser
+        let _ = poser
             .evaluate(
                 &actor,
                 &calib,
@@ -206,7 +206,7 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
             )
             .unwrap();
     }
-    poser
+    let _ = poser
         .evaluate(
             &actor,
             &calib,
@@ -222,7 +222,7 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
     let calib_before = calib.clone();
     let clone = actor.clone();
     let mut other = clone.base.clone();
-    Poser::new()
+    let _ = Poser::new()
         .evaluate(
             &clone,
             &calib,

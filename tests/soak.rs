@@ -59,7 +59,7 @@ fn a_million_random_moves_stay_finite_and_rigid() {
 
     let mut poser = Poser::new();
     let mut pose = actor.base.clone();
-    poser
+    let _ = poser
         .evaluate(
             &actor,
             &calib0,
@@ -93,7 +93,7 @@ fn a_million_random_moves_stay_finite_and_rigid() {
         };
         *calib.poles.get_mut(side) = PoleKeys::constant(pole);
         let state = SessionState::at_fraction(rng.next(), params);
-        poser
+        let _ = poser
             .evaluate(
                 &actor,
                 &calib,
@@ -132,7 +132,7 @@ fn a_million_random_moves_stay_finite_and_rigid() {
         }
     }
     assert!(pose.is_finite());
-    poser
+    let _ = poser
         .evaluate(
             &actor,
             &calib0,

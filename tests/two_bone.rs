@@ -290,10 +290,10 @@ fn repeated_solving_returns_the_same_pose() {
         shoulder + DVec3::new(0.2, -0.3, 0.2),
         shoulder + DVec3::new(0.5, -0.5, -1.0),
     );
-    j.solve(&skel, &mut pose).unwrap();
+    let _ = j.solve(&skel, &mut pose).unwrap();
     let first = pose.clone();
     for _ in 0..10 {
-        j.solve(&skel, &mut pose).unwrap();
+        let _ = j.solve(&skel, &mut pose).unwrap();
     }
     for bone in 0..pose.len() {
         let q0 = first.local(bone).rotation;
@@ -309,7 +309,7 @@ fn solving_a_clone_leaves_the_original_untouched() {
     let original = pose.clone();
     let mut copy = pose.clone();
     let shoulder = pose.world_position(UPPER);
-    job(
+    let _ = job(
         shoulder + DVec3::new(0.3, 0.0, 0.2),
         shoulder + DVec3::NEG_Z,
     )
@@ -413,7 +413,7 @@ fn weight_blends_with_the_input_pose() {
     let target = shoulder + DVec3::new(0.25, -0.2, 0.2);
     let full = job(target, shoulder + DVec3::NEG_Z);
     let mut zero_pose = pose0.clone();
-    TwoBoneJob {
+    let _ = TwoBoneJob {
         weight: 0.0,
         ..full.clone()
     }
@@ -423,9 +423,9 @@ fn weight_blends_with_the_input_pose() {
         assert!((zero_pose.world_position(bone) - pose0.world_position(bone)).length() < 1e-12);
     }
     let mut solved = pose0.clone();
-    full.solve(&skel, &mut solved).unwrap();
+    let _ = full.solve(&skel, &mut solved).unwrap();
     let mut half = pose0.clone();
-    TwoBoneJob {
+    let _ = TwoBoneJob {
         weight: 0.5,
         ..full
     }

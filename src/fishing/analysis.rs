@@ -68,6 +68,7 @@ pub struct TimelineIssue {
 
 /// What [`analyse_timeline`] found over the whole session.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct TimelineAnalysis {
     /// Every sample of each arm, in time order.
     pub samples: PerSide<Vec<ArmSample>>,

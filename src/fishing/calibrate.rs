@@ -43,6 +43,7 @@ pub struct PhaseReport {
 
 /// What calibration chose and what it achieves.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct CalibrationReport {
     /// Timeline samples per arm.
     pub samples: usize,

@@ -46,6 +46,7 @@ pub struct CcdLinkState {
 
 /// What the CCD solver did for one arm.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct CcdArmReport {
     /// Passes run (≤ the configured iterations).
     pub iterations: u32,

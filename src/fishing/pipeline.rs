@@ -61,6 +61,7 @@ pub enum SessionError {
 
 /// What one arm did in one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct ArmReport {
     /// The solver that posed this arm.
     pub solver: ArmSolverKind,
@@ -84,6 +85,7 @@ pub struct ArmReport {
 
 /// What one [`Poser::evaluate`] decided and did.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct PoseEvaluation {
     /// The rod, net and grips, actor space.
     pub frames: SessionFrames,

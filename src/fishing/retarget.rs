@@ -16,6 +16,7 @@ use glam::DVec3;
 
 /// What retargeting changed and what it could not map.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct RetargetReport {
     /// Target arm length over source arm length, per side.
     pub arm_scale: PerSide<f64>,

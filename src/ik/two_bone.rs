@@ -173,6 +173,7 @@ pub enum TwoBoneError {
 
 /// Result of one solve. Every number is finite for any input that passed `validate()`.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct TwoBoneReport {
     /// The wrist ends within `1e-5·(a+b)` of the requested target.
     pub reached: bool,

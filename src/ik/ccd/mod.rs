@@ -245,6 +245,7 @@ pub struct ChainReport {
 /// Outcome of one [`CcdSolver::update`]; reuse it with [`CcdSolver::update_into`] to avoid
 /// allocating.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct CcdReport {
     /// One report per chain, in [`CcdSolver::chains`] order.
     pub chains: Vec<ChainReport>,
