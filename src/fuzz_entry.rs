@@ -37,6 +37,15 @@ fn parse(data: &[u8]) -> Option<Preset> {
     preset::parse_preset(std::str::from_utf8(data).ok()?).ok()
 }
 
+/// The bundled angler with the preset of `data` applied and posed; `None` when the bytes are
+/// not a preset or the preset cannot be posed there.
+fn posed_angler(data: &[u8]) -> Option<Stage> {
+    let preset = parse(data)?;
+    let mut stage = bundled()?.clone();
+    preset.apply_to(&mut stage).ok()?;
+    Some(stage)
+}
+
 /// The stage is posed and finite everywhere; its preset serialises without `null` and parses.
 fn assert_posed_sound(stage: &Stage, what: &str) {
     for b in 0..stage.pose.len() {
@@ -63,13 +72,9 @@ fn assert_posed_sound(stage: &Stage, what: &str) {
 /// Poses the bundled angler with the preset's calibration, settings and state (what a
 /// `calibrate`-written preset feeds the editor), then at three more session times.
 pub fn preset_pose(data: &[u8]) -> bool {
-    let (Some(preset), Some(base)) = (parse(data), bundled()) else {
+    let Some(mut stage) = posed_angler(data) else {
         return false;
     };
-    let mut stage = base.clone();
-    if preset.apply_to(&mut stage).is_err() {
-        return false;
-    }
     assert_posed_sound(&stage, "apply_to");
     let params = stage.state.params;
     for u in [0.0, 0.37, 1.0] {
@@ -85,14 +90,9 @@ pub fn preset_pose(data: &[u8]) -> bool {
 /// Retargets the preset (tuned on the angler) onto another character, poses it there and
 /// refines it over a few samples.
 pub fn preset_retarget(data: &[u8]) -> bool {
-    let (Some(preset), Some(base), Some(target)) = (parse(data), bundled(), retarget_target())
-    else {
+    let (Some(source), Some(target)) = (posed_angler(data), retarget_target()) else {
         return false;
     };
-    let mut source = base.clone();
-    if preset.apply_to(&mut source).is_err() {
-        return false;
-    }
     let (calibration, settings, report) = retarget(
         &source.actor,
         &source.calibration,
@@ -128,13 +128,9 @@ pub fn preset_retarget(data: &[u8]) -> bool {
 
 /// Exports the preset's session as animation clips (4 fps) and loads the file back.
 pub fn clip_roundtrip(data: &[u8]) -> bool {
-    let (Some(preset), Some(base)) = (parse(data), bundled()) else {
+    let Some(mut stage) = posed_angler(data) else {
         return false;
     };
-    let mut stage = base.clone();
-    if preset.apply_to(&mut stage).is_err() {
-        return false;
-    }
     let options = ClipOptions {
         fps: 4.0,
         ..Default::default()

@@ -52,24 +52,24 @@ fn gpu_or_skip() -> bool {
     anglerpose::render::gpu::test_gpu().is_some()
 }
 
-#[test]
-fn the_side_bar_of_a_two_bone_preset_matches_its_snapshot() {
+/// The side bar of `preset` against `tests/snapshots/{name}.png`.
+fn assert_side_bar_snapshot(preset: &str, name: &str) {
     if !gpu_or_skip() {
         return;
     }
-    let (mut h, _) = side_bar(editor("seated_hold.json"));
+    let (mut h, _) = side_bar(editor(preset));
     h.run();
-    h.snapshot_options("side_bar_two_bone", &options());
+    h.snapshot_options(name, &options());
+}
+
+#[test]
+fn the_side_bar_of_a_two_bone_preset_matches_its_snapshot() {
+    assert_side_bar_snapshot("seated_hold.json", "side_bar_two_bone");
 }
 
 #[test]
 fn the_side_bar_of_a_ccd_preset_matches_its_snapshot() {
-    if !gpu_or_skip() {
-        return;
-    }
-    let (mut h, _) = side_bar(editor("ccd_arms.json"));
-    h.run();
-    h.snapshot_options("side_bar_ccd", &options());
+    assert_side_bar_snapshot("ccd_arms.json", "side_bar_ccd");
 }
 
 #[test]

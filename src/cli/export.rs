@@ -65,6 +65,19 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     {
         anyhow::bail!("--t {t} is outside 0..1");
     }
+    // Flags that do not fit the format, before anything is loaded.
+    match args.format {
+        ExportFormat::Glb if args.samples.is_some() => {
+            anyhow::bail!("--samples applies to --format pose-json only")
+        }
+        ExportFormat::Glb if !args.animation && args.phases.is_some() => {
+            anyhow::bail!("--phases applies to --animation only")
+        }
+        ExportFormat::PoseJson if args.animation => {
+            anyhow::bail!("--animation applies to --format glb only")
+        }
+        _ => {}
+    }
     let path = args
         .preset
         .clone()
@@ -96,9 +109,6 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
     }
     let bytes = match args.format {
         ExportFormat::Glb if args.animation => {
-            if args.samples.is_some() {
-                anyhow::bail!("--samples applies to --format pose-json only");
-            }
             let (first, last) = args.phases.unwrap_or((Phase::SeatedHold, Phase::Landing));
             let options = preset::ClipOptions {
                 fps: args.fps,
@@ -112,19 +122,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
             }
             bytes
         }
-        ExportFormat::Glb => {
-            if args.samples.is_some() {
-                anyhow::bail!("--samples applies to --format pose-json only");
-            }
-            if args.phases.is_some() {
-                anyhow::bail!("--phases applies to --animation only");
-            }
-            preset::posed_glb(&stage)?
-        }
+        ExportFormat::Glb => preset::posed_glb(&stage)?,
         ExportFormat::PoseJson => {
-            if args.animation {
-                anyhow::bail!("--animation applies to --format glb only");
-            }
             let states = match args.samples {
                 Some(0) => anyhow::bail!("--samples must be at least 1"),
                 Some(n) => preset::timeline_states(n, stage.state.params),

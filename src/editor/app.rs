@@ -128,8 +128,6 @@ struct App {
     frame_times: Vec<f64>,
     title: String,
     mesh_source: (PathBuf, u64),
-    /// GPU errors seen (each rebuilt the renderer); printed on exit.
-    gpu_errors: u64,
     /// Live reload of the character file.
     watcher: Option<super::watch::CharacterWatcher>,
     quitting: bool,
@@ -168,7 +166,6 @@ impl App {
             frame_times: Vec::new(),
             title: String::new(),
             mesh_source,
-            gpu_errors: 0,
             watcher: None,
             quitting: false,
             written_layout: [u32::MAX; 4],
@@ -360,12 +357,13 @@ impl App {
             // wgpu reported what no error scope caught (the handler logged it): this frame may
             // be wrong, so draw another with a rebuilt renderer and freshly uploaded meshes.
             gfx.rebuild_renderer();
-            self.mesh_source.1 = u64::MAX;
-            self.gpu_errors += errors.len() as u64;
-            self.ed.message = Some(format!(
-                "GPU error (renderer rebuilt): {}",
-                errors.last().map(String::as_str).unwrap_or_default()
-            ));
+            self.ed.message = Some(match gfx.upload_stage(&self.ed.doc.stage) {
+                Ok(()) => format!(
+                    "GPU error (renderer rebuilt): {}",
+                    errors.last().map(String::as_str).unwrap_or_default()
+                ),
+                Err(e) => format!("GPU error; uploading meshes again: {e}"),
+            });
             window.request_redraw();
         }
         let title = self.ed.title();

@@ -100,14 +100,6 @@ fn principal_axis(c: DMat3) -> (DVec3, f64) {
     (a, l1 / l2.abs().max(1e-300))
 }
 
-/// One cross-section of the rod along the current axis estimate.
-#[derive(Default, Clone)]
-struct Bin {
-    sum: DVec3,
-    count: usize,
-    radii: Vec<f64>,
-}
-
 /// Detects the rod frame of `points` (every mesh vertex in the file's model space).
 /// `real_length` (metres) is used when the file's length is not plausible as metres.
 ///
@@ -162,7 +154,7 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
     let bins = sections(points, centre, axis);
     // The blank radius per section: the smallest distances (the blank surface), robust to a
     // reel or guide in the same section.
-    let radius: Vec<Option<f64>> = bins.iter().map(radius_of).collect();
+    let radius: Vec<Option<f64>> = bins.iter().map(|b| radius_of(b)).collect();
     let end_radius = |range: std::ops::Range<usize>| {
         median(range.filter_map(|i| radius[i]).collect::<Vec<f64>>())
     };
@@ -265,28 +257,26 @@ fn extent(points: &[DVec3], centre: DVec3, axis: DVec3) -> (f64, f64) {
         })
 }
 
-fn sections(points: &[DVec3], centre: DVec3, axis: DVec3) -> Vec<Bin> {
+/// The distances from the axis of the points in each of [`BINS`] cross-sections along it.
+fn sections(points: &[DVec3], centre: DVec3, axis: DVec3) -> Vec<Vec<f64>> {
     let (lo, hi) = extent(points, centre, axis);
-    let mut bins = vec![Bin::default(); BINS];
+    let mut bins = vec![Vec::new(); BINS];
     let width = (hi - lo).max(1e-300);
     for p in points {
         let d = *p - centre;
         let t = d.dot(axis);
         let i = (((t - lo) / width * BINS as f64) as usize).min(BINS - 1);
-        let b = &mut bins[i];
-        b.sum += *p;
-        b.count += 1;
-        b.radii.push((d - axis * t).length());
+        bins[i].push((d - axis * t).length());
     }
     bins
 }
 
 /// The blank's radius in a section: the median of the inner half of the distances.
-fn radius_of(b: &Bin) -> Option<f64> {
-    if b.count < 3 {
+fn radius_of(radii: &[f64]) -> Option<f64> {
+    if radii.len() < 3 {
         return None;
     }
-    let mut r = b.radii.clone();
+    let mut r = radii.to_vec();
     r.sort_by(f64::total_cmp);
     Some(median(r[..r.len().div_ceil(2)].to_vec()))
 }

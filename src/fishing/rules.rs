@@ -43,16 +43,22 @@ pub fn join(prefix: &str, key: &str) -> String {
     }
 }
 
+/// Records `c` (component `i` of `path`) as not finite; true when it is finite.
+fn finite_component(c: f64, i: usize, path: &str, out: &mut Vec<FieldProblem>) -> bool {
+    if !c.is_finite() {
+        push(
+            out,
+            format!("{path}[{i}]"),
+            format!("{c} is not a finite number"),
+        );
+    }
+    c.is_finite()
+}
+
 /// Finite components (any magnitude: angles, axes).
 pub fn finite3(v: DVec3, path: &str, out: &mut Vec<FieldProblem>) {
     for (i, c) in v.to_array().into_iter().enumerate() {
-        if !c.is_finite() {
-            push(
-                out,
-                format!("{path}[{i}]"),
-                format!("{c} is not a finite number"),
-            );
-        }
+        finite_component(c, i, path, out);
     }
 }
 
@@ -76,13 +82,7 @@ pub fn number(v: f64, path: &str, lo: f64, hi: f64, out: &mut Vec<FieldProblem>)
 /// A finite position or offset within ±[`MAX_DISTANCE`] metres on each axis.
 pub fn position(v: DVec3, path: &str, out: &mut Vec<FieldProblem>) {
     for (i, c) in v.to_array().into_iter().enumerate() {
-        if !c.is_finite() {
-            push(
-                out,
-                format!("{path}[{i}]"),
-                format!("{c} is not a finite number"),
-            );
-        } else if c.abs() > MAX_DISTANCE {
+        if finite_component(c, i, path, out) && c.abs() > MAX_DISTANCE {
             push(
                 out,
                 format!("{path}[{i}]"),
@@ -94,17 +94,11 @@ pub fn position(v: DVec3, path: &str, out: &mut Vec<FieldProblem>) {
 
 /// A finite unit quaternion (length within 1e-3 of 1).
 pub fn unit_quat(q: DQuat, path: &str, out: &mut Vec<FieldProblem>) {
-    let before = out.len();
+    let mut finite = true;
     for (i, c) in q.to_array().into_iter().enumerate() {
-        if !c.is_finite() {
-            push(
-                out,
-                format!("{path}[{i}]"),
-                format!("{c} is not a finite number"),
-            );
-        }
+        finite &= finite_component(c, i, path, out);
     }
-    if out.len() == before && (q.length() - 1.0).abs() > 1e-3 {
+    if finite && (q.length() - 1.0).abs() > 1e-3 {
         push(
             out,
             path,

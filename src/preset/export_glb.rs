@@ -94,7 +94,7 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
     ];
     let mut holders = Vec::new();
     for (name, object, placement) in props {
-        let t = Transform::from_affine(&placement);
+        let t = holder_transform(&placement);
         let holder = glb.node(name, t.translation.to_array(), t.rotation.to_array());
         let rest = Pose::rest(&object.skeleton);
         let (roots, _) = add_object(&mut glb, object, &rest, DAffine3::IDENTITY, name)?;
@@ -108,6 +108,18 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
         net: holders[1],
     };
     Ok((glb, nodes))
+}
+
+/// A root bone's local as the file holds it: `parent_from_actor` folded in.
+pub(crate) fn folded_root(parent_from_actor: &DAffine3, local: &Transform) -> Transform {
+    Transform::from_affine(&(*parent_from_actor * local.to_affine()))
+}
+
+/// A prop holder node's transform for `placement`: its translation and rotation (holders
+/// carry no scale).
+pub(crate) fn holder_transform(placement: &DAffine3) -> Transform {
+    let t = Transform::from_affine(placement);
+    Transform::new(t.translation, t.rotation, DVec3::ONE)
 }
 
 /// Adds every node of `object` with the locals of `pose` (roots get `parent_from_actor`
@@ -125,7 +137,7 @@ fn add_object(
     for (b, bone) in skel.bones().iter().enumerate() {
         let mut local = *pose.local(b);
         if bone.parent.is_none() {
-            local = Transform::from_affine(&(parent_from_actor * local.to_affine()));
+            local = folded_root(&parent_from_actor, &local);
             roots.push(b);
         }
         // f32 in the file: a value beyond its range would be written as infinity.

@@ -90,9 +90,9 @@ pub(super) fn ccd_link_arcs(stage: &Stage, side: Side, out: &mut Vec<OverlayArc>
 pub(super) fn overlay_arc(arc: &LimitArc, enabled: bool) -> OverlayArc {
     let fill_alpha = if enabled { 0.3 } else { 0.1 };
     OverlayArc {
-        centre: f32s(arc.centre_in_world),
-        axis: f32s(arc.axis_in_world),
-        start_dir: f32s(arc.start_dir_in_world),
+        centre: arc.centre_in_world.as_vec3().to_array(),
+        axis: arc.axis_in_world.as_vec3().to_array(),
+        start_dir: arc.start_dir_in_world.as_vec3().to_array(),
         sweep_rad: arc.sweep as f32,
         radius: arc.radius as f32,
         current_angle: arc.current_angle as f32,
@@ -101,8 +101,4 @@ pub(super) fn overlay_arc(arc: &LimitArc, enabled: bool) -> OverlayArc {
         limit_rgba: colors::linear(colors::ARC_ON_LIMIT, 1.0),
         on_limit: arc.on_limit && enabled,
     }
-}
-
-fn f32s(v: DVec3) -> [f32; 3] {
-    [v.x as f32, v.y as f32, v.z as f32]
 }

@@ -3,6 +3,7 @@
 
 use super::ClipError;
 use crate::fishing::{Phase, SessionState};
+use crate::preset::export_glb::{folded_root, holder_transform};
 use crate::rig::{Pose, Transform};
 use crate::stage::Stage;
 use glam::{DAffine3, DQuat, DVec3};
@@ -53,14 +54,13 @@ fn current_locals(stage: &Stage, n_bones: usize) -> Result<Vec<Transform>, ClipE
     for b in 0..n_bones {
         let local = *stage.pose.local(b);
         locals.push(if skel.parent(b).is_none() {
-            Transform::from_affine(&(world_from_actor * local.to_affine()))
+            folded_root(&world_from_actor, &local)
         } else {
             local
         });
     }
     for frame in [eval.frames.actor_from_rod, eval.frames.actor_from_net] {
-        let t = Transform::from_affine(&(world_from_actor * frame.to_affine()));
-        locals.push(Transform::new(t.translation, t.rotation, DVec3::ONE));
+        locals.push(holder_transform(&(world_from_actor * frame.to_affine())));
     }
     Ok(locals)
 }
