@@ -241,24 +241,7 @@ fn a_non_humanoid_opens_the_window_with_the_reason() {
         ),
     )
     .unwrap();
-    let layout = dir.join("layout.json");
-    let mut editor = Editor::start(
-        &x,
-        &dir,
-        &dir.join("state"),
-        "editor-non-humanoid",
-        &[
-            hand.as_os_str(),
-            "--window".as_ref(),
-            "1000x640".as_ref(),
-            "--layout-out".as_ref(),
-            layout.as_os_str(),
-        ],
-    );
-    wait_for("the editor's layout", STARTUP, || {
-        read_layout(&layout).is_some()
-    });
-    std::thread::sleep(Duration::from_secs(2));
+    let (mut editor, _layout) = Editor::start_laid_out(&x, &dir, "editor-non-humanoid", &hand);
     editor.assert_alive("opening a non-humanoid");
     let log = editor.log_text();
     assert!(

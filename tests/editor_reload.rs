@@ -9,7 +9,7 @@ mod support;
 use std::path::Path;
 use std::time::Duration;
 use support::gltf_edit::{Doc, shared_models};
-use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
+use support::xwin::{Editor, Xvfb, read_layout, test_dir, wait_for};
 
 /// Writes through a temporary file and a rename, as most tools save.
 fn write_then_rename(path: &Path, bytes: &[u8]) {
@@ -62,24 +62,7 @@ fn the_editor_follows_the_character_file_on_disk() {
     json["humanoid_overrides"] = serde_json::json!({"left.hand": "arm_joint_L_3"});
     std::fs::write(&preset, serde_json::to_string_pretty(&json).unwrap()).unwrap();
 
-    let layout = dir.join("layout.json");
-    let mut editor = Editor::start(
-        &x,
-        &dir,
-        &dir.join("state"),
-        "editor-reload",
-        &[
-            preset.as_os_str(),
-            "--window".as_ref(),
-            "1000x640".as_ref(),
-            "--layout-out".as_ref(),
-            layout.as_os_str(),
-        ],
-    );
-    wait_for("the editor's layout", STARTUP, || {
-        read_layout(&layout).is_some()
-    });
-    std::thread::sleep(Duration::from_secs(2));
+    let (mut editor, layout) = Editor::start_laid_out(&x, &dir, "editor-reload", &preset);
     let (origin, size) = read_layout(&layout).unwrap();
     let before = x.capture_screen(&dir.join("before.png"));
 

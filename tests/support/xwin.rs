@@ -205,6 +205,30 @@ impl Editor {
         }
     }
 
+    /// Starts the editor on `file` in a 1000×640 window with `--layout-out`, waits until its
+    /// layout is written and lets it draw for two more seconds. Returns the layout file too.
+    pub fn start_laid_out(x: &Xvfb, dir: &Path, name: &str, file: &Path) -> (Self, PathBuf) {
+        let layout = dir.join("layout.json");
+        let editor = Self::start(
+            x,
+            dir,
+            &dir.join("state"),
+            name,
+            &[
+                file.as_os_str(),
+                "--window".as_ref(),
+                "1000x640".as_ref(),
+                "--layout-out".as_ref(),
+                layout.as_os_str(),
+            ],
+        );
+        wait_for("the editor's layout", STARTUP, || {
+            read_layout(&layout).is_some()
+        });
+        std::thread::sleep(Duration::from_secs(2));
+        (editor, layout)
+    }
+
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
