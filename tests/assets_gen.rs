@@ -11,7 +11,14 @@ use std::process::Command;
 use std::sync::OnceLock;
 use support::khronos;
 
-const FILES: [&str; 4] = ["angler.glb", "rod.glb", "net.glb", "stool.glb"];
+const FILES: [&str; 6] = [
+    "angler.glb",
+    "rod.glb",
+    "net.glb",
+    "stool.glb",
+    "rod_surf.glb",
+    "rod_baitcaster.glb",
+];
 const REGENERATE: &str = "regenerate them with `cargo run -- assets generate` and commit assets/";
 
 /// Runs `anglerpose assets generate --out <temp>` once for all tests and returns the folder.

@@ -19,7 +19,7 @@ fn asset(name: &str) -> PathBuf {
 }
 
 fn detect(path: &Path) -> Result<RodModel, RodFileError> {
-    rod_model(&gltf_io::load(path).unwrap(), DEFAULT_ROD_LENGTH)
+    rod_model(&gltf_io::load(path).unwrap(), Some(DEFAULT_ROD_LENGTH))
 }
 
 fn angle_deg(a: DVec3, b: DVec3) -> f64 {

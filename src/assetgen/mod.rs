@@ -1,5 +1,5 @@
-//! Deterministic generator for the bundled assets: `angler.glb`, `rod.glb`, `net.glb` and
-//! `stool.glb` (`anglerpose assets generate` writes them to `assets/`).
+//! Deterministic generator for the bundled assets: `angler.glb`, `rod.glb`, `net.glb`,
+//! `stool.glb`, `rod_surf.glb` and `rod_baitcaster.glb` (`anglerpose assets generate` writes them to `assets/`).
 //!
 //! Every run gives byte-identical files: fixed iteration orders, no timestamps, no hashing,
 //! floats written with Rust's shortest round-trip formatting (see [`glb`]). The library only
@@ -44,6 +44,9 @@
 //!   Empty nodes: `grip_rear` at 0.08 m, `grip_front` at 0.40 m (reel seat), `tip` at 2.4 m.
 //! - `net.glb`: handle 1.2 m along +Y from the origin (grip end), 0.5 m hoop beyond it in the
 //!   XY plane, bag hanging toward −Z. Empty node `grip` at 0.1 m.
+//! - `rod_surf.glb`, `rod_baitcaster.glb`: two more rods, modelled off the canonical frame
+//!   (Z-up; along −X in centimetres), for calibrating on rods other than the bundled one
+//!   (see [`rods`]).
 //! - `stool.glb`: four-legged camping stool, origin on the ground below the seat centre, seat top
 //!   at y = 0.45 m. Empty node `seat` at the seat top centre.
 
@@ -52,6 +55,7 @@ pub mod body;
 pub mod glb;
 pub mod mesher;
 pub mod props;
+pub mod rods;
 pub mod sdf;
 pub mod shapes;
 pub mod skeleton;
@@ -81,6 +85,14 @@ pub fn generate_all() -> Vec<GeneratedFile> {
         GeneratedFile {
             file_name: "stool.glb",
             bytes: props::stool_glb(),
+        },
+        GeneratedFile {
+            file_name: "rod_surf.glb",
+            bytes: rods::surf_glb(),
+        },
+        GeneratedFile {
+            file_name: "rod_baitcaster.glb",
+            bytes: rods::baitcaster_glb(),
         },
     ]
 }

@@ -423,7 +423,7 @@ fn stool_mesh() -> TriMesh {
 
 /// Writes one rigid prop: a mesh node named `name` at the scene root with the given empty
 /// child nodes `(name, translation)`.
-fn prop_glb(name: &str, mesh: &TriMesh, empties: &[(&str, [f64; 3])]) -> Vec<u8> {
+pub(super) fn prop_glb(name: &str, mesh: &TriMesh, empties: &[(&str, [f64; 3])]) -> Vec<u8> {
     let mut glb = GlbBuilder::default();
     let prim = glb.primitive(mesh, None);
     let mesh_index = glb.mesh(name, vec![prim]);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 #[derive(Subcommand, Debug)]
 pub enum AssetsCommand {
-    /// Write angler.glb, rod.glb, net.glb and stool.glb.
+    /// Write angler.glb, rod.glb, net.glb, stool.glb, rod_surf.glb and rod_baitcaster.glb.
     Generate(GenerateArgs),
 }
 

@@ -5,8 +5,7 @@
 use anglerpose::fishing::{CalibrationReport, calibrate};
 use anglerpose::preset::{Preset, io as preset_io};
 use anglerpose::rig::{BodyRole, HumanoidMap, Pose, Role};
-use anglerpose::stage::{Props, Stage, bundled_assets_dir};
-use anyhow::Context;
+use anglerpose::stage::Stage;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -30,6 +29,8 @@ pub struct CalibrateArgs {
     /// Calibrate for a left-handed angler (the left hand holds the reel seat).
     #[arg(long)]
     pub left_handed: bool,
+    #[command(flatten)]
+    pub props: super::prop_args::PropArgs,
 }
 
 /// What stops a character from being calibrated, naming the missing roles; `None` when it can.
@@ -76,7 +77,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
         anyhow::bail!("--samples {}: use 2..=100000", args.samples);
     }
     let character = anglerpose::gltf_io::load(&args.character)?;
-    let props = Props::load(&bundled_assets_dir()).context("loading the bundled props")?;
+    let props = args.props.load()?;
     let source = character.source.clone();
     let map = HumanoidMap::detect(&character.skeleton, &Pose::rest(&character.skeleton));
     if let Some(why) = refusal(&source, &map) {
@@ -106,13 +107,22 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
     stage.reset_flip_tracking();
     stage.update()?;
     let character_ref = preset_io::character_ref(&args.out, &args.character)?;
-    let preset = Preset::from_stage(&stage, character_ref);
+    let (rod, net, seat) = preset_io::prop_refs(&args.out, &stage.props.sources)?;
+    let preset = Preset {
+        rod,
+        net,
+        seat,
+        ..Preset::from_stage(&stage, character_ref)
+    };
     preset_io::save_preset_atomic(&args.out, &preset)?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         for n in &stage.notes {
             outln!("note: {n}");
+        }
+        for line in super::inspect_prop::props_lines(&stage.props) {
+            outln!("{line}");
         }
         outln!("{}", report_text(&report).trim_end_matches('\n'));
     }

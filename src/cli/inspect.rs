@@ -1,5 +1,6 @@
 //! `anglerpose inspect FILE [--json] [--as rod]`: what the importer sees in a glTF file, or
-//! the rod frame found in it.
+//! the rod or net frame found in it
+//! (`inspect_prop`).
 
 use anglerpose::gltf_io::{self, Character};
 use anglerpose::rig::{
@@ -20,79 +21,31 @@ pub struct InspectArgs {
     /// Read the file as a rod model: print the canonical rod frame found in its geometry.
     #[arg(long = "as", value_enum)]
     pub as_kind: Option<InspectAs>,
-    /// With `--as rod`: the rod's real length in metres when the file is not in metres.
-    #[arg(long, default_value_t = anglerpose::fishing::rod_model::DEFAULT_ROD_LENGTH)]
-    pub rod_length: f64,
+    /// With `--as rod` / `--as net`: the real length in metres when the file is not in metres
+    /// (default 2.4 for a rod, 1.7 for a net).
+    #[arg(long, visible_alias = "rod-length")]
+    pub length: Option<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum InspectAs {
-    /// A rod model (blank axis, butt, units, reel seat, rear grip).
+    /// A rod model (blank axis, butt, units, reel seat, rear grip, reel).
     Rod,
-}
-
-fn rod(args: &InspectArgs, character: &Character) -> anyhow::Result<()> {
-    if !(args.rod_length.is_finite() && (0.5..=10.0).contains(&args.rod_length)) {
-        anyhow::bail!("--rod-length {} is outside 0.5..=10 m", args.rod_length);
-    }
-    let m = anglerpose::stage::rod_file::rod_model(character, args.rod_length)?;
-    let f = m.file_from_rod;
-    let butt = f.translation;
-    let axis = f.matrix3.y_axis.normalize();
-    let reel = -f.matrix3.z_axis.normalize();
-    let at = |d: f64| f.transform_point3(glam::DVec3::Y * d).to_array();
-    if args.json {
-        let v = json!({
-            "file": args.file.display().to_string(),
-            "length_m": m.length,
-            "metres_per_unit": m.metres_per_unit,
-            "butt_in_file": butt.to_array(),
-            "blank_axis_in_file": axis.to_array(),
-            "reel_side_in_file": reel.to_array(),
-            "reel_found": m.reel_found,
-            "reel_seat_m": m.reel_seat,
-            "rear_grip_m": m.rear_grip,
-            "reel_seat_in_file": at(m.reel_seat),
-            "rear_grip_in_file": at(m.rear_grip),
-            "butt_radius_m": m.butt_radius,
-            "tip_radius_m": m.tip_radius,
-            "file_from_rod": f.to_cols_array(),
-            "notes": m.notes,
-        });
-        outln!("{}", serde_json::to_string_pretty(&v)?);
-        return Ok(());
-    }
-    let v = |p: glam::DVec3| format!("[{:.4}, {:.4}, {:.4}]", p.x, p.y, p.z);
-    outln!("{} as a rod", args.file.display());
-    outln!(
-        "  length: {:.3} m ({} m per file unit)",
-        m.length,
-        m.metres_per_unit
-    );
-    outln!("  butt (file): {}", v(butt));
-    outln!("  blank axis (file): {}", v(axis));
-    outln!(
-        "  reel: {} toward {} (file), seat {:.3} m from the butt",
-        if m.reel_found { "found" } else { "not found" },
-        v(reel),
-        m.reel_seat
-    );
-    outln!("  rear grip: {:.3} m from the butt", m.rear_grip);
-    outln!(
-        "  blank radius: {:.1} mm at the butt, {:.1} mm at the tip",
-        m.butt_radius * 1e3,
-        m.tip_radius * 1e3
-    );
-    for n in &m.notes {
-        outln!("  note: {n}");
-    }
-    Ok(())
+    /// A landing-net model (handle axis, handle end, units, hoop, grip).
+    Net,
 }
 
 pub fn run(args: InspectArgs) -> anyhow::Result<()> {
     let character = gltf_io::load(&args.file)?;
-    if args.as_kind == Some(InspectAs::Rod) {
-        return rod(&args, &character);
+    let query = super::inspect_prop::PropQuery {
+        file: &args.file,
+        json: args.json,
+        length: args.length,
+    };
+    match args.as_kind {
+        Some(InspectAs::Rod) => return super::inspect_prop::rod(&query, &character),
+        Some(InspectAs::Net) => return super::inspect_prop::net(&query, &character),
+        None => {}
     }
     let rest = Pose::rest(&character.skeleton);
     let map = HumanoidMap::detect(&character.skeleton, &rest);

@@ -15,6 +15,8 @@ mod export;
 mod ik;
 mod ik_two_bone;
 mod inspect;
+mod inspect_prop;
+mod prop_args;
 mod render;
 mod retarget;
 mod scene_file;

@@ -42,6 +42,9 @@ pub struct RenderArgs {
     /// Normalised time within the phase, 0..1 (default: the preset's, else 0).
     #[arg(long)]
     pub t: Option<f64>,
+    /// Artist's props for `--character` or the bundled angler (a preset names its own).
+    #[command(flatten)]
+    pub props: super::prop_args::PropArgs,
 }
 
 pub fn parse_size(s: &str) -> Result<[u32; 2], String> {
@@ -72,6 +75,13 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
         anyhow::bail!("--t {t} is outside 0..1");
     }
     let mut stage = load_stage(args.preset.as_deref(), args.character.as_deref())?;
+    let sources = args.props.sources();
+    if sources != Default::default() {
+        if args.preset.is_some() {
+            anyhow::bail!("--rod, --net and --seat are for --character: a preset names its own");
+        }
+        stage.set_props(args.props.load()?)?;
+    }
     let phase = args.phase.unwrap_or(stage.state.phase);
     let t = args.t.unwrap_or(if args.phase.is_some() {
         0.0

@@ -6,7 +6,7 @@
 use anglerpose::fishing::{refine, retarget};
 use anglerpose::preset::{Preset, io as preset_io};
 use anglerpose::rig::{HumanoidMap, HumanoidOverride, Pose};
-use anglerpose::stage::{Props, Stage, bundled_assets_dir};
+use anglerpose::stage::Stage;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -65,7 +65,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     {
         anyhow::bail!(why);
     }
-    let props = Props::load(&bundled_assets_dir()).context("loading the bundled props")?;
+    let props = source.props.clone();
     let target_path = character.source.clone();
     let mut stage = Stage::with_overrides(character, props, &overrides)
         .with_context(|| format!("{} cannot take the preset", target_path.display()))?;
@@ -101,8 +101,12 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     stage.state = source.state;
     stage.reset_flip_tracking();
     stage.update()?;
+    let (rod, net, seat) = preset_io::prop_refs(&args.out, &stage.props.sources)?;
     let mut out = Preset {
         character: preset_io::character_ref(&args.out, &args.to)?,
+        rod,
+        net,
+        seat,
         humanoid_overrides: overrides,
         ..Preset::from_stage(&stage, preset.character.clone())
     };

@@ -2,6 +2,7 @@
 //! chains and a natural default pole, all derived from the rest pose.
 
 use super::calibration::{GripCalibration, PoleKeys};
+use super::gear::Gear;
 use super::seat::BodyFit;
 use super::settings::SolverSettings;
 use super::{PerSide, SIDES};
@@ -78,6 +79,9 @@ pub struct ActorRig {
     pub height: f64,
     /// How the session's props fit this body (identity for the bundled angler).
     pub fit: BodyFit,
+    /// The rod and net this actor holds: their grip points, crank and handle radii
+    /// ([`Gear::BUNDLED`] unless the stage loads an artist's models).
+    pub gear: Gear,
 }
 
 impl ActorRig {
@@ -127,6 +131,7 @@ impl ActorRig {
             arms: PerSide::new(left, right),
             height: (hi - lo).max(1e-6),
             fit,
+            gear: Gear::BUNDLED,
         })
     }
 

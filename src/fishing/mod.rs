@@ -11,7 +11,10 @@ mod analysis;
 mod calibrate;
 mod calibration;
 mod ccd_arm;
+pub mod gear;
+pub mod net_model;
 mod pipeline;
+mod prop_geometry;
 mod retarget;
 mod rod;
 pub mod rod_model;
@@ -30,11 +33,12 @@ pub use calibrate::{
 };
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
 pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
+pub use gear::{Gear, NetGear, ReelCrank, RodGear};
 pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError};
 pub use retarget::{RetargetReport, retarget};
 pub use rod::{
     GripHold, GripTarget, NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP, SessionFrames,
-    reel_handle_in_rod,
+    reel_handle_in_hold, reel_handle_in_rod,
 };
 pub use seat::{BodyFit, SeatError, SeatedPose};
 pub use session::{Handedness, Phase, SessionParams, SessionState};

@@ -154,7 +154,7 @@ impl Poser {
         pose.set_world_from_actor(*world_from_actor);
         pose.refresh_all(&actor.skeleton);
         // Current grips (copies; the calibration stays as stored).
-        let frames = SessionFrames::evaluate_fitted(state, calib, &actor.fit);
+        let frames = SessionFrames::evaluate_geared(state, calib, &actor.fit, &actor.gear);
         let mut reports = Vec::with_capacity(2);
         for side in SIDES {
             let arm = actor.arm(side);

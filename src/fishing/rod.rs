@@ -13,6 +13,7 @@
 //! the rod and every grip are continuous across phase boundaries.
 
 use super::calibration::{GripCalibration, GripKind};
+use super::gear::{Gear, NetGear, RodGear, curl_for_radius};
 use super::seat::BodyFit;
 use super::session::{Handedness, Phase, SessionState};
 use super::{PerSide, SIDES};
@@ -21,12 +22,7 @@ use crate::rig::{Side, Transform};
 use glam::{DQuat, DVec3};
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-/// Grip points along the rod (metres from the butt).
-pub const ROD_REAR_GRIP: f64 = 0.08;
-/// Front grip (the reel seat), metres from the butt.
-pub const ROD_FRONT_GRIP: f64 = 0.40;
-/// Net handle grip (metres from the handle end).
-pub const NET_GRIP: f64 = 0.10;
+pub use super::gear::{NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP};
 
 /// What a hand holds, possibly while moving between two grips.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -69,8 +65,11 @@ pub struct GripTarget {
 /// Everything the session state decides, in actor-root space.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct SessionFrames {
-    /// Rod space → actor space, unit scale.
+    /// Rod space (the canonical frame of the rod's model) → actor space, unit scale.
     pub actor_from_rod: Transform,
+    /// The rod's hold frame (the reel below the blank; see [`super::gear`]) → actor space:
+    /// `actor_from_rod` itself unless the reel sits on top.
+    pub actor_from_hold: Transform,
     /// Net space → actor space, unit scale.
     pub actor_from_net: Transform,
     /// The grip of each hand.
@@ -121,7 +120,9 @@ fn rod_rotation(elevation: f64, azimuth: f64) -> DQuat {
         * DQuat::from_rotation_y(PI)
 }
 
-fn rod_at(state: &SessionState, fit: &BodyFit) -> Transform {
+/// The hold frame: the keys place the bundled reel seat ([`ROD_FRONT_GRIP`] from the butt),
+/// and a rod whose seat is elsewhere slides along its blank so that its own seat is there.
+fn rod_at(state: &SessionState, fit: &BodyFit, rod: &RodGear) -> Transform {
     let i = state.phase.index();
     let (a, mut b) = (KEYS[i], KEYS[i + 1]);
     let mut a = a;
@@ -139,23 +140,25 @@ fn rod_at(state: &SessionState, fit: &BodyFit) -> Transform {
     let az = (a.azimuth_deg + (b.azimuth_deg - a.azimuth_deg) * s).to_radians();
     let rotation = rod_rotation(el, az);
     if fit.is_identity() {
-        return Transform::new(butt, rotation, DVec3::ONE);
+        let slide = rotation * (DVec3::Y * (ROD_FRONT_GRIP - rod.reel_seat));
+        return Transform::new(butt + slide, rotation, DVec3::ONE);
     }
     // The reel seat, where the front hand and the reel handle are, follows the body; the rod
     // keeps its length and direction around it.
     let seat = rotation * (DVec3::Y * ROD_FRONT_GRIP);
-    Transform::new(fit.point(butt + seat) - seat, rotation, DVec3::ONE)
+    let own_seat = rotation * (DVec3::Y * rod.reel_seat);
+    Transform::new(fit.point(butt + seat) - own_seat, rotation, DVec3::ONE)
 }
 
 /// Net leaning against the stool (grip near the left hip, hoop on the ground ahead) and held
 /// out low over the water while landing.
-fn net_at(state: &SessionState, fit: &BodyFit) -> Transform {
+fn net_at(state: &SessionState, fit: &BodyFit, net: &NetGear) -> Transform {
     let place = |grip: DVec3, dir: DVec3| {
         let dir = dir.normalize();
         let grip = fit.point(grip);
         // Overhand hold: the palm side of the handle (+Z) faces down.
         let rot = basis_from_directions(dir, DVec3::NEG_Y, 1, 2);
-        Transform::new(grip - dir * NET_GRIP, rot, DVec3::ONE)
+        Transform::new(grip - dir * net.grip, rot, DVec3::ONE)
     };
     let rest = place(DVec3::new(0.34, 0.66, 0.06), DVec3::new(0.70, -0.41, 1.05));
     let held = place(DVec3::new(0.28, 0.80, 0.44), DVec3::new(0.15, -0.45, 0.88));
@@ -170,23 +173,41 @@ fn net_at(state: &SessionState, fit: &BodyFit) -> Transform {
     )
 }
 
-/// Reel handle knob in rod space at crank angle `angle` (radians), and the grip frame there.
-/// The crank turns about rod X below the blank; the knob sits on the rod's −X side (the
-/// angler's left for a right-handed angler).
+/// Reel handle knob of the bundled rod at crank angle `angle` (radians), and the grip frame
+/// there (see [`reel_handle_in_hold`]).
 pub fn reel_handle_in_rod(angle: f64) -> Transform {
-    let centre = DVec3::new(0.0, ROD_FRONT_GRIP + 0.01, -0.075);
-    let knob = centre + DVec3::new(-0.06, 0.045 * angle.cos(), 0.045 * angle.sin());
+    reel_handle_in_hold(&RodGear::BUNDLED, angle)
+}
+
+/// Reel handle knob in `rod`'s hold frame at crank angle `angle` (radians), and the grip
+/// frame there. The crank turns about the hold frame's X axis; on the bundled rod the knob
+/// sits below the blank on the −X side (the angler's left for a right-handed angler).
+pub fn reel_handle_in_hold(rod: &RodGear, angle: f64) -> Transform {
+    let (c, r) = (rod.crank.centre_in_hold, rod.crank.radius);
+    let knob = c + DVec3::new(0.0, r * angle.cos(), r * angle.sin());
     // Thumb toward the tip, palm facing the reel body (+X).
     let rot = basis_from_directions(DVec3::Y, DVec3::X, 1, 2);
     Transform::new(knob, rot, DVec3::ONE)
 }
 
-fn nominal_in_object(kind: GripKind, crank: f64) -> Transform {
+fn nominal_in_object(kind: GripKind, gear: &Gear, crank: f64) -> Transform {
     match kind {
-        GripKind::RodRear => Transform::from_translation(DVec3::Y * ROD_REAR_GRIP),
-        GripKind::RodFront => Transform::from_translation(DVec3::Y * ROD_FRONT_GRIP),
-        GripKind::ReelHandle => reel_handle_in_rod(crank),
-        GripKind::NetHandle => Transform::from_translation(DVec3::Y * NET_GRIP),
+        GripKind::RodRear => Transform::from_translation(DVec3::Y * gear.rod.rear_grip),
+        GripKind::RodFront => Transform::from_translation(DVec3::Y * gear.rod.reel_seat),
+        GripKind::ReelHandle => reel_handle_in_hold(&gear.rod, crank),
+        GripKind::NetHandle => Transform::from_translation(DVec3::Y * gear.net.grip),
+    }
+}
+
+/// The share of the calibrated finger curl that the handle under `kind` takes (1 on the
+/// bundled rod and net; see [`curl_for_radius`]).
+fn curl_for_grip(kind: GripKind, gear: &Gear) -> f64 {
+    let (rod, net) = (&RodGear::BUNDLED, &NetGear::BUNDLED);
+    match kind {
+        GripKind::RodRear => curl_for_radius(gear.rod.rear_grip_radius, rod.rear_grip_radius),
+        GripKind::RodFront => curl_for_radius(gear.rod.reel_seat_radius, rod.reel_seat_radius),
+        GripKind::ReelHandle => 1.0,
+        GripKind::NetHandle => curl_for_radius(gear.net.grip_radius, net.grip_radius),
     }
 }
 
@@ -194,12 +215,13 @@ fn nominal_in_object(kind: GripKind, crank: f64) -> Transform {
 fn grip_in_actor(
     kind: GripKind,
     calib: &GripCalibration,
+    gear: &Gear,
     rod: &Transform,
     net: &Transform,
     crank: f64,
 ) -> Transform {
     let offset = calib.grip(kind);
-    let mut g = nominal_in_object(kind, crank);
+    let mut g = nominal_in_object(kind, gear, crank);
     g.translation += offset.offset_in_object;
     g.rotation = (g.rotation * offset.rotation).normalize();
     let object = if kind == GripKind::NetHandle {
@@ -265,22 +287,38 @@ impl SessionFrames {
     /// Like [`SessionFrames::evaluate`] with the rod and net keys carried to a body by
     /// `fit` (the rod keeps its length; see [`BodyFit`]).
     pub fn evaluate_fitted(state: &SessionState, calib: &GripCalibration, fit: &BodyFit) -> Self {
+        Self::evaluate_geared(state, calib, fit, &Gear::BUNDLED)
+    }
+
+    /// Like [`SessionFrames::evaluate_fitted`] for the rod and net of `gear`: the rod slides
+    /// along its blank so that its reel seat is where the bundled one would be, the hands
+    /// hold its own grip points and crank, and the finger curl follows its handle radii.
+    pub fn evaluate_geared(
+        state: &SessionState,
+        calib: &GripCalibration,
+        fit: &BodyFit,
+        gear: &Gear,
+    ) -> Self {
         let adjust = &calib.rod_adjust;
-        let rod = rod_at(state, fit).compose_rigid(&Transform::new(
+        let rod = rod_at(state, fit, &gear.rod).compose_rigid(&Transform::new(
             adjust.offset_in_object,
             adjust.rotation,
             DVec3::ONE,
         ));
-        let net = net_at(state, fit);
+        let net = net_at(state, fit, &gear.net);
         let front = GripTarget {
             hold: GripHold::on(GripKind::RodFront),
-            actor_from_grip: grip_in_actor(GripKind::RodFront, calib, &rod, &net, 0.0),
-            curl_scale: 1.0,
+            actor_from_grip: grip_in_actor(GripKind::RodFront, calib, gear, &rod, &net, 0.0),
+            curl_scale: curl_for_grip(GripKind::RodFront, gear),
         };
         let (hold, crank) = rear_hold(state);
-        let from = grip_in_actor(hold.from, calib, &rod, &net, crank);
-        let to = grip_in_actor(hold.to, calib, &rod, &net, crank);
+        let from = grip_in_actor(hold.from, calib, gear, &rod, &net, crank);
+        let to = grip_in_actor(hold.to, calib, gear, &rod, &net, crank);
         let w = hold.blend;
+        let handle_curl = {
+            let (a, b) = (curl_for_grip(hold.from, gear), curl_for_grip(hold.to, gear));
+            if a == b { a } else { a + (b - a) * w }
+        };
         let rear = GripTarget {
             hold,
             actor_from_grip: Transform::new(
@@ -289,7 +327,7 @@ impl SessionFrames {
                 DVec3::ONE,
             ),
             // The hand opens a little while it travels between grips.
-            curl_scale: 1.0 - 0.6 * (PI * w).sin(),
+            curl_scale: (1.0 - 0.6 * (PI * w).sin()) * handle_curl,
         };
         let right_handed = state.params.handedness == Handedness::Right;
         let (front_side, grips) = if right_handed {
@@ -297,14 +335,25 @@ impl SessionFrames {
         } else {
             (Side::Left, PerSide::new(front, rear))
         };
+        let model = if gear.rod.reel_above {
+            rod.compose_rigid(&Transform::new(
+                DVec3::ZERO,
+                DQuat::from_rotation_y(PI),
+                DVec3::ONE,
+            ))
+        } else {
+            rod
+        };
         let mut frames = Self {
-            actor_from_rod: rod,
+            actor_from_rod: model,
+            actor_from_hold: rod,
             actor_from_net: net,
             grips,
             front_side,
         };
         if !right_handed {
             frames.actor_from_rod = mirror(&frames.actor_from_rod);
+            frames.actor_from_hold = mirror(&frames.actor_from_hold);
             frames.actor_from_net = mirror(&frames.actor_from_net);
             for side in SIDES {
                 let g = frames.grips.get_mut(side);

@@ -5,44 +5,33 @@
 //! From the vertices (in the file's model space):
 //! 1. the blank axis: the principal axis of all vertices, refined through the centres of the
 //!    cross-sections that hold only blank (no reel, no guide feet);
-//! 2. the butt: the end whose cross-sections are thicker (handle versus tip);
-//! 3. the units: a length of 0.8–6 units is metres; anything else (centimetres, game units)
-//!    is scaled to the stated real length (default 2.4 m);
+//! 2. the butt: the end whose cross-sections are thicker (handle versus tip), each
+//!    section's radius being the outermost surface that wraps all the way round the axis (a
+//!    reel, guide or trigger beside the blank does not);
+//! 3. the units: a length of 0.8–6 units is metres; anything else is scaled to the stated
+//!    real length, or when none is stated read as centimetres or millimetres where that gives
+//!    0.8–6 m, else scaled to 2.4 m (game units);
 //! 4. the reel: the vertices that stick out furthest from the blank in the butt half give its
 //!    span along the blank, whose middle is the reel seat; the geometric median of the reel's
-//!    offsets from the blank is the reel side (the bundled reel's crank on one side turns it
-//!    4.7° about the blank);
+//!    offsets from the blank is the reel side, unless the rod has guides in its tip half:
+//!    they stand on the reel's side and are symmetric about it, so their geometric median
+//!    gives the side (a crank sticking out sideways does not turn it);
 //! 5. the rear grip: a fifth of the way from the butt to the reel seat.
 //!
 //! Pure: points in, a frame out.
 
+use super::gear::{ReelCrank, RodGear};
+pub use super::prop_geometry::RodModelError;
+use super::prop_geometry::{
+    BINS, check_length, covariance, extent, geometric_median, median, principal_axis, snap, units,
+    wrap_rings,
+};
 use glam::{DAffine3, DMat3, DVec3};
-use thiserror::Error;
 
 /// A plausible rod length in metres; outside it the file is in other units.
 const METRES: std::ops::RangeInclusive<f64> = 0.8..=6.0;
 /// The length a rod in unknown units is scaled to unless the caller states another.
 pub const DEFAULT_ROD_LENGTH: f64 = 2.4;
-const BINS: usize = 48;
-
-/// Why no rod frame was found in the points.
-#[derive(Debug, Error, PartialEq)]
-pub enum RodModelError {
-    /// Fewer than 8 points.
-    #[error("has no mesh vertices to find a rod in")]
-    NoGeometry,
-    /// The points are less than 6× longer than wide.
-    #[error(
-        "is not long and thin like a rod (its spread along its main axis is only {ratio:.1}× the spread across it)"
-    )]
-    NotElongated {
-        /// Spread along the main axis over the spread across it (standard deviations).
-        ratio: f64,
-    },
-    /// A point has a non-finite coordinate.
-    #[error("has non-finite vertex positions")]
-    NonFinite,
-}
 
 /// What was found, and the frame it gives.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +54,17 @@ pub struct RodModel {
     pub butt_radius: f64,
     /// Blank radius near the tip, metres.
     pub tip_radius: f64,
+    /// The blank and handle radius along the rod: (metres from the butt, radius in metres),
+    /// one per cross-section that has enough points, butt first.
+    pub radius_profile: Vec<(f64, f64)>,
+    /// How far the reel reaches from the blank's axis, metres (0 without a reel).
+    pub reel_depth: f64,
+    /// The reel's width across the blank (10th to 90th percentile, so a crank arm does not
+    /// count), metres (0 without a reel).
+    pub reel_width: f64,
+    /// The reel is low and wide (a baitcaster: it sits on top of the blank in use) rather
+    /// than hanging on a stem (a spinning reel, below the blank): depth under 1.2× width.
+    pub reel_above: bool,
     /// Human-readable findings (a guessed butt, rescaled units, no reel).
     pub notes: Vec<String>,
 }
@@ -74,53 +74,72 @@ impl RodModel {
     pub fn rod_from_file(&self) -> DAffine3 {
         self.file_from_rod.inverse()
     }
-}
 
-/// The eigenvector of the largest eigenvalue of a symmetric 3×3 matrix, and the ratio of the
-/// largest to the middle eigenvalue (power iteration, then deflation).
-fn principal_axis(c: DMat3) -> (DVec3, f64) {
-    let power = |m: DMat3, start: DVec3| {
-        let mut v = start;
-        for _ in 0..200 {
-            let w = m * v;
-            match w.try_normalize() {
-                Some(n) => v = n,
-                None => break,
-            }
+    /// The handle radius at `along` metres from the butt: the median of the three nearest
+    /// measured cross-sections (the butt radius when none was measured).
+    pub fn radius_at(&self, along: f64) -> f64 {
+        let mut near: Vec<&(f64, f64)> = self.radius_profile.iter().collect();
+        near.sort_by(|a, b| (a.0 - along).abs().total_cmp(&(b.0 - along).abs()));
+        let three: Vec<f64> = near.iter().take(3).map(|p| p.1).collect();
+        if three.is_empty() {
+            self.butt_radius
+        } else {
+            median(three)
         }
-        (v, v.dot(m * v))
-    };
-    let start = [DVec3::X, DVec3::Y, DVec3::Z]
-        .into_iter()
-        .max_by(|a, b| (c * *a).length().total_cmp(&(c * *b).length()))
-        .unwrap_or(DVec3::Y);
-    let (a, l1) = power(c, (start + DVec3::new(1e-3, 2e-3, 3e-3)).normalize());
-    let deflated = c - DMat3::from_cols(a * a.x, a * a.y, a * a.z) * l1;
-    let (_, l2) = power(deflated, a.any_orthonormal_vector());
-    (a, l1 / l2.abs().max(1e-300))
+    }
+
+    /// Where the hands hold this rod (see [`RodGear`]), with the rear grip and reel seat at
+    /// `rear_grip` and `reel_seat` metres from the butt (the detected ones unless an artist
+    /// moved them) and the reel below the blank unless `reel_above`.
+    ///
+    /// The crank is placed from the reel's size, as on the bundled reel: below a spinning
+    /// reel's body on the angler's rear-hand side; beside a baitcaster on top of the blank.
+    pub fn gear(&self, rear_grip: f64, reel_seat: f64, reel_above: bool) -> RodGear {
+        let d = if self.reel_found {
+            self.reel_depth
+        } else {
+            0.133
+        };
+        let crank = if reel_above {
+            ReelCrank {
+                centre_in_hold: DVec3::new(-(0.5 * self.reel_width + 0.012), reel_seat, 0.5 * d),
+                radius: 0.3 * d,
+            }
+        } else {
+            ReelCrank {
+                centre_in_hold: DVec3::new(-0.45 * d, reel_seat + 0.075 * d, -0.56 * d),
+                radius: 0.34 * d,
+            }
+        };
+        RodGear {
+            length: self.length,
+            rear_grip,
+            reel_seat,
+            rear_grip_radius: self.radius_at(rear_grip),
+            reel_seat_radius: self.radius_at(reel_seat),
+            reel_above,
+            crank,
+        }
+    }
 }
 
 /// Detects the rod frame of `points` (every mesh vertex in the file's model space).
-/// `real_length` (metres) is used when the file's length is not plausible as metres.
+/// `real_length` (metres) is used when the file's length is not plausible as metres; without
+/// it a file whose length is plausible in centimetres or millimetres is read so, and any other
+/// is scaled to [`DEFAULT_ROD_LENGTH`].
 ///
 /// # Errors
 /// Fewer than 8 points, non-finite points, or a shape whose spread along its main axis is
 /// less than 6× the spread across it.
-pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodModelError> {
+pub fn detect_rod(points: &[DVec3], real_length: Option<f64>) -> Result<RodModel, RodModelError> {
     if points.len() < 8 {
         return Err(RodModelError::NoGeometry);
     }
     if points.iter().any(|p| !p.is_finite()) {
         return Err(RodModelError::NonFinite);
     }
-    let n = points.len() as f64;
-    let mean = points.iter().copied().sum::<DVec3>() / n;
-    let mut cov = DMat3::ZERO;
-    for p in points {
-        let d = *p - mean;
-        cov += DMat3::from_cols(d * d.x, d * d.y, d * d.z);
-    }
-    let (mut axis, ratio) = principal_axis(cov * (1.0 / n));
+    let (mean, cov) = covariance(points);
+    let (mut axis, ratio) = principal_axis(cov);
     let elongation = ratio.sqrt();
     if elongation.is_nan() || elongation < 6.0 {
         return Err(RodModelError::NotElongated { ratio: elongation });
@@ -140,21 +159,35 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
         if core.len() < 8 {
             break;
         }
-        let m = core.iter().copied().sum::<DVec3>() / core.len() as f64;
-        let mut c = DMat3::ZERO;
-        for p in &core {
-            let d = *p - m;
-            c += DMat3::from_cols(d * d.x, d * d.y, d * d.z);
-        }
+        let (m, c) = covariance(&core);
         let (a, _) = principal_axis(c);
         axis = if a.dot(axis) < 0.0 { -a } else { a };
         centre = m;
     }
+    // Then through the centres of the rings the blank and handle make in each cross-section
+    // (exact for a straight blank, whatever sticks out of it), taking a file axis when within
+    // half a degree of one.
+    for _ in 0..6 {
+        let rings: Vec<DVec3> = wrap_rings(points, centre, axis)
+            .into_iter()
+            .flatten()
+            .map(|r| r.0)
+            .collect();
+        if rings.len() < 3 {
+            break;
+        }
+        let (m, c) = covariance(&rings);
+        let (a, _) = principal_axis(c);
+        axis = snap(if a.dot(axis) < 0.0 { -a } else { a }, 0.5);
+        centre = m;
+    }
     let (lo, hi) = extent(points, centre, axis);
-    let bins = sections(points, centre, axis);
-    // The blank radius per section: the smallest distances (the blank surface), robust to a
-    // reel or guide in the same section.
-    let radius: Vec<Option<f64>> = bins.iter().map(|b| radius_of(b)).collect();
+    // The handle or blank radius per section: the outermost surface that wraps around the
+    // axis (a reel, a guide or a trigger beside it does not).
+    let radius: Vec<Option<f64>> = wrap_rings(points, centre, axis)
+        .into_iter()
+        .map(|r| r.map(|r| r.1))
+        .collect();
     let end_radius = |range: std::ops::Range<usize>| {
         median(range.filter_map(|i| radius[i]).collect::<Vec<f64>>())
     };
@@ -171,14 +204,14 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
         notes.push("both ends are about as thick: the butt is a guess".to_string());
     }
     let length_units = hi - lo;
-    let metres_per_unit = if METRES.contains(&length_units) {
-        1.0
-    } else {
-        notes.push(format!(
-            "{length_units:.4} units long: not metres, scaled to {real_length} m"
-        ));
-        real_length / length_units
-    };
+    check_length(length_units)?;
+    let metres_per_unit = units(
+        length_units,
+        real_length,
+        METRES,
+        DEFAULT_ROD_LENGTH,
+        &mut notes,
+    );
     let butt = centre + axis * butt_t;
     // The reel: what sticks out furthest from the blank in the butt half.
     let along = |p: DVec3| (p - butt).dot(dir);
@@ -192,11 +225,7 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
         .filter(|p| along(**p) <= half)
         .map(|p| off(*p).length())
         .fold(0.0, f64::max);
-    let reel: Vec<DVec3> = points
-        .iter()
-        .copied()
-        .filter(|p| along(*p) <= half && off(*p).length() >= 0.5 * far)
-        .collect();
+    let reel = reel_cluster(points, along, off, half, far);
     let reel_found = far > 3.0 * butt_r.max(1e-12) && !reel.is_empty();
     let (seat_t, reel_dir) = if reel_found {
         // The seat: the middle of the reel's span along the blank (its mean would lean toward
@@ -206,7 +235,16 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
                 (a.min(along(*p)), b.max(along(*p)))
             });
-        let seat = (a + b) / 2.0;
+        // The hand holds the reel's stem or foot: the reel's points near the blank. Their
+        // median along it is the seat; the middle of the span when there are too few.
+        let mut foot: Vec<f64> = reel_points_near(points, &along, &off, (a, b), butt_r, far)
+            .into_iter()
+            .collect();
+        let seat = if foot.len() >= 8 {
+            median(std::mem::take(&mut foot))
+        } else {
+            (a + b) / 2.0
+        };
         // The geometric median of the offsets: the reel body's direction, not leaning toward
         // a crank on one side (and the same in any frame, unlike a per-axis median).
         // The side the reel hangs on: the geometric median of all of the reel within its span
@@ -216,7 +254,25 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
             .filter(|p| (a..=b).contains(&along(**p)) && off(**p).length() > 1.6 * butt_r)
             .map(|p| off(*p))
             .collect();
-        let d = geometric_median(&offsets);
+        // Guides stand on the reel's side (below a spinning reel, on top with a baitcaster)
+        // and are symmetric about it: where the rod has them, they give the side exactly.
+        let guides: Vec<DVec3> = points
+            .iter()
+            .filter(|p| {
+                let t = along(**p);
+                t > half && t < 0.97 * length_units && {
+                    let i = (((t / length_units) * BINS as f64) as usize).min(BINS - 1);
+                    let i = if r_lo >= r_hi { i } else { BINS - 1 - i };
+                    radius[i].is_some_and(|r| off(**p).length() > 2.5 * r)
+                }
+            })
+            .map(|p| off(*p))
+            .collect();
+        let d = if guides.len() >= 24 {
+            geometric_median(&guides)
+        } else {
+            geometric_median(&offsets)
+        };
         (
             seat,
             d.try_normalize().unwrap_or(dir.any_orthonormal_vector()),
@@ -235,6 +291,26 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
     let x = y.cross(z);
     let k = 1.0 / metres_per_unit;
     let file_from_rod = DAffine3::from_mat3_translation(DMat3::from_cols(x, y, z) * k, butt);
+    let (reel_depth, reel_width) = if reel_found {
+        reel_size(&reel, off, x, -z)
+    } else {
+        (0.0, 0.0)
+    };
+    let bin_width = length_units / BINS as f64;
+    let mut radius_profile: Vec<(f64, f64)> = radius
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let from_lo = (i as f64 + 0.5) * bin_width;
+            let along = if r_lo >= r_hi {
+                from_lo
+            } else {
+                length_units - from_lo
+            };
+            r.map(|r| (along * metres_per_unit, r * metres_per_unit))
+        })
+        .collect();
+    radius_profile.sort_by(|a, b| a.0.total_cmp(&b.0));
     Ok(RodModel {
         file_from_rod,
         length: length_units * metres_per_unit,
@@ -244,78 +320,80 @@ pub fn detect_rod(points: &[DVec3], real_length: f64) -> Result<RodModel, RodMod
         reel_found,
         butt_radius: butt_r * metres_per_unit,
         tip_radius: tip_r * metres_per_unit,
+        radius_profile,
+        reel_depth: reel_depth * metres_per_unit,
+        reel_width: reel_width * metres_per_unit,
+        reel_above: reel_found && reel_depth < 1.2 * reel_width,
         notes,
     })
 }
 
-fn extent(points: &[DVec3], centre: DVec3, axis: DVec3) -> (f64, f64) {
+/// The points of the reel: those in the butt half that reach at least half as far from the
+/// blank as the furthest one, kept only in the run along the blank around the furthest point
+/// (gaps under the reel's own reach), so that a big butt guide further up is not counted.
+fn reel_cluster(
+    points: &[DVec3],
+    along: impl Fn(DVec3) -> f64,
+    off: impl Fn(DVec3) -> DVec3,
+    half: f64,
+    far: f64,
+) -> Vec<DVec3> {
+    let mut candidates: Vec<(f64, DVec3)> = points
+        .iter()
+        .filter(|p| along(**p) <= half && off(**p).length() >= 0.5 * far)
+        .map(|p| (along(*p), *p))
+        .collect();
+    candidates.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(top) = candidates
+        .iter()
+        .enumerate()
+        .max_by(|a, b| off(a.1.1).length().total_cmp(&off(b.1.1).length()))
+        .map(|(i, _)| i)
+    else {
+        return Vec::new();
+    };
+    let (mut lo, mut hi) = (top, top);
+    while lo > 0 && candidates[lo].0 - candidates[lo - 1].0 < far {
+        lo -= 1;
+    }
+    while hi + 1 < candidates.len() && candidates[hi + 1].0 - candidates[hi].0 < far {
+        hi += 1;
+    }
+    candidates[lo..=hi].iter().map(|c| c.1).collect()
+}
+
+/// How far along the blank the points of the reel's stem or foot are: within the reel's span
+/// `(a, b)`, further from the axis than the blank (1.6× `blank_r`) but within a third of the
+/// reel's reach `far`.
+fn reel_points_near(
+    points: &[DVec3],
+    along: &impl Fn(DVec3) -> f64,
+    off: &impl Fn(DVec3) -> DVec3,
+    (a, b): (f64, f64),
+    blank_r: f64,
+    far: f64,
+) -> Vec<f64> {
     points
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-            let t = (*p - centre).dot(axis);
-            (lo.min(t), hi.max(t))
+        .filter(|p| {
+            let d = off(**p).length();
+            (a..=b).contains(&along(**p)) && d > 1.6 * blank_r && d < far / 3.0
         })
+        .map(|p| along(*p))
+        .collect()
 }
 
-/// The distances from the axis of the points in each of [`BINS`] cross-sections along it.
-fn sections(points: &[DVec3], centre: DVec3, axis: DVec3) -> Vec<Vec<f64>> {
-    let (lo, hi) = extent(points, centre, axis);
-    let mut bins = vec![Vec::new(); BINS];
-    let width = (hi - lo).max(1e-300);
-    for p in points {
-        let d = *p - centre;
-        let t = d.dot(axis);
-        let i = (((t - lo) / width * BINS as f64) as usize).min(BINS - 1);
-        bins[i].push((d - axis * t).length());
-    }
-    bins
-}
-
-/// The blank's radius in a section: the median of the inner half of the distances.
-fn radius_of(radii: &[f64]) -> Option<f64> {
-    if radii.len() < 3 {
-        return None;
-    }
-    let mut r = radii.to_vec();
-    r.sort_by(f64::total_cmp);
-    Some(median(r[..r.len().div_ceil(2)].to_vec()))
-}
-
-/// Weiszfeld's iteration for the point with the least summed distance to `points`.
-fn geometric_median(points: &[DVec3]) -> DVec3 {
-    let mut m = points.iter().copied().sum::<DVec3>() / points.len().max(1) as f64;
-    for _ in 0..100 {
-        let (mut num, mut den) = (DVec3::ZERO, 0.0);
-        for p in points {
-            let w = 1.0 / (*p - m).length().max(1e-12);
-            num += *p * w;
-            den += w;
-        }
-        let next = num / den;
-        if (next - m).length() < 1e-12 {
-            return next;
-        }
-        m = next;
-    }
-    m
-}
-
-/// `v` (any length) as a unit vector, replaced by the nearest signed coordinate axis when it is
-/// within `degrees` of it.
-fn snap(v: DVec3, degrees: f64) -> DVec3 {
-    let v = v.normalize();
-    let (_, axis) = crate::rig::nearest_axis(v);
-    if v.dot(axis) >= degrees.to_radians().cos() {
-        axis
-    } else {
-        v
-    }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+/// The reel's depth (furthest reach along `toward`, the side it is on) and width across
+/// (10th to 90th percentile along `across`) of `reel`'s offsets from the blank.
+fn reel_size(
+    reel: &[DVec3],
+    off: impl Fn(DVec3) -> DVec3,
+    across: DVec3,
+    toward: DVec3,
+) -> (f64, f64) {
+    let depth = reel.iter().map(|p| off(*p).dot(toward)).fold(0.0, f64::max);
+    let mut xs: Vec<f64> = reel.iter().map(|p| off(*p).dot(across)).collect();
+    xs.sort_by(f64::total_cmp);
+    let q = |f: f64| xs[((xs.len() - 1) as f64 * f).round() as usize];
+    (depth, q(0.9) - q(0.1))
 }

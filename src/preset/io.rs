@@ -2,10 +2,12 @@
 //! checks and building a [`Stage`] from a preset file.
 
 use super::parse::parse_preset;
-use super::{CharacterRef, Preset, PresetError, Problem, check_preset, sha256_hex};
+use super::{CharacterRef, NetRef, Preset, PresetError, Problem, RodRef, check_preset, sha256_hex};
 use crate::gltf_io;
 use crate::rig::{HumanoidMap, Pose, Side};
-use crate::stage::{Props, Stage, StageError, bundled_assets_dir};
+use crate::stage::{
+    NetSource, PropSources, Props, RodSource, Stage, StageError, bundled_assets_dir,
+};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -159,12 +161,102 @@ pub fn write_atomic_with(
 
 /// The character file of `preset`, resolved against the folder of `preset_path`.
 pub fn character_path(preset_path: &Path, preset: &Preset) -> PathBuf {
-    let rel = Path::new(&preset.character.path);
+    resolve(preset_path, &preset.character.path)
+}
+
+/// A preset's file reference `path`, resolved against the folder of `preset_path`.
+pub fn resolve(preset_path: &Path, path: &str) -> PathBuf {
+    let rel = Path::new(path);
     if rel.is_absolute() {
         return rel.to_path_buf();
     }
     let dir = preset_path.parent().unwrap_or(Path::new(""));
     dir.join(rel)
+}
+
+/// The artist's rod, net and seat files `preset` names, resolved against its folder, with
+/// their corrections.
+pub fn prop_sources(preset_path: &Path, preset: &Preset) -> PropSources {
+    PropSources {
+        rod: preset.rod.as_ref().map(|r| RodSource {
+            path: resolve(preset_path, &r.path),
+            length: r.length,
+            rear_grip: r.rear_grip,
+            reel_seat: r.reel_seat,
+            reel_above: r.reel_above,
+        }),
+        net: preset.net.as_ref().map(|n| NetSource {
+            path: resolve(preset_path, &n.path),
+            length: n.length,
+        }),
+        seat: preset.seat.as_ref().map(|s| resolve(preset_path, &s.path)),
+    }
+}
+
+/// A preset's `rod`, `net` and `seat` references.
+pub type PropRefs = (Option<RodRef>, Option<NetRef>, Option<CharacterRef>);
+
+/// The `rod`, `net` and `seat` references of a preset saved at `preset_path` for `sources`
+/// (paths relative to the preset's folder, with the files' hashes).
+///
+/// # Errors
+/// As [`character_ref`], for each file.
+pub fn prop_refs(preset_path: &Path, sources: &PropSources) -> Result<PropRefs, PresetError> {
+    let rod = match &sources.rod {
+        Some(r) => {
+            let f = character_ref(preset_path, &r.path)?;
+            Some(RodRef {
+                path: f.path,
+                sha256: f.sha256,
+                length: r.length,
+                rear_grip: r.rear_grip,
+                reel_seat: r.reel_seat,
+                reel_above: r.reel_above,
+            })
+        }
+        None => None,
+    };
+    let net = match &sources.net {
+        Some(n) => {
+            let f = character_ref(preset_path, &n.path)?;
+            Some(NetRef {
+                path: f.path,
+                sha256: f.sha256,
+                length: n.length,
+            })
+        }
+        None => None,
+    };
+    let seat = match &sources.seat {
+        Some(s) => Some(character_ref(preset_path, s)?),
+        None => None,
+    };
+    Ok((rod, net, seat))
+}
+
+/// Every file reference of `preset` that has a hash: (JSON key, resolved file, hash).
+fn hashed_files(preset_path: &Path, preset: &Preset) -> Vec<(&'static str, PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut add = |key, path: &str, hash: &Option<String>| {
+        if let Some(h) = hash {
+            out.push((key, resolve(preset_path, path), h.clone()));
+        }
+    };
+    add(
+        "character",
+        &preset.character.path,
+        &preset.character.sha256,
+    );
+    if let Some(r) = &preset.rod {
+        add("rod", &r.path, &r.sha256);
+    }
+    if let Some(n) = &preset.net {
+        add("net", &n.path, &n.sha256);
+    }
+    if let Some(s) = &preset.seat {
+        add("seat", &s.path, &s.sha256);
+    }
+    out
 }
 
 /// A [`CharacterRef`] for `character` as seen from a preset saved at `preset_path`: the path
@@ -223,20 +315,17 @@ pub fn load_stage(
 ) -> Result<(Stage, Vec<Problem>), PresetError> {
     let path = preset_path.to_path_buf();
     let file = character_path(preset_path, preset);
-    let mut warnings = Vec::new();
-    if let Some(w) = hash_warning(&file, preset) {
-        warnings.push(w);
-    }
+    let warnings = hash_warnings(preset_path, preset);
     let character = gltf_io::load(&file).map_err(|source| PresetError::Character {
         path: path.clone(),
         character: file.clone(),
         source: Box::new(source),
     })?;
-    let props = Props::load(&bundled_assets_dir()).map_err(|source| PresetError::Character {
-        path: path.clone(),
-        character: bundled_assets_dir(),
-        source: Box::new(source),
-    })?;
+    let props = Props::load_with(&bundled_assets_dir(), &prop_sources(preset_path, preset))
+        .map_err(|source| PresetError::Prop {
+            path: path.clone(),
+            source: Box::new(source),
+        })?;
     let mut stage =
         Stage::with_overrides(character, props, &preset.humanoid_overrides).map_err(|source| {
             match source {
@@ -270,20 +359,49 @@ pub fn load_default_stage() -> Result<(Preset, Stage, Vec<Problem>), PresetError
     Ok((preset, stage, warnings))
 }
 
-fn hash_warning(file: &Path, preset: &Preset) -> Option<Problem> {
-    let expected = preset.character.sha256.as_ref()?;
-    let bytes = std::fs::read(file).ok()?;
-    let actual = sha256_hex(&bytes);
-    (actual != *expected).then(|| {
-        Problem::warning(
-            "character.sha256",
-            format!(
-                "{} has changed since the preset was saved (sha256 {actual}, preset has \
-                 {expected}); poses may differ — re-save the preset to accept it",
-                file.display()
-            ),
-        )
-    })
+/// An error for each artist's prop file of `sources` that cannot be used, at its key.
+fn prop_problems(sources: &PropSources) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let Ok(mut props) = Props::load(&bundled_assets_dir()) else {
+        return out;
+    };
+    if let Some(r) = &sources.rod
+        && let Err(e) = props.set_rod(r)
+    {
+        out.push(Problem::error("rod.path", e.to_string()));
+    }
+    if let Some(n) = &sources.net
+        && let Err(e) = props.set_net(n)
+    {
+        out.push(Problem::error("net.path", e.to_string()));
+    }
+    if let Some(s) = &sources.seat
+        && let Err(e) = props.set_seat(s)
+    {
+        out.push(Problem::error("seat.path", e.to_string()));
+    }
+    out
+}
+
+/// A warning for each referenced file that has changed since the preset was saved.
+fn hash_warnings(preset_path: &Path, preset: &Preset) -> Vec<Problem> {
+    hashed_files(preset_path, preset)
+        .into_iter()
+        .filter_map(|(key, file, expected)| {
+            let bytes = std::fs::read(&file).ok()?;
+            let actual = sha256_hex(&bytes);
+            (actual != expected).then(|| {
+                Problem::warning(
+                    format!("{key}.sha256"),
+                    format!(
+                        "{} has changed since the preset was saved (sha256 {actual}, preset \
+                         has {expected}); poses may differ — re-save the preset to accept it",
+                        file.display()
+                    ),
+                )
+            })
+        })
+        .collect()
 }
 
 /// Every problem of a preset file: syntax and schema, finite numbers and ranges, and the
@@ -296,6 +414,8 @@ pub fn validate_file(path: &Path) -> Vec<Problem> {
         Err(e) => return vec![Problem::error("(root)", e.to_string())],
     };
     let mut out = check_preset(&preset);
+    out.extend(hash_warnings(path, &preset));
+    out.extend(prop_problems(&prop_sources(path, &preset)));
     let file = character_path(path, &preset);
     if !file.is_file() {
         out.push(Problem::error(
@@ -304,7 +424,6 @@ pub fn validate_file(path: &Path) -> Vec<Problem> {
         ));
         return out;
     }
-    out.extend(hash_warning(&file, &preset));
     let character = match gltf_io::load(&file) {
         Ok(c) => c,
         Err(e) => {

@@ -6,6 +6,11 @@
 //! - `format`, `version`: always `"anglerpose-preset"` and `2`.
 //! - `character`: `{ "path": "../angler.glb", "sha256": "<hex>" }` — the glTF file, relative to
 //!   the preset's folder (`/`-separated), and the SHA-256 of its bytes (`null` when unknown).
+//! - `rod`, `net`, `seat` (optional; absent = the bundled model): an artist's models, each
+//!   `{ "path": …, "sha256": … }` like `character` (a changed file is a warning). `rod` may add
+//!   `length` (metres, for a file not in metres; default 2.4), `rear_grip` and `reel_seat`
+//!   (metres from the butt, replacing what was detected) and `reel_above` (the reel on top of
+//!   the blank, a baitcaster; default: detected). `net` may add `length` (default 1.7).
 //! - `humanoid_overrides`: role → bone name (`{"left.hand": "hand.L"}`), see
 //!   [`crate::rig::HumanoidOverride`].
 //! - `calibration`: [`GripCalibration`] — grip offsets, hands (palm corrections, curls) and the
@@ -77,6 +82,41 @@ pub struct CharacterRef {
     pub sha256: Option<String>,
 }
 
+/// An artist's rod model: the file, its hash, and the corrections of what detection found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodRef {
+    /// Relative to the preset's folder, `/`-separated.
+    pub path: String,
+    /// Lower-case hex SHA-256 of the file's bytes; `None` when unknown.
+    pub sha256: Option<String>,
+    /// The real length, metres, for a file not in metres (`None`: 2.4 m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+    /// The rear grip, metres from the butt (`None`: detected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rear_grip: Option<f64>,
+    /// The reel seat, metres from the butt (`None`: detected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reel_seat: Option<f64>,
+    /// The reel sits on top of the blank in use (`None`: detected from its shape).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reel_above: Option<bool>,
+}
+
+/// An artist's landing-net model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetRef {
+    /// Relative to the preset's folder, `/`-separated.
+    pub path: String,
+    /// Lower-case hex SHA-256 of the file's bytes; `None` when unknown.
+    pub sha256: Option<String>,
+    /// The real length, metres, for a file not in metres (`None`: 1.7 m).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<f64>,
+}
+
 /// One named pose: a session state and, optionally, a calibration used instead of the
 /// preset's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,6 +139,15 @@ pub struct Preset {
     pub version: u64,
     /// The character file and its hash.
     pub character: CharacterRef,
+    /// An artist's rod (`None`: the bundled one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rod: Option<RodRef>,
+    /// An artist's landing net (`None`: the bundled one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net: Option<NetRef>,
+    /// An artist's seat (`None`: the bundled stool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<CharacterRef>,
     /// Role → bone name overrides of humanoid detection (empty when the key is absent).
     #[serde(default)]
     pub humanoid_overrides: HumanoidOverride,
@@ -211,6 +260,14 @@ pub enum PresetError {
         /// The loader's error.
         source: Box<crate::gltf_io::LoadError>,
     },
+    /// An artist's rod, net or seat file could not be used.
+    #[error("{path}: {source}")]
+    Prop {
+        /// The preset file.
+        path: PathBuf,
+        /// What is wrong with the prop file (it names the file).
+        source: Box<crate::stage::rod_file::PropFileError>,
+    },
     /// Building the [`Stage`] or posing it with the preset failed.
     #[error("{path}: {source}")]
     Stage {
@@ -255,6 +312,9 @@ impl Preset {
             format: FORMAT.to_string(),
             version: VERSION,
             character,
+            rod: None,
+            net: None,
+            seat: None,
             humanoid_overrides: HumanoidOverride::default(),
             calibration: stage.calibration.clone(),
             settings: stage.settings,

@@ -10,10 +10,13 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 const ROOT: &str = "(root)";
-const KEYS: [&str; 8] = [
+const KEYS: [&str; 11] = [
     "format",
     "version",
     "character",
+    "rod",
+    "net",
+    "seat",
     "humanoid_overrides",
     "calibration",
     "settings",
@@ -110,6 +113,9 @@ fn parse_current(
         }
     }
     let character = section(&mut root, "character", None, &mut problems);
+    let rod = section(&mut root, "rod", Some(Default::default), &mut problems);
+    let net = section(&mut root, "net", Some(Default::default), &mut problems);
+    let seat = section(&mut root, "seat", Some(Default::default), &mut problems);
     let overrides = section(
         &mut root,
         "humanoid_overrides",
@@ -122,12 +128,25 @@ fn parse_current(
     let poses = poses(&mut root, &mut problems);
     let (
         Some(character),
+        Some(rod),
+        Some(net),
+        Some(seat),
         Some(humanoid_overrides),
         Some(calibration),
         Some(settings),
         Some(state),
         Some(poses),
-    ) = (character, overrides, calibration, settings, state, poses)
+    ) = (
+        character,
+        rod,
+        net,
+        seat,
+        overrides,
+        calibration,
+        settings,
+        state,
+        poses,
+    )
     else {
         if problems.is_empty() {
             problems.push(Problem::error(ROOT, "incomplete preset"));
@@ -138,6 +157,9 @@ fn parse_current(
         format: FORMAT.to_string(),
         version: VERSION,
         character,
+        rod,
+        net,
+        seat,
         humanoid_overrides,
         calibration,
         settings,

@@ -152,6 +152,25 @@ impl Skeleton {
         })
     }
 
+    /// This skeleton with every root bone's rest transform composed under `outer` (a uniform
+    /// scale; see [`Transform::compose_uniform`]): the whole rig, and every mesh skinned or
+    /// attached to it, moves into `outer`'s space. Same structure, so it cannot fail when
+    /// `outer` is finite with a positive scale; otherwise the skeleton is returned unchanged.
+    pub fn with_roots_under(&self, outer: &Transform) -> Skeleton {
+        let bones: Vec<Bone> = self
+            .bones
+            .iter()
+            .map(|b| match b.parent {
+                Some(_) => b.clone(),
+                None => Bone {
+                    rest: outer.compose_uniform(&b.rest),
+                    ..b.clone()
+                },
+            })
+            .collect();
+        Skeleton::new(bones).unwrap_or_else(|_| self.clone())
+    }
+
     /// Number of bones.
     #[inline]
     pub fn len(&self) -> usize {

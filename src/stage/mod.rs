@@ -5,12 +5,14 @@
 mod ccd_overlays;
 mod meshes;
 mod overlays;
+mod props;
 pub mod rod_file;
 mod setup;
 mod view;
 
 pub use meshes::{MeshTable, mesh_data_from_primitive};
 pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc};
+pub use props::{NetSource, PropSources, Props, RodSource};
 pub use setup::{PreparedActor, prepare};
 pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled};
 
@@ -43,24 +45,6 @@ pub enum StageError {
         path: PathBuf,
         source: crate::rig::HumanoidError,
     },
-}
-
-/// The bundled props (rigid meshes, each in its own object space; see `fishing::rod`).
-#[derive(Clone, Debug)]
-pub struct Props {
-    pub rod: Character,
-    pub net: Character,
-    pub stool: Character,
-}
-
-impl Props {
-    pub fn load(assets: &Path) -> Result<Self, LoadError> {
-        Ok(Self {
-            rod: gltf_io::load(assets.join("rod.glb"))?,
-            net: gltf_io::load(assets.join("net.glb"))?,
-            stool: gltf_io::load(assets.join("stool.glb"))?,
-        })
-    }
 }
 
 /// Everything needed to pose and draw one angler.
@@ -126,6 +110,8 @@ impl Stage {
             notes,
             mesh_height,
         } = prepared;
+        let mut actor = actor;
+        actor.gear = props.gear;
         let calibration = actor.default_calibration();
         let settings = actor.default_settings();
         let table = MeshTable::new(&character, &props);
@@ -162,6 +148,25 @@ impl Stage {
             None => self.actor.height / 1.345,
         };
         k.clamp(0.05, 100.0)
+    }
+
+    /// Uses other props (an artist's rod, net or seat): the actor holds the new rod's grips,
+    /// the session's rod length follows an artist's rod (within the session's 1–5 m), and
+    /// the stage re-poses. The mesh handles change: upload [`Stage::mesh_data`] again.
+    ///
+    /// # Errors
+    /// The solver's error when [`Stage::update`] fails; the stage then already holds the
+    /// props.
+    pub fn set_props(&mut self, props: Props) -> Result<(), SessionError> {
+        self.actor.gear = props.gear;
+        if props.sources.rod.is_some() {
+            self.state.params.rod_length = props.gear.rod.length.clamp(1.0, 5.0);
+        }
+        self.table = MeshTable::new(&self.character, &props);
+        self.props = props;
+        self.reset_flip_tracking();
+        self.update()?;
+        Ok(())
     }
 
     /// Re-poses for the current state, calibration and settings (seed 001's order).

@@ -4,7 +4,7 @@
 //! up upright, facing +Z, in metres.
 
 use super::{HumanoidMap, Side};
-use crate::rig::{Bone, Pose, Skeleton, Transform};
+use crate::rig::{Pose, Skeleton, Transform};
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 
@@ -157,18 +157,6 @@ impl CharacterFrame {
         if self.is_identity() {
             return skeleton.clone();
         }
-        let bones: Vec<Bone> = skeleton
-            .bones()
-            .iter()
-            .map(|b| match b.parent {
-                Some(_) => b.clone(),
-                None => Bone {
-                    rest: self.actor_from_file.compose_uniform(&b.rest),
-                    ..b.clone()
-                },
-            })
-            .collect();
-        // Same structure, finite transforms, positive scales: cannot fail.
-        Skeleton::new(bones).unwrap_or_else(|_| skeleton.clone())
+        skeleton.with_roots_under(&self.actor_from_file)
     }
 }

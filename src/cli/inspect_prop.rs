@@ -1,0 +1,179 @@
+//! `anglerpose inspect FILE --as rod|net [--json] [--length M]`: the canonical frame found in
+//! a rod or net model, and where the hands will hold it.
+
+use anglerpose::fishing::net_model::detect_net;
+use anglerpose::gltf_io::Character;
+use anglerpose::stage::Props;
+use anglerpose::stage::rod_file::{model_points, refuse_character, rod_model};
+use glam::DVec3;
+use serde_json::json;
+use std::path::Path;
+
+/// What `inspect --as rod|net` was asked.
+pub struct PropQuery<'a> {
+    pub file: &'a Path,
+    pub json: bool,
+    pub length: Option<f64>,
+}
+
+fn length(args: &PropQuery) -> anyhow::Result<Option<f64>> {
+    if let Some(l) = args.length
+        && !(l.is_finite() && (0.3..=10.0).contains(&l))
+    {
+        anyhow::bail!("--length {l} is outside 0.3..=10 m");
+    }
+    Ok(args.length)
+}
+
+fn v(p: DVec3) -> String {
+    format!("[{:.4}, {:.4}, {:.4}]", p.x, p.y, p.z)
+}
+
+pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
+    let m = rod_model(character, length(args)?)?;
+    let gear = m.gear(m.rear_grip, m.reel_seat, m.reel_above);
+    let f = m.file_from_rod;
+    let butt = f.translation;
+    let axis = f.matrix3.y_axis.normalize();
+    let reel = -f.matrix3.z_axis.normalize();
+    let at = |d: f64| f.transform_point3(DVec3::Y * d).to_array();
+    if args.json {
+        let out = json!({
+            "file": args.file.display().to_string(),
+            "length_m": m.length,
+            "metres_per_unit": m.metres_per_unit,
+            "butt_in_file": butt.to_array(),
+            "blank_axis_in_file": axis.to_array(),
+            "reel_side_in_file": reel.to_array(),
+            "reel_found": m.reel_found,
+            "reel_above": m.reel_above,
+            "reel_depth_m": m.reel_depth,
+            "reel_width_m": m.reel_width,
+            "reel_seat_m": m.reel_seat,
+            "rear_grip_m": m.rear_grip,
+            "reel_seat_in_file": at(m.reel_seat),
+            "rear_grip_in_file": at(m.rear_grip),
+            "butt_radius_m": m.butt_radius,
+            "tip_radius_m": m.tip_radius,
+            "radius_profile_m": m.radius_profile,
+            "gear": gear,
+            "file_from_rod": f.to_cols_array(),
+            "notes": m.notes,
+        });
+        outln!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    outln!("{} as a rod", args.file.display());
+    outln!(
+        "  length: {:.3} m ({} m per file unit)",
+        m.length,
+        m.metres_per_unit
+    );
+    outln!("  butt (file): {}", v(butt));
+    outln!("  blank axis (file): {}", v(axis));
+    outln!(
+        "  reel: {} toward {} (file), seat {:.3} m from the butt, {:.0} mm deep × {:.0} mm \
+         wide: {}",
+        if m.reel_found { "found" } else { "not found" },
+        v(reel),
+        m.reel_seat,
+        m.reel_depth * 1e3,
+        m.reel_width * 1e3,
+        if m.reel_above {
+            "on top of the blank in use (baitcaster)"
+        } else {
+            "below the blank in use (spinning)"
+        }
+    );
+    outln!("  rear grip: {:.3} m from the butt", m.rear_grip);
+    outln!(
+        "  handle radius: {:.1} mm at the rear grip, {:.1} mm at the reel seat",
+        gear.rear_grip_radius * 1e3,
+        gear.reel_seat_radius * 1e3
+    );
+    outln!(
+        "  blank radius: {:.1} mm at the butt, {:.1} mm at the tip",
+        m.butt_radius * 1e3,
+        m.tip_radius * 1e3
+    );
+    for n in &m.notes {
+        outln!("  note: {n}");
+    }
+    Ok(())
+}
+
+pub fn net(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
+    refuse_character(character)?;
+    let m = detect_net(&model_points(character), length(args)?)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", character.source.display()))?;
+    let f = m.file_from_net;
+    if args.json {
+        let out = json!({
+            "file": args.file.display().to_string(),
+            "length_m": m.gear.length,
+            "metres_per_unit": m.metres_per_unit,
+            "handle_end_in_file": f.translation.to_array(),
+            "handle_axis_in_file": f.matrix3.y_axis.normalize().to_array(),
+            "bag_side_in_file": (-f.matrix3.z_axis).normalize().to_array(),
+            "hoop_width_m": m.hoop_width,
+            "grip_m": m.gear.grip,
+            "grip_radius_m": m.gear.grip_radius,
+            "file_from_net": f.to_cols_array(),
+            "notes": m.notes,
+        });
+        outln!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    outln!("{} as a landing net", args.file.display());
+    outln!(
+        "  length: {:.3} m ({} m per file unit)",
+        m.gear.length,
+        m.metres_per_unit
+    );
+    outln!("  handle end (file): {}", v(f.translation));
+    outln!("  handle axis (file): {}", v(f.matrix3.y_axis.normalize()));
+    outln!(
+        "  hoop: {:.0} mm wide, bag toward {} (file)",
+        m.hoop_width * 1e3,
+        v((-f.matrix3.z_axis).normalize())
+    );
+    outln!(
+        "  grip: {:.3} m from the handle end, handle radius {:.1} mm",
+        m.gear.grip,
+        m.gear.grip_radius * 1e3
+    );
+    for n in &m.notes {
+        outln!("  note: {n}");
+    }
+    Ok(())
+}
+
+/// One line per artist's prop in use: what was found and where the hands hold it.
+pub fn props_lines(props: &Props) -> Vec<String> {
+    let mut out = Vec::new();
+    if let (Some(src), Some(m)) = (&props.sources.rod, &props.rod_model) {
+        let g = &props.gear.rod;
+        out.push(format!(
+            "rod: {}: {:.3} m, rear grip {:.3} m, reel seat {:.3} m, reel {}{}",
+            src.path.display(),
+            g.length,
+            g.rear_grip,
+            g.reel_seat,
+            if g.reel_above { "on top" } else { "below" },
+            m.notes.iter().map(|n| format!("; {n}")).collect::<String>()
+        ));
+    }
+    if let (Some(src), Some(m)) = (&props.sources.net, &props.net_model) {
+        out.push(format!(
+            "net: {}: {:.3} m, grip {:.3} m{}",
+            src.path.display(),
+            m.gear.length,
+            m.gear.grip,
+            m.notes.iter().map(|n| format!("; {n}")).collect::<String>()
+        ));
+    }
+    if let Some(seat) = &props.sources.seat {
+        out.push(format!("seat: {}", seat.display()));
+    }
+    out
+}

@@ -1,0 +1,169 @@
+//! Where the hands hold the rod and the net: the grip points along each object's axis, the
+//! reel's crank and the radii the fingers close around (issue 20). [`Gear::BUNDLED`] is the
+//! bundled `rod.glb` and `net.glb`; an artist's models give their own (see
+//! `rod_model`).
+//!
+//! Spaces: rod space and net space are the canonical frames of the session (`rod.rs`) (butt / handle
+//! end at the origin, axis +Y, metres). The **hold frame** is the rod as the hands see it: the
+//! reel below the blank. A rod whose reel sits on top in use (a baitcaster) is the hold frame
+//! turned half a turn about the blank; the grips stay in the hold frame, so the palm is under
+//! the handle either way.
+
+use super::rules::{self, FieldProblem};
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// Half the thickness of a finger, metres: the grip radius is measured to the finger's middle.
+const FINGER_HALF: f64 = 0.009;
+
+/// The rod's rear grip, metres from the butt (the bundled rod).
+pub const ROD_REAR_GRIP: f64 = 0.08;
+/// Front grip (the reel seat), metres from the butt (the bundled rod).
+pub const ROD_FRONT_GRIP: f64 = 0.40;
+/// Net handle grip, metres from the handle end (the bundled net).
+pub const NET_GRIP: f64 = 0.10;
+
+/// The reel's crank in the hold frame: the knob turns about the hold frame's X axis.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReelCrank {
+    /// Centre of the knob's circle, hold frame, metres.
+    pub centre_in_hold: DVec3,
+    /// Radius of the knob's circle, metres.
+    pub radius: f64,
+}
+
+/// The rod's grips, in rod space along the blank.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RodGear {
+    /// Butt to tip, metres.
+    pub length: f64,
+    /// The rear hand's grip, metres from the butt.
+    pub rear_grip: f64,
+    /// The front hand's grip (the middle of the reel seat), metres from the butt.
+    pub reel_seat: f64,
+    /// Handle radius at the rear grip, metres.
+    pub rear_grip_radius: f64,
+    /// Handle radius at the reel seat, metres.
+    pub reel_seat_radius: f64,
+    /// The reel sits on top of the blank in use (a baitcaster): the model is the hold frame
+    /// turned half a turn about the blank.
+    pub reel_above: bool,
+    /// The reel's crank.
+    pub crank: ReelCrank,
+}
+
+/// The net's grip, in net space along the handle.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetGear {
+    /// Handle end to the far side of the hoop, metres.
+    pub length: f64,
+    /// The grip, metres from the handle end.
+    pub grip: f64,
+    /// Handle radius at the grip, metres.
+    pub grip_radius: f64,
+}
+
+/// The rod and the net the session uses.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gear {
+    /// The rod.
+    pub rod: RodGear,
+    /// The landing net.
+    pub net: NetGear,
+}
+
+impl RodGear {
+    /// The bundled `rod.glb` (2.4 m spinning rod, see `assetgen::props`).
+    pub const BUNDLED: Self = Self {
+        length: 2.4,
+        rear_grip: ROD_REAR_GRIP,
+        reel_seat: ROD_FRONT_GRIP,
+        rear_grip_radius: 0.0138,
+        reel_seat_radius: 0.0118,
+        reel_above: false,
+        crank: ReelCrank {
+            centre_in_hold: DVec3::new(-0.06, ROD_FRONT_GRIP + 0.01, -0.075),
+            radius: 0.045,
+        },
+    };
+
+    /// Every broken rule under `prefix`: a positive, finite length; the rear grip before the
+    /// reel seat and both on the rod; positive radii under 10 cm; a crank within a metre of the
+    /// seat.
+    pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
+        let mut out = Vec::new();
+        let at = |f: &str| rules::join(prefix, f);
+        rules::number(self.length, &at("length"), 0.3, 10.0, &mut out);
+        rules::number(self.reel_seat, &at("reel_seat"), 0.0, self.length, &mut out);
+        rules::number(
+            self.rear_grip,
+            &at("rear_grip"),
+            0.0,
+            self.reel_seat,
+            &mut out,
+        );
+        for (v, f) in [
+            (self.rear_grip_radius, "rear_grip_radius"),
+            (self.reel_seat_radius, "reel_seat_radius"),
+        ] {
+            rules::number(v, &at(f), 1e-4, 0.1, &mut out);
+        }
+        rules::number(self.crank.radius, &at("crank.radius"), 0.0, 0.5, &mut out);
+        let c = self.crank.centre_in_hold - DVec3::Y * self.reel_seat;
+        if !c.is_finite() || c.length() > 1.0 {
+            rules::push(
+                &mut out,
+                at("crank.centre_in_hold"),
+                "must be finite and within 1 m of the reel seat",
+            );
+        }
+        out
+    }
+}
+
+impl NetGear {
+    /// The bundled `net.glb` (1.2 m handle, 0.5 m hoop).
+    pub const BUNDLED: Self = Self {
+        length: 1.7,
+        grip: NET_GRIP,
+        grip_radius: 0.0159,
+    };
+}
+
+impl Gear {
+    /// The bundled rod and net.
+    pub const BUNDLED: Self = Self {
+        rod: RodGear::BUNDLED,
+        net: NetGear::BUNDLED,
+    };
+
+    /// Every broken rule under `prefix` (see [`RodGear::problems`]; the net's grip must lie on
+    /// its handle and its radius be positive and under 10 cm).
+    pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
+        let mut out = self.rod.problems(&rules::join(prefix, "rod"));
+        let net = rules::join(prefix, "net");
+        let at = |f: &str| rules::join(&net, f);
+        rules::number(self.net.length, &at("length"), 0.3, 10.0, &mut out);
+        rules::number(self.net.grip, &at("grip"), 0.0, self.net.length, &mut out);
+        rules::number(
+            self.net.grip_radius,
+            &at("grip_radius"),
+            1e-4,
+            0.1,
+            &mut out,
+        );
+        out
+    }
+}
+
+/// How much of a calibrated finger curl a handle of `radius` takes, against the bundled
+/// handle of `reference` radius where the curl was tuned: fingers wrapped round a cylinder
+/// close by the angle their length subtends on it, so the curl scales with
+/// `(reference + f) / (radius + f)` (f: half a finger's thickness). Exactly 1 when the radii
+/// are equal; a thicker grip curls less.
+pub fn curl_for_radius(radius: f64, reference: f64) -> f64 {
+    if radius == reference {
+        return 1.0;
+    }
+    ((reference + FINGER_HALF) / (radius.max(0.0) + FINGER_HALF)).clamp(0.3, 1.6)
+}

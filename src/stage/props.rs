@@ -1,0 +1,195 @@
+//! The rod, net and seat the angler uses: the bundled models, or an artist's own (issue 20).
+//!
+//! An artist's model is brought into its object's canonical space when it is loaded: the
+//! transform found from its geometry ([`crate::fishing::rod_model`],
+//! [`crate::fishing::net_model`]) is baked into the file's root nodes, so every consumer
+//! (the mesh table, the posed and animated exports) places it exactly like the bundled one.
+//! A seat keeps the file's up axis (+Y, as glTF says): it is stood on the floor, centred and
+//! scaled so that its top is at the bundled stool's height, and then fitted to the body like
+//! the stool.
+
+use super::rod_file::{PropFileError, model_points, refuse_character};
+use crate::assetgen::props::STOOL_HEIGHT;
+use crate::fishing::net_model::{NetModel, detect_net};
+use crate::fishing::rod_model::RodModel;
+use crate::fishing::{Gear, rules};
+use crate::gltf_io::{self, Character, LoadError};
+use crate::rig::Transform;
+use glam::{DQuat, DVec3};
+use std::path::{Path, PathBuf};
+
+/// An artist's rod file and the corrections of what detection found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RodSource {
+    /// The file.
+    pub path: PathBuf,
+    /// The real length in metres when the file is not in metres (default: centimetres or
+    /// millimetres where that fits, else 2.4 m).
+    pub length: Option<f64>,
+    /// The rear grip, metres from the butt (default: detected).
+    pub rear_grip: Option<f64>,
+    /// The reel seat, metres from the butt (default: detected).
+    pub reel_seat: Option<f64>,
+    /// Whether the reel sits on top of the blank in use (default: detected from its shape).
+    pub reel_above: Option<bool>,
+}
+
+/// An artist's net file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NetSource {
+    /// The file.
+    pub path: PathBuf,
+    /// The real length in metres when the file is not in metres (default: centimetres or
+    /// millimetres where that fits, else 1.7 m).
+    pub length: Option<f64>,
+}
+
+/// Which props come from the artist's files (`None`: the bundled one).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PropSources {
+    /// The rod.
+    pub rod: Option<RodSource>,
+    /// The landing net.
+    pub net: Option<NetSource>,
+    /// The seat (stool).
+    pub seat: Option<PathBuf>,
+}
+
+/// The props (rigid meshes, each in its own canonical object space; see `fishing::rod`) and
+/// where the hands hold them.
+#[derive(Clone, Debug)]
+pub struct Props {
+    /// The rod, in rod space.
+    pub rod: Character,
+    /// The net, in net space.
+    pub net: Character,
+    /// The seat, in stool space (origin on the floor below the seat, top at 0.45 m).
+    pub stool: Character,
+    /// Grip points, crank and handle radii of the rod and net.
+    pub gear: Gear,
+    /// What detection found in the artist's rod (`None` for the bundled one).
+    pub rod_model: Option<RodModel>,
+    /// What detection found in the artist's net (`None` for the bundled one).
+    pub net_model: Option<NetModel>,
+    /// The artist's files in use.
+    pub sources: PropSources,
+}
+
+impl Props {
+    /// The bundled rod, net and stool from `assets`.
+    ///
+    /// # Errors
+    /// A bundled file that does not load.
+    pub fn load(assets: &Path) -> Result<Self, LoadError> {
+        Ok(Self {
+            rod: gltf_io::load(assets.join("rod.glb"))?,
+            net: gltf_io::load(assets.join("net.glb"))?,
+            stool: gltf_io::load(assets.join("stool.glb"))?,
+            gear: Gear::BUNDLED,
+            rod_model: None,
+            net_model: None,
+            sources: PropSources::default(),
+        })
+    }
+
+    /// The bundled props from `assets` with the artist's files of `sources` in their place.
+    ///
+    /// # Errors
+    /// A file that does not load or is not what it is used as; the message names the file.
+    pub fn load_with(assets: &Path, sources: &PropSources) -> Result<Self, PropFileError> {
+        let mut props = Self::load(assets).map_err(PropFileError::Load)?;
+        if let Some(rod) = &sources.rod {
+            props.set_rod(rod)?;
+        }
+        if let Some(net) = &sources.net {
+            props.set_net(net)?;
+        }
+        if let Some(seat) = &sources.seat {
+            props.set_seat(seat)?;
+        }
+        Ok(props)
+    }
+
+    /// Uses the rod file of `source`, in its canonical frame.
+    ///
+    /// # Errors
+    /// The file does not load, is a character, is not rod-shaped, or the corrections put the
+    /// grips off the rod.
+    pub fn set_rod(&mut self, source: &RodSource) -> Result<(), PropFileError> {
+        let file = load(&source.path)?;
+        let model = super::rod_file::rod_model(&file, source.length)?;
+        let gear = model.gear(
+            source.rear_grip.unwrap_or(model.rear_grip),
+            source.reel_seat.unwrap_or(model.reel_seat),
+            source.reel_above.unwrap_or(model.reel_above),
+        );
+        if let Err(why) = rules::first(gear.problems("rod")) {
+            return Err(PropFileError::Grips {
+                path: source.path.display().to_string(),
+                why,
+            });
+        }
+        self.rod = placed(file, &Transform::from_affine(&model.rod_from_file()));
+        self.gear.rod = gear;
+        self.rod_model = Some(model);
+        self.sources.rod = Some(source.clone());
+        Ok(())
+    }
+
+    /// Uses the net file of `source`, in its canonical frame.
+    ///
+    /// # Errors
+    /// The file does not load, is a character, or is not net-shaped.
+    pub fn set_net(&mut self, source: &NetSource) -> Result<(), PropFileError> {
+        let file = load(&source.path)?;
+        refuse_character(&file)?;
+        let path = file.source.display().to_string();
+        let model = detect_net(&model_points(&file), source.length)
+            .map_err(|source| PropFileError::Shape { path, source })?;
+        self.net = placed(
+            file,
+            &Transform::from_affine(&model.file_from_net.inverse()),
+        );
+        self.gear.net = model.gear;
+        self.net_model = Some(model);
+        self.sources.net = Some(source.clone());
+        Ok(())
+    }
+
+    /// Uses the seat file at `path`: stood on the floor, centred, its top at the bundled
+    /// stool's height.
+    ///
+    /// # Errors
+    /// The file does not load, is a character, or has no height.
+    pub fn set_seat(&mut self, path: &Path) -> Result<(), PropFileError> {
+        let file = load(path)?;
+        refuse_character(&file)?;
+        let points = model_points(&file);
+        let (lo, hi) = points.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
+        let height = hi.y - lo.y;
+        if points.is_empty() || !(height.is_finite() && height > 0.0) {
+            return Err(PropFileError::Flat {
+                path: path.display().to_string(),
+            });
+        }
+        let k = STOOL_HEIGHT / height;
+        let centre = DVec3::new(0.5 * (lo.x + hi.x), lo.y, 0.5 * (lo.z + hi.z));
+        let stool_from_file = Transform::new(-centre * k, DQuat::IDENTITY, DVec3::splat(k));
+        self.stool = placed(file, &stool_from_file);
+        self.sources.seat = Some(path.to_path_buf());
+        Ok(())
+    }
+}
+
+fn load(path: &Path) -> Result<Character, PropFileError> {
+    gltf_io::load(path).map_err(PropFileError::Load)
+}
+
+/// `file` with `object_from_file` baked into its root nodes.
+fn placed(mut file: Character, object_from_file: &Transform) -> Character {
+    file.skeleton = file.skeleton.with_roots_under(object_from_file);
+    file
+}
