@@ -398,7 +398,10 @@ fn bad_rod_and_net_files_are_refused_by_name() {
     let e = props
         .set_rod(&RodSource {
             path: asset("rod_surf.glb"),
-            rear_grip: Some(0.9),
+            grips: anglerpose::stage::RodGrips {
+                rear_grip: Some(0.9),
+                ..Default::default()
+            },
             ..Default::default()
         })
         .unwrap_err()

@@ -1,7 +1,7 @@
 //! `--rod`, `--net`, `--seat` and the rod's corrections, shared by the commands that build a
 //! stage from a character file (`calibrate`, `render --character`).
 
-use anglerpose::stage::{NetSource, PropSources, Props, RodSource, bundled_assets_dir};
+use anglerpose::stage::{NetSource, PropSources, Props, RodGrips, RodSource, bundled_assets_dir};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -43,12 +43,14 @@ impl PropArgs {
             rod: self.rod.as_ref().map(|path| RodSource {
                 path: path.clone(),
                 length: self.rod_length,
-                rear_grip: self.rear_grip,
-                reel_seat: self.reel_seat,
-                reel_above: match (self.reel_above, self.reel_below) {
-                    (true, _) => Some(true),
-                    (_, true) => Some(false),
-                    _ => None,
+                grips: RodGrips {
+                    rear_grip: self.rear_grip,
+                    reel_seat: self.reel_seat,
+                    reel_above: match (self.reel_above, self.reel_below) {
+                        (true, _) => Some(true),
+                        (_, true) => Some(false),
+                        _ => None,
+                    },
                 },
             }),
             net: self.net.as_ref().map(|path| NetSource {

@@ -520,7 +520,7 @@ impl ApplicationHandler for App {
             }
             WindowEvent::DroppedFile(path) => {
                 if files::is_openable(&path) {
-                    self.ui.request_open(&self.ed, path);
+                    self.ui.dropped(&self.ed, path);
                 } else {
                     self.ed.message = Some(format!(
                         "{}: not a .glb, .gltf or .json file",

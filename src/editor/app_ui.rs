@@ -23,6 +23,11 @@ pub enum Dialog {
     Screenshot,
     /// File → Export animation…: rate and phase range, then the save dialog.
     ExportAnimation,
+    /// A glTF file was dropped: use it as the rod, net or seat, or open it as the character.
+    DroppedModel {
+        path: PathBuf,
+        guess: String,
+    },
     /// A file could not be opened (e.g. not a humanoid); the message says why.
     Error {
         title: String,
@@ -84,6 +89,17 @@ pub fn style(ctx: &egui::Context) {
 }
 
 impl UiState {
+    /// A file dropped on the window: a preset opens (asking first when dirty); a glTF model
+    /// asks whether it is the character, the rod, the net or the seat.
+    pub fn dropped(&mut self, ed: &EditorState, path: PathBuf) {
+        if files::extension(&path) == "json" {
+            self.request_open(ed, path);
+        } else {
+            let guess = files::describe_model(&path);
+            self.dialog = Some(Dialog::DroppedModel { path, guess });
+        }
+    }
+
     /// Asks before replacing a dirty document.
     pub fn request_open(&mut self, ed: &EditorState, path: PathBuf) {
         self.dialog = Some(Dialog::ConfirmOpen(path.clone()));
@@ -156,6 +172,8 @@ impl UiState {
                 if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
                     self.save(ed, true, out);
                 }
+                ui.separator();
+                ui::props_menu_ui(ui, ed, out);
                 ui.separator();
                 if ui.button("Export animation…").clicked() {
                     self.dialog = Some(Dialog::ExportAnimation);
@@ -502,6 +520,15 @@ impl UiState {
                         }
                     });
                 });
+            }
+            Dialog::DroppedModel { path, guess } => {
+                let mut open = None;
+                if ui::dropped_model_ui(ctx, &path, &guess, out, &mut open) {
+                    self.dialog = None;
+                }
+                if let Some(p) = open {
+                    self.request_open(ed, p);
+                }
             }
             Dialog::Error { title, message } => {
                 window(&title).show(ctx, |ui| {

@@ -25,6 +25,27 @@ pub enum ViewToggle {
 }
 
 /// One editor action. JSON form: `{"cmd": "drag_to", "x": 400, "y": 300}`.
+/// Which prop [`EditorCommand::UseProp`] replaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PropKind {
+    Rod,
+    Net,
+    Seat,
+}
+
+impl PropKind {
+    pub const ALL: [PropKind; 3] = [PropKind::Rod, PropKind::Net, PropKind::Seat];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PropKind::Rod => "rod",
+            PropKind::Net => "net",
+            PropKind::Seat => "seat",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "cmd", rename_all = "snake_case")]
 pub enum EditorCommand {
@@ -166,6 +187,19 @@ pub enum EditorCommand {
     /// mapping and refinement), calibration and settings in one undo step.
     ApplyPresetToCharacter {
         path: std::path::PathBuf,
+    },
+    /// Uses an artist's rod, net or seat file (`path`), or the bundled one (`null`). The
+    /// rod's grips start where detection puts them. Not an undo step (the file is reloaded
+    /// to go back); the document becomes dirty and its preset names the file.
+    UseProp {
+        prop: PropKind,
+        path: Option<PathBuf>,
+    },
+    /// Moves the hands on the artist's rod: metres from the butt, `null` = as detected.
+    SetRodGrips {
+        rear_grip: Option<f64>,
+        reel_seat: Option<f64>,
+        reel_above: Option<bool>,
     },
     SetHandedness {
         handedness: Handedness,

@@ -1,7 +1,7 @@
 //! The edited document: the stage, its file and dirty flag, and the snapshots undo works on.
 
 use crate::fishing::{GripCalibration, SessionState, SolverSettings};
-use crate::stage::Stage;
+use crate::stage::{RodGrips, Stage};
 use std::path::PathBuf;
 
 /// What one undo step restores: everything an artist edits (calibration, solver settings and
@@ -11,6 +11,8 @@ pub struct Snapshot {
     pub calibration: GripCalibration,
     pub settings: SolverSettings,
     pub state: SessionState,
+    /// Where the hands hold the artist's rod (the markers along its blank).
+    pub rod_grips: RodGrips,
 }
 
 /// The stage being edited, where it was loaded from / saved to, and whether it changed since.
@@ -47,6 +49,7 @@ impl Document {
             calibration: self.stage.calibration.clone(),
             settings: self.stage.settings,
             state: self.stage.state,
+            rod_grips: self.stage.props.rod_grips(),
         }
     }
 
@@ -55,6 +58,10 @@ impl Document {
         self.stage.calibration = snapshot.calibration.clone();
         self.stage.settings = snapshot.settings;
         self.stage.state = snapshot.state;
+        if self.stage.props.rod_grips() != snapshot.rod_grips {
+            // Valid when taken, so this cannot fail; if it does, the grips stay.
+            let _ = self.stage.set_rod_grips(snapshot.rod_grips);
+        }
         self.stage.reset_flip_tracking();
         // A snapshot was valid when taken, so re-posing cannot fail; if it somehow does the
         // previous evaluation stays (no panic).

@@ -13,6 +13,7 @@ use super::pick::{Axis, Handle, held_grip};
 use crate::fishing::{GripKind, Handedness};
 use crate::render::Camera;
 use crate::stage::Stage;
+use crate::stage::rod_markers::{RodMarker, blank_in_world, marker_along};
 use glam::{DMat3, DQuat, DVec3};
 
 /// Translation snap step (metres) and rotation snap step (radians) while Shift is held.
@@ -40,6 +41,8 @@ pub struct Drag {
     mirrored: bool,
     /// Pole drags edit the current phase's key instead of the constant pole.
     pub per_phase_pole: bool,
+    /// For rod-marker drags: the marker's metres from the butt at the start.
+    marker_start: f64,
 }
 
 fn mirror_rotation(q: DQuat) -> DQuat {
@@ -80,6 +83,7 @@ impl Drag {
                 (DMat3::IDENTITY, g, Some(kind))
             }
             Handle::Rod => (DMat3::IDENTITY, eval.frames.actor_from_rod.rotation, None),
+            Handle::RodMarker(_) => (DMat3::IDENTITY, DQuat::IDENTITY, None),
         };
         Some(Self {
             handle,
@@ -94,6 +98,10 @@ impl Drag {
             kind,
             mirrored,
             per_phase_pole: false,
+            marker_start: match handle {
+                Handle::RodMarker(m) => marker_along(stage, m),
+                _ => 0.0,
+            },
         })
     }
 
@@ -172,6 +180,32 @@ impl Drag {
         DQuat::from_axis_angle(axis, angle)
     }
 
+    /// Metres from the butt the mouse asks for `marker`: the marker's start plus how far
+    /// the mouse ray's closest point on the blank's line (fixed at the start) has moved
+    /// along it; kept on the rod, the rear grip at least 2 cm behind the reel seat.
+    fn marker_along(&self, stage: &Stage, camera: &Camera, marker: RodMarker) -> Option<f64> {
+        let (_, dir, k) = blank_in_world(stage)?;
+        let ray_at = |p: [f64; 2]| pixel_ray(camera, [p[0] as f32, p[1] as f32]);
+        let on_line = |ray: &Ray| -> Option<f64> {
+            let w0 = self.start_point - ray.origin;
+            let b = dir.dot(ray.dir);
+            let denom = 1.0 - b * b;
+            (denom > 1e-6).then(|| (b * ray.dir.dot(w0) - dir.dot(w0)) / denom)
+        };
+        let d = on_line(&ray_at(self.pixel)?)? - on_line(&ray_at(self.start_pixel)?)?;
+        let mut d = d / k;
+        if self.snap {
+            d = (d / SNAP_METRES).round() * SNAP_METRES;
+        }
+        let rod = &stage.actor.gear.rod;
+        let start = self.marker_start;
+        let (lo, hi) = match marker {
+            RodMarker::RearGrip => (0.0, rod.reel_seat - 0.02),
+            RodMarker::ReelSeat => (rod.rear_grip + 0.02, rod.length),
+        };
+        Some((start + d).clamp(lo, hi.max(lo)))
+    }
+
     /// The snapshot this drag asks for with the mouse at `self.pixel`.
     pub fn apply(&self, stage: &Stage, camera: &Camera) -> Snapshot {
         let mut s = self.before.clone();
@@ -193,6 +227,15 @@ impl Drag {
                     poles.per_phase.insert(phase, key + d);
                 } else {
                     poles.pole_in_actor += d;
+                }
+            }
+            Handle::RodMarker(marker) => {
+                if let Some(along) = self.marker_along(stage, camera, marker) {
+                    let g = &mut s.rod_grips;
+                    match marker {
+                        RodMarker::RearGrip => g.rear_grip = Some(along),
+                        RodMarker::ReelSeat => g.reel_seat = Some(along),
+                    }
                 }
             }
             Handle::Grip(_) | Handle::Rod => {
@@ -222,7 +265,7 @@ impl Drag {
 fn pole_side(handle: Handle) -> crate::rig::Side {
     match handle {
         Handle::Pole(s) | Handle::Target(s) | Handle::Grip(s) => s,
-        Handle::Rod => crate::rig::Side::Right,
+        Handle::Rod | Handle::RodMarker(_) => crate::rig::Side::Right,
     }
 }
 

@@ -34,7 +34,7 @@ pub fn is_openable(path: &Path) -> bool {
     matches!(extension(path).as_str(), "json" | "glb" | "gltf")
 }
 
-fn extension(path: &Path) -> String {
+pub fn extension(path: &Path) -> String {
     path.extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default()
@@ -83,8 +83,38 @@ pub fn open(path: &Path) -> Result<(Document, Vec<String>), FileError> {
     }
 }
 
+/// What a dropped glTF file looks like, for the "use as…" dialog: a humanoid character, a
+/// rod or net (with what detection found), or an unknown model; or why it cannot be read.
+pub fn describe_model(path: &Path) -> String {
+    use crate::fishing::net_model::detect_net;
+    use crate::stage::rod_file::{model_points, refuse_character, rod_model};
+    let character = match gltf_io::load(path) {
+        Ok(c) => c,
+        Err(e) => return format!("cannot be read: {e}"),
+    };
+    if refuse_character(&character).is_err() {
+        return "looks like a character (a skinned humanoid): open it as the character".into();
+    }
+    if let Ok(m) = rod_model(&character, None) {
+        return format!(
+            "looks like a rod: {:.2} m, reel seat {:.2} m from the butt, reel {} — use as rod?",
+            m.length,
+            m.reel_seat,
+            if m.reel_above { "on top" } else { "below" }
+        );
+    }
+    if let Ok(n) = detect_net(&model_points(&character), None) {
+        return format!(
+            "looks like a landing net: {:.2} m, hoop {:.0} mm — use as net?",
+            n.gear.length,
+            n.hoop_width * 1e3
+        );
+    }
+    "neither a rod nor a net by its shape: use it as the seat?".into()
+}
+
 /// The preset `doc` would save to `path` (keeps overrides and named poses of the preset it
-/// was opened from).
+/// was opened from; names the artist's rod, net and seat in use, with the rod's grips).
 pub fn preset_for(doc: &Document, path: &Path) -> Result<Preset, FileError> {
     let character = preset::io::character_ref(path, &doc.character_path)?;
     let mut p = match &doc.preset {
@@ -92,6 +122,7 @@ pub fn preset_for(doc: &Document, path: &Path) -> Result<Preset, FileError> {
         None => Preset::from_stage(&doc.stage, character.clone()),
     };
     p.character = character;
+    (p.rod, p.net, p.seat) = preset::io::prop_refs(path, &doc.stage.props.sources)?;
     p.calibration = doc.stage.calibration.clone();
     p.settings = doc.stage.settings;
     p.state = doc.stage.state;

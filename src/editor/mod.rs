@@ -11,6 +11,7 @@ pub mod files;
 pub mod gfx;
 pub mod gizmo;
 pub mod pick;
+mod props_cmd;
 mod reload;
 pub mod script;
 mod solver_cmd;

@@ -6,6 +6,7 @@ use super::camera::{Ray, pixel_ray, world_per_pixel, world_to_pixel};
 use crate::fishing::{ArmSolverKind, GripKind, SIDES};
 use crate::render::Camera;
 use crate::rig::Side;
+use crate::stage::rod_markers::{RodMarker, marker_in_world};
 use crate::stage::{Stage, ViewOptions};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,8 @@ pub enum Handle {
     Grip(Side),
     /// The rod; a rotate gizmo edits `calibration.rod_adjust.rotation`.
     Rod,
+    /// A grip marker on an artist's rod; dragging slides it along the blank.
+    RodMarker(RodMarker),
 }
 
 impl Handle {
@@ -36,6 +39,7 @@ impl Handle {
             Handle::Pole(s) => format!("{} pole", s.name()),
             Handle::Grip(s) => format!("{} hand's grip", s.name()),
             Handle::Rod => "rod".into(),
+            Handle::RodMarker(m) => format!("{} marker", m.label()),
         }
     }
 }
@@ -99,6 +103,7 @@ pub fn handle_position(stage: &Stage, handle: Handle) -> Option<DVec3> {
         Handle::Pole(s) => Some(eval.arms.get(s).pole_in_world),
         Handle::Grip(s) => held_grip(stage, s).map(|g| g.1),
         Handle::Rod => rod_segment(stage).map(|r| r.0),
+        Handle::RodMarker(m) => marker_in_world(stage, m),
     }
 }
 
@@ -159,6 +164,13 @@ pub fn pickable(stage: &Stage, view: &ViewOptions) -> Vec<(Handle, DVec3, f64)> 
         }
         if let Some((_, p, _)) = held_grip(stage, side) {
             out.push((Handle::Grip(side), p, 0.7 * r));
+        }
+    }
+    if view.overlays.spheres {
+        for m in RodMarker::ALL {
+            if let Some(p) = marker_in_world(stage, m) {
+                out.push((Handle::RodMarker(m), p, 0.8 * r));
+            }
         }
     }
     out

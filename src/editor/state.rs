@@ -51,7 +51,7 @@ pub struct EditorState {
     /// The last error or notice, for the status bar.
     pub message: Option<String>,
     pub last_proposal: Option<PerSide<PoleProposal>>,
-    analysis: Option<TimelineAnalysis>,
+    pub(super) analysis: Option<TimelineAnalysis>,
     group: Option<Snapshot>,
 }
 
@@ -119,6 +119,11 @@ impl EditorState {
 
     fn set_live(&mut self, s: &Snapshot) -> Result<(), EditorError> {
         let stage = &mut self.doc.stage;
+        if stage.props.rod_grips() != s.rod_grips {
+            stage
+                .set_rod_grips(s.rod_grips)
+                .map_err(|e| EditorError::Invalid(e.to_string()))?;
+        }
         stage.calibration = s.calibration.clone();
         stage.settings = s.settings;
         stage.state = s.state;
@@ -287,6 +292,18 @@ impl EditorState {
             C::SetPerPhasePoles { on } => self.per_phase_poles = on,
             C::ApplyPoleProposal => self.apply_pole_proposal()?,
             C::FitToCharacter => self.fit_to_character()?,
+            C::UseProp { prop, path } => self.use_prop(prop, path)?,
+            C::SetRodGrips {
+                rear_grip,
+                reel_seat,
+                reel_above,
+            } => self.edit(|s| {
+                s.rod_grips = crate::stage::RodGrips {
+                    rear_grip,
+                    reel_seat,
+                    reel_above,
+                }
+            })?,
             C::ReloadCharacter => self.reload_character()?,
             C::ApplyPresetToCharacter { path } => self.apply_preset_to_character(&path)?,
             C::SetHandedness { handedness } => {

@@ -6,7 +6,7 @@ use super::{CharacterRef, NetRef, Preset, PresetError, Problem, RodRef, check_pr
 use crate::gltf_io;
 use crate::rig::{HumanoidMap, Pose, Side};
 use crate::stage::{
-    NetSource, PropSources, Props, RodSource, Stage, StageError, bundled_assets_dir,
+    NetSource, PropSources, Props, RodGrips, RodSource, Stage, StageError, bundled_assets_dir,
 };
 use std::fs::File;
 use std::io::Write;
@@ -181,9 +181,11 @@ pub fn prop_sources(preset_path: &Path, preset: &Preset) -> PropSources {
         rod: preset.rod.as_ref().map(|r| RodSource {
             path: resolve(preset_path, &r.path),
             length: r.length,
-            rear_grip: r.rear_grip,
-            reel_seat: r.reel_seat,
-            reel_above: r.reel_above,
+            grips: RodGrips {
+                rear_grip: r.rear_grip,
+                reel_seat: r.reel_seat,
+                reel_above: r.reel_above,
+            },
         }),
         net: preset.net.as_ref().map(|n| NetSource {
             path: resolve(preset_path, &n.path),
@@ -209,9 +211,9 @@ pub fn prop_refs(preset_path: &Path, sources: &PropSources) -> Result<PropRefs, 
                 path: f.path,
                 sha256: f.sha256,
                 length: r.length,
-                rear_grip: r.rear_grip,
-                reel_seat: r.reel_seat,
-                reel_above: r.reel_above,
+                rear_grip: r.grips.rear_grip,
+                reel_seat: r.grips.reel_seat,
+                reel_above: r.grips.reel_above,
             })
         }
         None => None,

@@ -26,6 +26,8 @@ pub mod colors {
     pub const BEND_PLANE: u32 = 0xffe060;
     /// A handle the current solver ignores (the pole of a CCD arm).
     pub const UNUSED: u32 = 0x8a8a8a;
+    /// Grip markers along an artist's rod (rear grip, reel seat) and the blank line.
+    pub const ROD_MARKER: u32 = 0x40c8ff;
 
     /// Linear RGBA for an sRGB hex colour, so the rendered pixel is exactly `hex` at alpha 1.
     pub fn linear(hex: u32, alpha: f32) -> [f32; 4] {

@@ -7,12 +7,13 @@ mod meshes;
 mod overlays;
 mod props;
 pub mod rod_file;
+pub mod rod_markers;
 mod setup;
 mod view;
 
 pub use meshes::{MeshTable, mesh_data_from_primitive};
 pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc};
-pub use props::{NetSource, PropSources, Props, RodSource};
+pub use props::{NetSource, PropSources, Props, RodGrips, RodSource};
 pub use setup::{PreparedActor, prepare};
 pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled};
 
@@ -169,6 +170,17 @@ impl Stage {
         Ok(())
     }
 
+    /// Moves the hands on the artist's rod (see [`Props::set_rod_grips`]); call
+    /// [`Stage::update`] to re-pose.
+    ///
+    /// # Errors
+    /// As [`Props::set_rod_grips`]; the stage is then unchanged.
+    pub fn set_rod_grips(&mut self, grips: RodGrips) -> Result<(), rod_file::PropFileError> {
+        self.props.set_rod_grips(grips)?;
+        self.actor.gear = self.props.gear;
+        Ok(())
+    }
+
     /// Re-poses for the current state, calibration and settings (seed 001's order).
     pub fn update(&mut self) -> Result<&PoseEvaluation, SessionError> {
         let eval = self.poser.evaluate(
@@ -241,6 +253,9 @@ impl Stage {
             }
             if options.overlays.any() {
                 frame.overlays = arm_overlays(self, eval, &options.overlays);
+                if options.overlays.spheres {
+                    rod_markers::rod_marker_overlays(self, &mut frame.overlays);
+                }
             }
         }
         frame

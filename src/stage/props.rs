@@ -12,11 +12,23 @@ use super::rod_file::{PropFileError, model_points, refuse_character};
 use crate::assetgen::props::STOOL_HEIGHT;
 use crate::fishing::net_model::{NetModel, detect_net};
 use crate::fishing::rod_model::RodModel;
-use crate::fishing::{Gear, rules};
+use crate::fishing::{Gear, RodGear, rules};
 use crate::gltf_io::{self, Character, LoadError};
 use crate::rig::Transform;
 use glam::{DQuat, DVec3};
 use std::path::{Path, PathBuf};
+
+/// The artist's corrections of where detection put the hands on a rod (`None`: as
+/// detected). Editor markers along the blank set the first two.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RodGrips {
+    /// The rear grip, metres from the butt.
+    pub rear_grip: Option<f64>,
+    /// The reel seat, metres from the butt.
+    pub reel_seat: Option<f64>,
+    /// Whether the reel sits on top of the blank in use (a baitcaster).
+    pub reel_above: Option<bool>,
+}
 
 /// An artist's rod file and the corrections of what detection found.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -26,12 +38,8 @@ pub struct RodSource {
     /// The real length in metres when the file is not in metres (default: centimetres or
     /// millimetres where that fits, else 2.4 m).
     pub length: Option<f64>,
-    /// The rear grip, metres from the butt (default: detected).
-    pub rear_grip: Option<f64>,
-    /// The reel seat, metres from the butt (default: detected).
-    pub reel_seat: Option<f64>,
-    /// Whether the reel sits on top of the blank in use (default: detected from its shape).
-    pub reel_above: Option<bool>,
+    /// Corrections of the detected grips.
+    pub grips: RodGrips,
 }
 
 /// An artist's net file.
@@ -118,22 +126,41 @@ impl Props {
     pub fn set_rod(&mut self, source: &RodSource) -> Result<(), PropFileError> {
         let file = load(&source.path)?;
         let model = super::rod_file::rod_model(&file, source.length)?;
-        let gear = model.gear(
-            source.rear_grip.unwrap_or(model.rear_grip),
-            source.reel_seat.unwrap_or(model.reel_seat),
-            source.reel_above.unwrap_or(model.reel_above),
-        );
-        if let Err(why) = rules::first(gear.problems("rod")) {
-            return Err(PropFileError::Grips {
-                path: source.path.display().to_string(),
-                why,
-            });
-        }
+        let gear = rod_gear(&model, &source.grips, &source.path)?;
         self.rod = placed(file, &Transform::from_affine(&model.rod_from_file()));
         self.gear.rod = gear;
         self.rod_model = Some(model);
         self.sources.rod = Some(source.clone());
         Ok(())
+    }
+
+    /// Moves the hands on the artist's rod to `grips` (no file is read).
+    ///
+    /// # Errors
+    /// [`PropFileError::Grips`] when the grips leave the rod, or when `grips` corrects the
+    /// bundled rod (which has no detection to correct); the props are then unchanged.
+    pub fn set_rod_grips(&mut self, grips: RodGrips) -> Result<(), PropFileError> {
+        match (&mut self.sources.rod, &self.rod_model) {
+            (Some(source), Some(model)) => {
+                self.gear.rod = rod_gear(model, &grips, &source.path)?;
+                source.grips = grips;
+                Ok(())
+            }
+            _ if grips == RodGrips::default() => Ok(()),
+            _ => Err(PropFileError::Grips {
+                path: "the bundled rod".into(),
+                why: "only an artist's rod has detected grips to correct".into(),
+            }),
+        }
+    }
+
+    /// The corrections of the artist's rod grips (none for the bundled rod).
+    pub fn rod_grips(&self) -> RodGrips {
+        self.sources
+            .rod
+            .as_ref()
+            .map(|r| r.grips)
+            .unwrap_or_default()
     }
 
     /// Uses the net file of `source`, in its canonical frame.
@@ -182,6 +209,20 @@ impl Props {
         self.sources.seat = Some(path.to_path_buf());
         Ok(())
     }
+}
+
+/// The grips on `model` with `grips`' corrections, checked.
+fn rod_gear(model: &RodModel, grips: &RodGrips, path: &Path) -> Result<RodGear, PropFileError> {
+    let gear = model.gear(
+        grips.rear_grip.unwrap_or(model.rear_grip),
+        grips.reel_seat.unwrap_or(model.reel_seat),
+        grips.reel_above.unwrap_or(model.reel_above),
+    );
+    rules::first(gear.problems("rod")).map_err(|why| PropFileError::Grips {
+        path: path.display().to_string(),
+        why,
+    })?;
+    Ok(gear)
 }
 
 fn load(path: &Path) -> Result<Character, PropFileError> {

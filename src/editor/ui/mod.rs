@@ -5,11 +5,13 @@ mod export;
 mod flips;
 mod inspector;
 mod panels;
+mod props;
 
 pub use export::{ExportChoice, ExportForm, export_animation_ui};
 pub use flips::flip_debugger_ui;
 pub use inspector::inspector_ui;
 pub use panels::{calibration_ui, diagnostics_ui, outliner_ui, session_ui, toggles_ui};
+pub use props::{dropped_model_ui, props_menu_ui, props_panel_ui};
 
 use super::{EditorCommand, EditorState};
 
@@ -60,5 +62,8 @@ pub fn side_bar_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) 
         egui::CollapsingHeader::new("Grip calibration")
             .default_open(false)
             .show(ui, |ui| calibration_ui(ui, ed, out));
+        egui::CollapsingHeader::new("Rod, net and seat")
+            .default_open(ed.doc.stage.props.rod_model.is_some())
+            .show(ui, |ui| props_panel_ui(ui, ed, out));
     });
 }

@@ -1,0 +1,64 @@
+//! Using an artist's rod, net or seat in the editor (issue 20): File → Use rod / net / seat…,
+//! a model dropped on the window, and back to the bundled ones.
+
+use super::command::PropKind;
+use super::state::{EditorError, EditorState};
+use crate::stage::{NetSource, PropSources, Props, RodSource, bundled_assets_dir};
+use std::path::PathBuf;
+
+impl EditorState {
+    /// Replaces the `prop` with the file at `path` (`None`: the bundled one). The pose,
+    /// calibration and undo history stay; the window uploads the new meshes.
+    ///
+    /// # Errors
+    /// The file cannot be used (its message names it) or the pose cannot be solved with the
+    /// new rod; the document is then unchanged.
+    pub(super) fn use_prop(
+        &mut self,
+        prop: PropKind,
+        path: Option<PathBuf>,
+    ) -> Result<(), EditorError> {
+        let mut sources: PropSources = self.doc.stage.props.sources.clone();
+        match prop {
+            PropKind::Rod => {
+                sources.rod = path.clone().map(|path| RodSource {
+                    path,
+                    ..Default::default()
+                })
+            }
+            PropKind::Net => {
+                sources.net = path.clone().map(|path| NetSource { path, length: None })
+            }
+            PropKind::Seat => sources.seat = path.clone(),
+        }
+        let props = Props::load_with(&bundled_assets_dir(), &sources)
+            .map_err(|e| EditorError::Invalid(e.to_string()))?;
+        let before = self.doc.stage.props.clone();
+        let length = self.doc.stage.state.params.rod_length;
+        if let Err(e) = self.doc.stage.set_props(props) {
+            self.doc.stage.state.params.rod_length = length;
+            let _ = self.doc.stage.set_props(before);
+            return Err(e.into());
+        }
+        self.doc.generation += 1;
+        self.doc.dirty = true;
+        self.analysis = None;
+        self.message = Some(match (&path, prop) {
+            (None, _) => format!("using the bundled {}", prop.name()),
+            (Some(p), PropKind::Rod) => {
+                let g = &self.doc.stage.actor.gear.rod;
+                format!(
+                    "using {} as the rod: {:.2} m, rear grip {:.3} m, reel seat {:.3} m, reel {} \
+                     — drag the markers on the blank to correct them",
+                    p.display(),
+                    g.length,
+                    g.rear_grip,
+                    g.reel_seat,
+                    if g.reel_above { "on top" } else { "below" }
+                )
+            }
+            (Some(p), _) => format!("using {} as the {}", p.display(), prop.name()),
+        });
+        Ok(())
+    }
+}

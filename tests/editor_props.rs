@@ -1,0 +1,224 @@
+//! The editor with an artist's rod, net and seat (issue 20): using them, dragging the grip
+//! markers along the blank (undoable), saving a preset that names them and opening it again,
+//! and what a dropped file is taken for.
+
+use anglerpose::editor::command::PropKind;
+use anglerpose::editor::files;
+use anglerpose::editor::{EditorCommand as C, EditorState, Handle};
+use anglerpose::stage::bundled_assets_dir;
+use anglerpose::stage::rod_markers::{RodMarker, blank_in_world, marker_in_world};
+use std::path::PathBuf;
+
+fn asset(name: &str) -> PathBuf {
+    bundled_assets_dir().join(name)
+}
+
+fn editor() -> EditorState {
+    let mut ed = EditorState::new(files::open_default().expect("bundled angler"));
+    ed.apply(C::SetViewport {
+        width: 1280,
+        height: 720,
+    })
+    .unwrap();
+    ed
+}
+
+fn with_surf_rod() -> EditorState {
+    let mut ed = editor();
+    ed.apply(C::UseProp {
+        prop: PropKind::Rod,
+        path: Some(asset("rod_surf.glb")),
+    })
+    .unwrap();
+    ed
+}
+
+#[test]
+fn using_an_artists_rod_replaces_the_bundled_one() {
+    let mut ed = editor();
+    let generation = ed.doc.generation;
+    let before = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    assert!(marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).is_none());
+    ed.apply(C::UseProp {
+        prop: PropKind::Rod,
+        path: Some(asset("rod_surf.glb")),
+    })
+    .unwrap();
+    assert!(ed.doc.dirty);
+    assert_eq!(ed.doc.generation, generation + 1, "meshes re-upload");
+    let gear = ed.doc.stage.actor.gear.rod;
+    assert!((gear.length - 3.9).abs() < 0.01 && (gear.reel_seat - 0.68).abs() < 0.02);
+    assert_eq!(ed.doc.stage.state.params.rod_length, gear.length);
+    // The reel seat stays at the hand, so the longer rod's butt slides back along the blank.
+    let after = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    assert!((after.translation - before.translation).length() > 0.2);
+    assert!(marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).is_some());
+    assert!(ed.message.as_deref().unwrap().contains("rod_surf.glb"));
+    // And back to the bundled rod.
+    ed.apply(C::UseProp {
+        prop: PropKind::Rod,
+        path: None,
+    })
+    .unwrap();
+    let back = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    assert!((back.translation - before.translation).length() < 1e-12);
+}
+
+#[test]
+fn a_file_that_is_no_rod_is_refused_and_nothing_changes() {
+    let mut ed = editor();
+    let snapshot = ed.doc.snapshot();
+    let e = ed
+        .apply(C::UseProp {
+            prop: PropKind::Rod,
+            path: Some(asset("stool.glb")),
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("stool.glb") && e.contains("not long and thin"),
+        "{e}"
+    );
+    assert_eq!(ed.doc.snapshot(), snapshot);
+    assert!(!ed.doc.dirty);
+    assert!(ed.doc.stage.props.sources.rod.is_none());
+}
+
+#[test]
+fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
+    let mut ed = with_surf_rod();
+    let seat0 = ed.doc.stage.actor.gear.rod.reel_seat;
+    let handle = Handle::RodMarker(RodMarker::ReelSeat);
+    let camera = ed.render_camera();
+    let [x, y] = anglerpose::editor::pick::handle_pixel(&ed.doc.stage, &camera, handle).unwrap();
+    // 10 cm toward the tip, on screen.
+    let (_, dir, k) = blank_in_world(&ed.doc.stage).unwrap();
+    let p = marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).unwrap();
+    let to = anglerpose::editor::camera::world_to_pixel(&camera, p + dir * (0.1 * k)).unwrap();
+    ed.apply(C::PointerDown { x, y }).unwrap();
+    assert_eq!(
+        ed.selection,
+        Some(handle),
+        "the marker is picked at its pixel"
+    );
+    for f in [0.25, 0.5, 0.75, 1.0] {
+        ed.apply(C::DragTo {
+            x: x + (to[0] - x) * f,
+            y: y + (to[1] - y) * f,
+        })
+        .unwrap();
+    }
+    ed.apply(C::EndDrag).unwrap();
+    let seat = ed.doc.stage.actor.gear.rod.reel_seat;
+    assert!((seat - (seat0 + 0.1)).abs() < 0.005, "{seat0} → {seat}");
+    assert_eq!(
+        ed.doc
+            .stage
+            .props
+            .sources
+            .rod
+            .as_ref()
+            .unwrap()
+            .grips
+            .reel_seat,
+        Some(seat)
+    );
+    ed.apply(C::Undo).unwrap();
+    assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat0);
+    ed.apply(C::Redo).unwrap();
+    assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat);
+    // A marker cannot pass the other one.
+    ed.apply(C::SetRodGrips {
+        rear_grip: Some(seat + 0.1),
+        reel_seat: Some(seat),
+        reel_above: None,
+    })
+    .unwrap_err();
+    assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat);
+}
+
+#[test]
+fn a_saved_preset_names_the_props_and_opens_with_them() {
+    let dir = std::env::temp_dir().join(format!("anglerpose-editor-props-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ed = with_surf_rod();
+    ed.apply(C::UseProp {
+        prop: PropKind::Net,
+        path: Some(asset("net.glb")),
+    })
+    .unwrap();
+    ed.apply(C::SetRodGrips {
+        rear_grip: Some(0.2),
+        reel_seat: None,
+        reel_above: None,
+    })
+    .unwrap();
+    let path = dir.join("surf.json");
+    ed.apply(C::Save {
+        path: Some(path.clone()),
+    })
+    .unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        v["rod"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("assets/rod_surf.glb")
+    );
+    assert_eq!(v["rod"]["rear_grip"], 0.2);
+    assert!(
+        v["rod"].get("reel_seat").is_none(),
+        "detected values are not stored"
+    );
+    assert!(
+        v["net"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("assets/net.glb")
+    );
+    assert!(v.get("seat").is_none());
+    let gear = ed.doc.stage.actor.gear;
+    let rod = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    let mut again = editor();
+    again.apply(C::Open { path }).unwrap();
+    assert_eq!(again.doc.stage.actor.gear, gear);
+    let rod_again = again.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    assert!((rod_again.translation - rod.translation).length() < 1e-12);
+}
+
+#[test]
+fn a_dropped_model_is_described_by_what_it_looks_like() {
+    let rod = files::describe_model(&asset("rod_baitcaster.glb"));
+    assert!(
+        rod.contains("looks like a rod") && rod.contains("on top"),
+        "{rod}"
+    );
+    let net = files::describe_model(&asset("net.glb"));
+    assert!(net.contains("landing net"), "{net}");
+    let man = files::describe_model(&asset("angler.glb"));
+    assert!(man.contains("character"), "{man}");
+    let seat = files::describe_model(&asset("stool.glb"));
+    assert!(seat.contains("seat"), "{seat}");
+    let missing = files::describe_model(&asset("nothing.glb"));
+    assert!(
+        missing.contains("cannot be read") && missing.contains("nothing.glb"),
+        "{missing}"
+    );
+    // The marker overlays are drawn only for an artist's rod.
+    let ed = with_surf_rod();
+    let frame = ed.doc.stage.frame(ed.render_camera(), &ed.view);
+    let blue = anglerpose::render::overlay::colors::linear(
+        anglerpose::render::overlay::colors::ROD_MARKER,
+        1.0,
+    );
+    assert_eq!(
+        frame
+            .overlays
+            .spheres
+            .iter()
+            .filter(|s| s.rgba == blue)
+            .count(),
+        2
+    );
+}
