@@ -442,3 +442,52 @@ fn bad_rod_and_net_files_are_refused_by_name() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("skinned character"));
     assert!(!out.exists());
 }
+
+#[test]
+fn the_posed_export_places_the_fitted_seat_where_the_stage_draws_it() {
+    // A character other than the angler gets the stool scaled to its seat height; an artist's
+    // seat the same way. The export puts it where the stage draws it.
+    let Some(models) = support::gltf_edit::shared_models("fitted seat export") else {
+        return;
+    };
+    let sources = PropSources {
+        seat: Some(asset("stool.glb")),
+        ..rod_source(&asset("rod_surf.glb"))
+    };
+    let props = Props::load_with(&bundled_assets_dir(), &sources).unwrap();
+    let stage = Stage::new(
+        gltf_io::load(models.join("mannequiny-0.3.0.glb")).unwrap(),
+        props,
+    )
+    .unwrap();
+    let fit = stage.actor.fit.actor_from_stool;
+    assert!(
+        (fit.scale.x - 1.0).abs() > 0.01,
+        "the stool is fitted: {fit:?}"
+    );
+    let bytes = anglerpose::preset::posed_glb(&stage).unwrap();
+    let exported = gltf_io::load_from_bytes(Path::new("posed.glb"), &bytes).unwrap();
+    let top_of = |points: &[DVec3]| points.iter().map(|p| p.y).fold(f64::MIN, f64::max);
+    let drawn: Vec<DVec3> = model_points(&stage.props.stool)
+        .iter()
+        .map(|p| fit.to_affine().transform_point3(*p))
+        .collect();
+    let rest = anglerpose::rig::Pose::rest(&exported.skeleton);
+    let stool_mesh = exported
+        .meshes
+        .iter()
+        .find(|m| m.name.contains("stool"))
+        .expect("the stool mesh is exported");
+    let world = rest.world_from_bone(stool_mesh.node);
+    let written: Vec<DVec3> = stool_mesh.primitives[0]
+        .positions
+        .iter()
+        .map(|p| world.transform_point3(glam::Vec3::from(*p).as_dvec3()))
+        .collect();
+    assert!(
+        (top_of(&written) - top_of(&drawn)).abs() < 1e-4,
+        "seat top {} exported, {} drawn",
+        top_of(&written),
+        top_of(&drawn)
+    );
+}

@@ -90,14 +90,24 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
             &stage.props.net,
             world_from_actor * eval.frames.actor_from_net.to_affine(),
         ),
-        ("stool", &stage.props.stool, world_from_actor),
+        (
+            "stool",
+            &stage.props.stool,
+            world_from_actor * stage.actor.fit.actor_from_stool.to_affine(),
+        ),
     ];
     let mut holders = Vec::new();
     for (name, object, placement) in props {
         let t = holder_transform(&placement);
         let holder = glb.node(name, t.translation.to_array(), t.rotation.to_array());
         let rest = Pose::rest(&object.skeleton);
-        let (roots, _) = add_object(&mut glb, object, &rest, DAffine3::IDENTITY, name)?;
+        // Holders are rigid; a scale (the stool fitted to the body) goes into the roots.
+        let inner = if name == "stool" {
+            t.to_affine().inverse() * placement
+        } else {
+            DAffine3::IDENTITY
+        };
+        let (roots, _) = add_object(&mut glb, object, &rest, inner, name)?;
         glb.set_children(holder, &roots);
         glb.scene_root(holder);
         holders.push(holder);
