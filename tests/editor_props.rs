@@ -222,3 +222,34 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
         2
     );
 }
+
+#[test]
+fn the_rods_butt_is_corrected_in_the_panel() {
+    let mut ed = with_surf_rod();
+    let length = ed.doc.stage.actor.gear.rod.length;
+    let generation = ed.doc.generation;
+    ed.apply(C::SetRodEnds {
+        flip_ends: false,
+        butt_offset: 0.1,
+    })
+    .unwrap();
+    assert!((ed.doc.stage.actor.gear.rod.length - (length - 0.1)).abs() < 1e-9);
+    assert_eq!(ed.doc.generation, generation + 1);
+    let e = ed
+        .apply(C::SetRodEnds {
+            flip_ends: false,
+            butt_offset: 3.0,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("butt offset"), "{e}");
+    assert!((ed.doc.stage.actor.gear.rod.length - (length - 0.1)).abs() < 1e-9);
+    // The bundled rod has nothing to correct.
+    let mut plain = editor();
+    plain
+        .apply(C::SetRodEnds {
+            flip_ends: true,
+            butt_offset: 0.0,
+        })
+        .unwrap_err();
+}

@@ -129,7 +129,12 @@ fn wrist_off_axis(stage: &Stage) -> [f64; 2] {
 }
 
 fn calibrated_on(character: &Path, rod: &str) {
-    let props = Props::load_with(&bundled_assets_dir(), &rod_source(&asset(rod))).unwrap();
+    calibrated_on_file(character, &asset(rod));
+}
+
+fn calibrated_on_file(character: &Path, rod_file: &Path) {
+    let rod = rod_file.display();
+    let props = Props::load_with(&bundled_assets_dir(), &rod_source(rod_file)).unwrap();
     let mut stage = Stage::new(gltf_io::load(character).unwrap(), props).unwrap();
     let (calibration, report) = calibrate(
         &stage.actor,
@@ -490,4 +495,119 @@ fn the_posed_export_places_the_fitted_seat_where_the_stage_draws_it() {
         top_of(&written),
         top_of(&drawn)
     );
+}
+
+#[test]
+fn the_artist_corrects_the_butt_by_swapping_the_ends_or_an_offset() {
+    use anglerpose::fishing::rod_model::{RodHints, detect_rod_with};
+    let points = model_points(&gltf_io::load(asset("rod_surf.glb")).unwrap());
+    let m = detect_rod(&points, None).unwrap();
+    let shifted = detect_rod_with(
+        &points,
+        &RodHints {
+            butt_offset: 0.05,
+            ..RodHints::default()
+        },
+    )
+    .unwrap();
+    assert!((shifted.length - (m.length - 0.05)).abs() < 1e-9);
+    assert!((shifted.reel_seat - (m.reel_seat - 0.05)).abs() < 0.005);
+    let moved = shifted.file_from_rod.translation - m.file_from_rod.translation;
+    assert!((moved - m.file_from_rod.matrix3.y_axis * 0.05).length() < 1e-9);
+    let flipped = detect_rod_with(
+        &points,
+        &RodHints {
+            flip_ends: true,
+            ..RodHints::default()
+        },
+    )
+    .unwrap();
+    let tip = m.file_from_rod.transform_point3(DVec3::Y * m.length);
+    assert!((flipped.file_from_rod.translation - tip).length() < 1e-6);
+    assert!(
+        angle_deg(
+            flipped.file_from_rod.matrix3.y_axis,
+            -m.file_from_rod.matrix3.y_axis
+        ) < 1e-6
+    );
+    assert!(flipped.notes.iter().any(|n| n.contains("swapped")));
+    for bad in [-0.1, 2.0, f64::NAN] {
+        let e = detect_rod_with(
+            &points,
+            &RodHints {
+                butt_offset: bad,
+                ..RodHints::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("butt offset"), "{bad}: {e}");
+    }
+    // Through a preset: `butt_offset` and `flip_ends` are read and honoured.
+    let dir = temp("ends");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("p.json");
+    let run = Command::new(env!("CARGO_BIN_EXE_anglerpose"))
+        .arg("calibrate")
+        .arg(asset("angler.glb"))
+        .arg("--rod")
+        .arg(asset("rod_surf.glb"))
+        .args(["--butt-offset", "0.05", "--samples", "30", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let preset = io::load_preset(&out).unwrap();
+    assert_eq!(preset.rod.as_ref().unwrap().butt_offset, Some(0.05));
+    let (stage, _) = io::load_stage(&out, &preset).unwrap();
+    assert!((stage.actor.gear.rod.length - shifted.length).abs() < 1e-9);
+}
+
+#[test]
+fn a_low_poly_game_rod_in_one_mesh_is_found_and_calibrated() {
+    // A game-style rod: one mesh, six-sided tubes, a box for a reel, no guides, 3 units long
+    // along +X with the reel toward +Z.
+    use anglerpose::assetgen::mesher::TriMesh;
+    use anglerpose::assetgen::shapes::{cuboid, tube};
+    let mut m = TriMesh::default();
+    let c = [0.5f32; 3];
+    let x = |t: f64| DVec3::new(t, 0.0, 0.0);
+    tube(&mut m, x(0.0), x(0.45), 0.016, 0.014, 6, c, true);
+    tube(&mut m, x(0.45), x(3.0), 0.007, 0.002, 6, c, true);
+    cuboid(
+        &mut m,
+        DVec3::new(0.52, 0.0, 0.07),
+        glam::DMat3::IDENTITY,
+        DVec3::new(0.03, 0.025, 0.04),
+        c,
+    );
+    tube(
+        &mut m,
+        DVec3::new(0.52, 0.0, 0.012),
+        DVec3::new(0.52, 0.0, 0.03),
+        0.004,
+        0.004,
+        6,
+        c,
+        true,
+    );
+    let path = temp("game_rod.glb");
+    std::fs::write(&path, anglerpose::assetgen::props::mesh_glb("game_rod", &m)).unwrap();
+    let model = detect_rod(&model_points(&gltf_io::load(&path).unwrap()), None).unwrap();
+    assert!((model.length - 3.0).abs() < 0.01, "{}", model.length);
+    assert!(model.reel_found);
+    assert!(
+        (model.reel_seat - 0.52).abs() < 0.02,
+        "seat {}",
+        model.reel_seat
+    );
+    let f = model.file_from_rod;
+    assert!(angle_deg(f.matrix3.y_axis, DVec3::X) < 0.5);
+    assert!(angle_deg(-f.matrix3.z_axis, DVec3::Z) < 2.0, "reel side");
+    assert!(f.translation.length() < 0.005, "butt {}", f.translation);
+    calibrated_on_file(&asset("angler.glb"), &path);
 }

@@ -438,6 +438,11 @@ pub(super) fn prop_glb(name: &str, mesh: &TriMesh, empties: &[(&str, [f64; 3])])
     glb.finish()
 }
 
+/// One rigid mesh as a GLB with a single node (test and tool models).
+pub fn mesh_glb(name: &str, mesh: &TriMesh) -> Vec<u8> {
+    prop_glb(name, mesh, &[])
+}
+
 /// `rod.glb`: butt at the origin, tip at +Y, reel and guides on the −Z side; empties
 /// `grip_rear`, `grip_front`, `tip` on the rod axis.
 pub fn rod_glb() -> Vec<u8> {

@@ -25,6 +25,12 @@ pub struct PropArgs {
     /// The reel hangs below the blank in use (a spinning reel), whatever its shape says.
     #[arg(long, requires = "rod")]
     pub reel_below: bool,
+    /// The butt is the thinner end (detection takes the thicker one).
+    #[arg(long, requires = "rod")]
+    pub flip_rod_ends: bool,
+    /// The butt is this many metres up the blank from the end (a gimbal or cap).
+    #[arg(long, value_name = "METRES", requires = "rod")]
+    pub butt_offset: Option<f64>,
     /// An artist's landing net (.glb/.gltf) instead of the bundled net.
     #[arg(long, value_name = "NET")]
     pub net: Option<PathBuf>,
@@ -43,6 +49,8 @@ impl PropArgs {
             rod: self.rod.as_ref().map(|path| RodSource {
                 path: path.clone(),
                 length: self.rod_length,
+                flip_ends: self.flip_rod_ends,
+                butt_offset: self.butt_offset.unwrap_or(0.0),
                 grips: RodGrips {
                     rear_grip: self.rear_grip,
                     reel_seat: self.reel_seat,

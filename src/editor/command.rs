@@ -195,6 +195,13 @@ pub enum EditorCommand {
         prop: PropKind,
         path: Option<PathBuf>,
     },
+    /// Corrects where the artist's rod's butt is: at the thinner end (`flip_ends`) and
+    /// `butt_offset` metres up the blank. Re-detects the rod's frame; like `UseProp`, not an
+    /// undo step.
+    SetRodEnds {
+        flip_ends: bool,
+        butt_offset: f64,
+    },
     /// Moves the hands on the artist's rod: metres from the butt, `null` = as detected.
     SetRodGrips {
         rear_grip: Option<f64>,

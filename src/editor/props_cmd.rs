@@ -31,18 +31,7 @@ impl EditorState {
             }
             PropKind::Seat => sources.seat = path.clone(),
         }
-        let props = Props::load_with(&bundled_assets_dir(), &sources)
-            .map_err(|e| EditorError::Invalid(e.to_string()))?;
-        let before = self.doc.stage.props.clone();
-        let length = self.doc.stage.state.params.rod_length;
-        if let Err(e) = self.doc.stage.set_props(props) {
-            self.doc.stage.state.params.rod_length = length;
-            let _ = self.doc.stage.set_props(before);
-            return Err(e.into());
-        }
-        self.doc.generation += 1;
-        self.doc.dirty = true;
-        self.analysis = None;
+        self.replace_props(&sources)?;
         self.message = Some(match (&path, prop) {
             (None, _) => format!("using the bundled {}", prop.name()),
             (Some(p), PropKind::Rod) => {
@@ -59,6 +48,53 @@ impl EditorState {
             }
             (Some(p), _) => format!("using {} as the {}", p.display(), prop.name()),
         });
+        Ok(())
+    }
+
+    /// Corrects the artist's rod's butt (see [`super::command::EditorCommand::SetRodEnds`]).
+    ///
+    /// # Errors
+    /// No artist's rod is in use, or the correction does not fit it; nothing changes then.
+    pub(super) fn set_rod_ends(
+        &mut self,
+        flip_ends: bool,
+        butt_offset: f64,
+    ) -> Result<(), EditorError> {
+        let mut sources = self.doc.stage.props.sources.clone();
+        let Some(rod) = &mut sources.rod else {
+            return Err(EditorError::Invalid(
+                "the bundled rod's butt needs no correction".into(),
+            ));
+        };
+        rod.flip_ends = flip_ends;
+        rod.butt_offset = butt_offset;
+        self.replace_props(&sources)?;
+        self.message = Some(format!(
+            "rod butt {}, {butt_offset:.3} m up the blank: {:.2} m long",
+            if flip_ends {
+                "at the thin end"
+            } else {
+                "at the thick end"
+            },
+            self.doc.stage.actor.gear.rod.length
+        ));
+        Ok(())
+    }
+
+    /// Loads `sources` and puts them on the stage, or leaves everything as it was.
+    fn replace_props(&mut self, sources: &PropSources) -> Result<(), EditorError> {
+        let props = Props::load_with(&bundled_assets_dir(), sources)
+            .map_err(|e| EditorError::Invalid(e.to_string()))?;
+        let before = self.doc.stage.props.clone();
+        let length = self.doc.stage.state.params.rod_length;
+        if let Err(e) = self.doc.stage.set_props(props) {
+            self.doc.stage.state.params.rod_length = length;
+            let _ = self.doc.stage.set_props(before);
+            return Err(e.into());
+        }
+        self.doc.generation += 1;
+        self.doc.dirty = true;
+        self.analysis = None;
         Ok(())
     }
 }

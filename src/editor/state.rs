@@ -293,6 +293,10 @@ impl EditorState {
             C::ApplyPoleProposal => self.apply_pole_proposal()?,
             C::FitToCharacter => self.fit_to_character()?,
             C::UseProp { prop, path } => self.use_prop(prop, path)?,
+            C::SetRodEnds {
+                flip_ends,
+                butt_offset,
+            } => self.set_rod_ends(flip_ends, butt_offset)?,
             C::SetRodGrips {
                 rear_grip,
                 reel_seat,

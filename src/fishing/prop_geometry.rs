@@ -24,6 +24,12 @@ pub enum RodModelError {
     /// A point has a non-finite coordinate.
     #[error("has non-finite vertex positions")]
     NonFinite,
+    /// An artist's correction does not fit the rod.
+    #[error("cannot be corrected so: {what}")]
+    Correction {
+        /// What is wrong.
+        what: &'static str,
+    },
     /// The model's length is outside 1e-4..=1e6 file units: no units make it a rod or net.
     #[error("is {length:e} units long: too small or too large to be a prop in any units")]
     Degenerate {

@@ -132,6 +132,34 @@ impl RodModel {
 /// Fewer than 8 points, non-finite points, or a shape whose spread along its main axis is
 /// less than 6× the spread across it.
 pub fn detect_rod(points: &[DVec3], real_length: Option<f64>) -> Result<RodModel, RodModelError> {
+    detect_rod_with(
+        points,
+        &RodHints {
+            real_length,
+            ..RodHints::default()
+        },
+    )
+}
+
+/// What an artist tells the rod detector: the real length, and corrections of the butt.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RodHints {
+    /// Metres, for a file not in metres (see [`detect_rod`]).
+    pub real_length: Option<f64>,
+    /// The butt is at the other end than the thicker one.
+    pub flip_ends: bool,
+    /// The butt is this many metres up the blank from the end (a gimbal or butt cap that the
+    /// hands do not count), 0 ≤ offset < half the rod.
+    pub butt_offset: f64,
+}
+
+/// [`detect_rod`] with the artist's corrections.
+///
+/// # Errors
+/// As [`detect_rod`], and [`RodModelError::Correction`] for a butt offset outside 0 to half
+/// the rod.
+pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, RodModelError> {
+    let real_length = hints.real_length;
     if points.len() < 8 {
         return Err(RodModelError::NoGeometry);
     }
@@ -195,16 +223,20 @@ pub fn detect_rod(points: &[DVec3], real_length: Option<f64>) -> Result<RodModel
     let (r_lo, r_hi) = (end_radius(0..tenth), end_radius(BINS - tenth..BINS));
     let mut notes = Vec::new();
     // Butt at `lo` when that end is thicker; flip the axis otherwise.
-    let (butt_t, dir, butt_r, tip_r) = if r_lo >= r_hi {
+    let butt_at_lo = (r_lo >= r_hi) != hints.flip_ends;
+    let (butt_t, dir, butt_r, tip_r) = if butt_at_lo {
         (lo, axis, r_lo, r_hi)
     } else {
         (hi, -axis, r_hi, r_lo)
     };
-    if (r_lo - r_hi).abs() < 0.1 * r_lo.max(r_hi) {
+    if hints.flip_ends {
+        notes.push("butt and tip swapped by the artist".to_string());
+    } else if (r_lo - r_hi).abs() < 0.1 * r_lo.max(r_hi) {
         notes.push("both ends are about as thick: the butt is a guess".to_string());
     }
-    let length_units = hi - lo;
-    check_length(length_units)?;
+    let total_units = hi - lo;
+    check_length(total_units)?;
+    let length_units = total_units;
     let metres_per_unit = units(
         length_units,
         real_length,
@@ -212,7 +244,14 @@ pub fn detect_rod(points: &[DVec3], real_length: Option<f64>) -> Result<RodModel
         DEFAULT_ROD_LENGTH,
         &mut notes,
     );
-    let butt = centre + axis * butt_t;
+    let shift = hints.butt_offset / metres_per_unit;
+    if !(hints.butt_offset.is_finite() && (0.0..0.5 * total_units).contains(&shift)) {
+        return Err(RodModelError::Correction {
+            what: "the butt offset must be at least 0 and under half the rod's length",
+        });
+    }
+    let length_units = total_units - shift;
+    let butt = centre + axis * butt_t + dir * shift;
     // The reel: what sticks out furthest from the blank in the butt half.
     let along = |p: DVec3| (p - butt).dot(dir);
     let off = |p: DVec3| {
@@ -261,8 +300,8 @@ pub fn detect_rod(points: &[DVec3], real_length: Option<f64>) -> Result<RodModel
             .filter(|p| {
                 let t = along(**p);
                 t > half && t < 0.97 * length_units && {
-                    let i = (((t / length_units) * BINS as f64) as usize).min(BINS - 1);
-                    let i = if r_lo >= r_hi { i } else { BINS - 1 - i };
+                    let i = (((t + shift) / total_units * BINS as f64) as usize).min(BINS - 1);
+                    let i = if butt_at_lo { i } else { BINS - 1 - i };
                     radius[i].is_some_and(|r| off(**p).length() > 2.5 * r)
                 }
             })
@@ -296,18 +335,19 @@ pub fn detect_rod(points: &[DVec3], real_length: Option<f64>) -> Result<RodModel
     } else {
         (0.0, 0.0)
     };
-    let bin_width = length_units / BINS as f64;
+    let bin_width = total_units / BINS as f64;
     let mut radius_profile: Vec<(f64, f64)> = radius
         .iter()
         .enumerate()
         .filter_map(|(i, r)| {
             let from_lo = (i as f64 + 0.5) * bin_width;
-            let along = if r_lo >= r_hi {
+            let along = if butt_at_lo {
                 from_lo
             } else {
-                length_units - from_lo
-            };
-            r.map(|r| (along * metres_per_unit, r * metres_per_unit))
+                total_units - from_lo
+            } - shift;
+            r.filter(|_| along >= 0.0)
+                .map(|r| (along * metres_per_unit, r * metres_per_unit))
         })
         .collect();
     radius_profile.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -181,6 +181,8 @@ pub fn prop_sources(preset_path: &Path, preset: &Preset) -> PropSources {
         rod: preset.rod.as_ref().map(|r| RodSource {
             path: resolve(preset_path, &r.path),
             length: r.length,
+            flip_ends: r.flip_ends,
+            butt_offset: r.butt_offset.unwrap_or(0.0),
             grips: RodGrips {
                 rear_grip: r.rear_grip,
                 reel_seat: r.reel_seat,
@@ -214,6 +216,8 @@ pub fn prop_refs(preset_path: &Path, sources: &PropSources) -> Result<PropRefs, 
                 rear_grip: r.grips.rear_grip,
                 reel_seat: r.grips.reel_seat,
                 reel_above: r.grips.reel_above,
+                flip_ends: r.flip_ends,
+                butt_offset: (r.butt_offset != 0.0).then_some(r.butt_offset),
             })
         }
         None => None,

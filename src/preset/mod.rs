@@ -10,7 +10,8 @@
 //!   `{ "path": …, "sha256": … }` like `character` (a changed file is a warning). `rod` may add
 //!   `length` (metres, for a file not in metres; default 2.4), `rear_grip` and `reel_seat`
 //!   (metres from the butt, replacing what was detected) and `reel_above` (the reel on top of
-//!   the blank, a baitcaster; default: detected). `net` may add `length` (default 1.7).
+//!   the blank, a baitcaster; default: detected), `flip_ends` (the butt is the thinner end)
+//!   and `butt_offset` (metres up the blank from the end). `net` may add `length`.
 //! - `humanoid_overrides`: role → bone name (`{"left.hand": "hand.L"}`), see
 //!   [`crate::rig::HumanoidOverride`].
 //! - `calibration`: [`GripCalibration`] — grip offsets, hands (palm corrections, curls) and the
@@ -102,6 +103,12 @@ pub struct RodRef {
     /// The reel sits on top of the blank in use (`None`: detected from its shape).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reel_above: Option<bool>,
+    /// The butt is at the other end than the thicker one (absent: false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flip_ends: bool,
+    /// The butt is this many metres up the blank from the end (absent: 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub butt_offset: Option<f64>,
 }
 
 /// An artist's landing-net model.

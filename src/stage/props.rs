@@ -11,7 +11,7 @@
 use super::rod_file::{PropFileError, model_points, refuse_character};
 use crate::assetgen::props::STOOL_HEIGHT;
 use crate::fishing::net_model::{NetModel, detect_net};
-use crate::fishing::rod_model::RodModel;
+use crate::fishing::rod_model::{RodHints, RodModel};
 use crate::fishing::{Gear, RodGear, rules};
 use crate::gltf_io::{self, Character, LoadError};
 use crate::rig::Transform;
@@ -38,6 +38,10 @@ pub struct RodSource {
     /// The real length in metres when the file is not in metres (default: centimetres or
     /// millimetres where that fits, else 2.4 m).
     pub length: Option<f64>,
+    /// The butt is at the other end than the thicker one.
+    pub flip_ends: bool,
+    /// The butt is this many metres up the blank from the end (0: the end).
+    pub butt_offset: f64,
     /// Corrections of the detected grips.
     pub grips: RodGrips,
 }
@@ -125,7 +129,12 @@ impl Props {
     /// grips off the rod.
     pub fn set_rod(&mut self, source: &RodSource) -> Result<(), PropFileError> {
         let file = load(&source.path)?;
-        let model = super::rod_file::rod_model(&file, source.length)?;
+        let hints = RodHints {
+            real_length: source.length,
+            flip_ends: source.flip_ends,
+            butt_offset: source.butt_offset,
+        };
+        let model = super::rod_file::rod_model_with(&file, &hints)?;
         let gear = rod_gear(&model, &source.grips, &source.path)?;
         self.rod = placed(file, &Transform::from_affine(&model.rod_from_file()));
         self.gear.rod = gear;

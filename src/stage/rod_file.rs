@@ -1,7 +1,7 @@
 //! An artist's rod or net file → its vertices in model space, checked not to be a skinned
 //! character, and the rod's [`RodModel`] (see [`crate::fishing::rod_model::detect_rod`]).
 
-use crate::fishing::rod_model::{RodModel, RodModelError, detect_rod};
+use crate::fishing::rod_model::{RodHints, RodModel, RodModelError, detect_rod_with};
 use crate::gltf_io::{Character, LoadError};
 use crate::rig::{HumanoidMap, Pose};
 use glam::{DVec3, Vec3};
@@ -124,8 +124,22 @@ pub fn rod_model(
     character: &Character,
     real_length: Option<f64>,
 ) -> Result<RodModel, PropFileError> {
+    rod_model_with(
+        character,
+        &RodHints {
+            real_length,
+            ..RodHints::default()
+        },
+    )
+}
+
+/// [`rod_model`] with the artist's corrections of the butt.
+///
+/// # Errors
+/// As [`rod_model`], and a correction that does not fit the rod.
+pub fn rod_model_with(character: &Character, hints: &RodHints) -> Result<RodModel, PropFileError> {
     refuse_character(character)?;
     let path = character.source.display().to_string();
-    detect_rod(&model_points(character), real_length)
+    detect_rod_with(&model_points(character), hints)
         .map_err(|source| PropFileError::Shape { path, source })
 }

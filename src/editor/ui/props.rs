@@ -121,6 +121,9 @@ pub fn props_panel_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             }
         });
         ui.label(RichText::new("drag the blue markers on the blank to move the grips").weak());
+        if let Some(source) = &props.sources.rod {
+            rod_ends_ui(ui, source, out);
+        }
         for n in &model.notes {
             ui.label(RichText::new(n).weak());
         }
@@ -136,6 +139,41 @@ pub fn props_panel_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         ui.label(file_label(props.sources.seat.as_deref()));
     });
     ui.horizontal(|ui| props_menu_ui(ui, ed, out));
+}
+
+/// Where the butt is: a swap of the ends, and an offset up the blank applied when the
+/// slider is let go (each change re-detects the rod's frame).
+fn rod_ends_ui(ui: &mut egui::Ui, source: &crate::stage::RodSource, out: &mut Commands) {
+    let mut flip = source.flip_ends;
+    if ui
+        .checkbox(&mut flip, "butt at the thin end")
+        .on_hover_text("Detection takes the thicker end for the butt; swap it")
+        .changed()
+    {
+        out.push(C::SetRodEnds {
+            flip_ends: flip,
+            butt_offset: source.butt_offset,
+        });
+    }
+    let id = ui.scope_id().with("butt_offset");
+    let mut offset = ui.data_mut(|d| *d.get_temp_mut_or_insert_with(id, || source.butt_offset));
+    let r = ui.add(
+        doc_slider(&mut offset, 0.0..=0.5)
+            .text("butt offset m")
+            .step_by(0.005),
+    );
+    if r.changed() {
+        ui.data_mut(|d| d.insert_temp(id, offset));
+    }
+    if (r.drag_stopped() || r.lost_focus()) && offset != source.butt_offset {
+        out.push(C::SetRodEnds {
+            flip_ends: source.flip_ends,
+            butt_offset: offset,
+        });
+    }
+    if !r.dragged() && !r.has_focus() && offset != source.butt_offset && !r.changed() {
+        ui.data_mut(|d| d.insert_temp(id, source.butt_offset));
+    }
 }
 
 fn set(g: crate::stage::RodGrips) -> C {
