@@ -132,6 +132,7 @@ fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
         rear_grip: Some(seat + 0.1),
         reel_seat: Some(seat),
         reel_above: None,
+        butt_offset: None,
     })
     .unwrap_err();
     assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat);
@@ -151,6 +152,7 @@ fn a_saved_preset_names_the_props_and_opens_with_them() {
         rear_grip: Some(0.2),
         reel_seat: None,
         reel_above: None,
+        butt_offset: None,
     })
     .unwrap();
     let path = dir.join("surf.json");
@@ -219,37 +221,67 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
             .iter()
             .filter(|s| s.rgba == blue)
             .count(),
-        2
+        3,
+        "butt, rear grip and reel seat"
     );
+    let bundled = editor();
+    let frame = bundled.doc.stage.frame(bundled.render_camera(), &bundled.view);
+    assert!(frame.overlays.spheres.iter().all(|s| s.rgba != blue));
 }
 
 #[test]
-fn the_rods_butt_is_corrected_in_the_panel() {
+fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
     let mut ed = with_surf_rod();
-    let length = ed.doc.stage.actor.gear.rod.length;
+    let rod = ed.doc.stage.actor.gear.rod;
+    let handle = Handle::RodMarker(RodMarker::Butt);
+    let camera = ed.render_camera();
+    let butt = marker_in_world(&ed.doc.stage, RodMarker::Butt).unwrap();
+    let (_, dir, k) = blank_in_world(&ed.doc.stage).unwrap();
+    let [x, y] = anglerpose::editor::pick::handle_pixel(&ed.doc.stage, &camera, handle).unwrap();
+    let to = anglerpose::editor::camera::world_to_pixel(&camera, butt + dir * (0.06 * k)).unwrap();
+    ed.apply(C::BeginDrag { handle, x, y }).unwrap();
+    ed.apply(C::DragTo { x: to[0], y: to[1] }).unwrap();
+    ed.apply(C::EndDrag).unwrap();
+    let offset = ed.doc.stage.props.rod_grips().butt_offset.unwrap();
+    assert!((offset - 0.06).abs() < 0.004, "butt offset {offset}");
+    let now = ed.doc.stage.actor.gear.rod;
+    assert!((now.length - (rod.length - offset)).abs() < 1e-9);
+    // The grips stay where they were on the blank; only the butt moved under them.
+    assert!((now.reel_seat - (rod.reel_seat - offset)).abs() < 1e-9);
+    let moved = marker_in_world(&ed.doc.stage, RodMarker::Butt).unwrap();
+    assert!((moved - (butt + dir * (offset * k))).length() < 1e-6);
+    ed.apply(C::Undo).unwrap();
+    assert_eq!(ed.doc.stage.actor.gear.rod, rod);
+    // Swapping the ends re-detects the rod from the other end (not an undo step).
     let generation = ed.doc.generation;
-    ed.apply(C::SetRodEnds {
-        flip_ends: false,
-        butt_offset: 0.1,
+    ed.apply(C::SetRodFrame {
+        flip_ends: true,
+        length: None,
     })
     .unwrap();
-    assert!((ed.doc.stage.actor.gear.rod.length - (length - 0.1)).abs() < 1e-9);
     assert_eq!(ed.doc.generation, generation + 1);
+    assert!(ed.doc.stage.props.sources.rod.as_ref().unwrap().flip_ends);
+    let m = ed.doc.stage.props.rod_model.as_ref().unwrap();
+    assert!(
+        m.notes.iter().any(|n| n.contains("swapped")),
+        "{:?}",
+        m.notes
+    );
+    // The bundled rod has nothing to correct.
+    editor()
+        .apply(C::SetRodFrame {
+            flip_ends: true,
+            length: None,
+        })
+        .unwrap_err();
     let e = ed
-        .apply(C::SetRodEnds {
-            flip_ends: false,
-            butt_offset: 3.0,
+        .apply(C::SetRodGrips {
+            rear_grip: None,
+            reel_seat: None,
+            reel_above: None,
+            butt_offset: Some(3.0),
         })
         .unwrap_err()
         .to_string();
     assert!(e.contains("butt offset"), "{e}");
-    assert!((ed.doc.stage.actor.gear.rod.length - (length - 0.1)).abs() < 1e-9);
-    // The bundled rod has nothing to correct.
-    let mut plain = editor();
-    plain
-        .apply(C::SetRodEnds {
-            flip_ends: true,
-            butt_offset: 0.0,
-        })
-        .unwrap_err();
 }

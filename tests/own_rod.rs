@@ -532,15 +532,7 @@ fn the_artist_corrects_the_butt_by_swapping_the_ends_or_an_offset() {
     );
     assert!(flipped.notes.iter().any(|n| n.contains("swapped")));
     for bad in [-0.1, 2.0, f64::NAN] {
-        let e = detect_rod_with(
-            &points,
-            &RodHints {
-                butt_offset: bad,
-                ..RodHints::default()
-            },
-        )
-        .unwrap_err()
-        .to_string();
+        let e = m.clone().shifted(bad).unwrap_err().to_string();
         assert!(e.contains("butt offset"), "{bad}: {e}");
     }
     // Through a preset: `butt_offset` and `flip_ends` are read and honoured.

@@ -50,8 +50,8 @@ impl PropArgs {
                 path: path.clone(),
                 length: self.rod_length,
                 flip_ends: self.flip_rod_ends,
-                butt_offset: self.butt_offset.unwrap_or(0.0),
                 grips: RodGrips {
+                    butt_offset: self.butt_offset,
                     rear_grip: self.rear_grip,
                     reel_seat: self.reel_seat,
                     reel_above: match (self.reel_above, self.reel_below) {

@@ -195,18 +195,21 @@ pub enum EditorCommand {
         prop: PropKind,
         path: Option<PathBuf>,
     },
-    /// Corrects where the artist's rod's butt is: at the thinner end (`flip_ends`) and
-    /// `butt_offset` metres up the blank. Re-detects the rod's frame; like `UseProp`, not an
-    /// undo step.
-    SetRodEnds {
+    /// Re-detects the artist's rod's frame with its butt at the thinner end (`flip_ends`)
+    /// and, for a file not in metres, its real `length` (`null`: as detected). Like
+    /// `UseProp`, not an undo step.
+    SetRodFrame {
         flip_ends: bool,
-        butt_offset: f64,
+        length: Option<f64>,
     },
-    /// Moves the hands on the artist's rod: metres from the butt, `null` = as detected.
+    /// Moves the butt and the hands on the artist's rod: `butt_offset` metres up the blank
+    /// from its end, the grips metres from the butt; `null` = as detected. An undo step.
     SetRodGrips {
         rear_grip: Option<f64>,
         reel_seat: Option<f64>,
         reel_above: Option<bool>,
+        #[serde(default)]
+        butt_offset: Option<f64>,
     },
     SetHandedness {
         handedness: Handedness,

@@ -41,8 +41,10 @@ pub struct Drag {
     mirrored: bool,
     /// Pole drags edit the current phase's key instead of the constant pole.
     pub per_phase_pole: bool,
-    /// For rod-marker drags: the marker's metres from the butt at the start.
+    /// For rod-marker drags: the marker's metres from the butt at the start (the butt
+    /// marker: the butt offset), and the rear grip then.
     marker_start: f64,
+    start_rear_grip: f64,
 }
 
 fn mirror_rotation(q: DQuat) -> DQuat {
@@ -99,9 +101,13 @@ impl Drag {
             mirrored,
             per_phase_pole: false,
             marker_start: match handle {
+                Handle::RodMarker(RodMarker::Butt) => {
+                    stage.props.rod_grips().butt_offset.unwrap_or(0.0)
+                }
                 Handle::RodMarker(m) => marker_along(stage, m),
                 _ => 0.0,
             },
+            start_rear_grip: stage.actor.gear.rod.rear_grip,
         })
     }
 
@@ -200,6 +206,9 @@ impl Drag {
         let rod = &stage.actor.gear.rod;
         let start = self.marker_start;
         let (lo, hi) = match marker {
+            // The butt offset, measured from the rod's end: up to 2 cm before the rear grip
+            // as it was at the start.
+            RodMarker::Butt => (0.0, start + self.start_rear_grip - 0.02),
             RodMarker::RearGrip => (0.0, rod.reel_seat - 0.02),
             RodMarker::ReelSeat => (rod.rear_grip + 0.02, rod.length),
         };
@@ -233,6 +242,7 @@ impl Drag {
                 if let Some(along) = self.marker_along(stage, camera, marker) {
                     let g = &mut s.rod_grips;
                     match marker {
+                        RodMarker::Butt => g.butt_offset = Some(along),
                         RodMarker::RearGrip => g.rear_grip = Some(along),
                         RodMarker::ReelSeat => g.reel_seat = Some(along),
                     }

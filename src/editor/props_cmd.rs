@@ -51,31 +51,27 @@ impl EditorState {
         Ok(())
     }
 
-    /// Corrects the artist's rod's butt (see [`super::command::EditorCommand::SetRodEnds`]).
+    /// Re-detects the artist's rod (see [`super::command::EditorCommand::SetRodFrame`]).
     ///
     /// # Errors
     /// No artist's rod is in use, or the correction does not fit it; nothing changes then.
-    pub(super) fn set_rod_ends(
+    pub(super) fn set_rod_frame(
         &mut self,
         flip_ends: bool,
-        butt_offset: f64,
+        length: Option<f64>,
     ) -> Result<(), EditorError> {
         let mut sources = self.doc.stage.props.sources.clone();
         let Some(rod) = &mut sources.rod else {
             return Err(EditorError::Invalid(
-                "the bundled rod's butt needs no correction".into(),
+                "the bundled rod's frame needs no correction".into(),
             ));
         };
         rod.flip_ends = flip_ends;
-        rod.butt_offset = butt_offset;
+        rod.length = length;
         self.replace_props(&sources)?;
         self.message = Some(format!(
-            "rod butt {}, {butt_offset:.3} m up the blank: {:.2} m long",
-            if flip_ends {
-                "at the thin end"
-            } else {
-                "at the thick end"
-            },
+            "rod butt at the {} end: {:.2} m long",
+            if flip_ends { "thin" } else { "thick" },
             self.doc.stage.actor.gear.rod.length
         ));
         Ok(())

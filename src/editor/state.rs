@@ -293,19 +293,18 @@ impl EditorState {
             C::ApplyPoleProposal => self.apply_pole_proposal()?,
             C::FitToCharacter => self.fit_to_character()?,
             C::UseProp { prop, path } => self.use_prop(prop, path)?,
-            C::SetRodEnds {
-                flip_ends,
-                butt_offset,
-            } => self.set_rod_ends(flip_ends, butt_offset)?,
+            C::SetRodFrame { flip_ends, length } => self.set_rod_frame(flip_ends, length)?,
             C::SetRodGrips {
                 rear_grip,
                 reel_seat,
                 reel_above,
+                butt_offset,
             } => self.edit(|s| {
                 s.rod_grips = crate::stage::RodGrips {
                     rear_grip,
                     reel_seat,
                     reel_above,
+                    butt_offset,
                 }
             })?,
             C::ReloadCharacter => self.reload_character()?,

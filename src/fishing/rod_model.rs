@@ -75,6 +75,36 @@ impl RodModel {
         self.file_from_rod.inverse()
     }
 
+    /// This rod with its butt `offset` metres up the blank (a gimbal or butt cap the hands do
+    /// not count): the frame's origin moves there, and the length, grips and radius profile
+    /// are measured from it.
+    ///
+    /// # Errors
+    /// [`RodModelError::Correction`] unless 0 ≤ `offset` < half the length.
+    pub fn shifted(mut self, offset: f64) -> Result<Self, RodModelError> {
+        if !(offset.is_finite() && (0.0..0.5 * self.length).contains(&offset)) {
+            return Err(RodModelError::Correction {
+                what: "the butt offset must be at least 0 and under half the rod's length",
+            });
+        }
+        if offset == 0.0 {
+            return Ok(self);
+        }
+        self.file_from_rod = self.file_from_rod * DAffine3::from_translation(DVec3::Y * offset);
+        self.length -= offset;
+        self.rear_grip = (self.rear_grip - offset).max(0.0);
+        self.reel_seat = (self.reel_seat - offset).max(0.0);
+        self.radius_profile = self
+            .radius_profile
+            .iter()
+            .filter(|p| p.0 >= offset)
+            .map(|p| (p.0 - offset, p.1))
+            .collect();
+        self.notes
+            .push(format!("butt set {offset:.3} m up the blank by the artist"));
+        Ok(self)
+    }
+
     /// The handle radius at `along` metres from the butt: the median of the three nearest
     /// measured cross-sections (the butt radius when none was measured).
     pub fn radius_at(&self, along: f64) -> f64 {
@@ -244,14 +274,7 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
         DEFAULT_ROD_LENGTH,
         &mut notes,
     );
-    let shift = hints.butt_offset / metres_per_unit;
-    if !(hints.butt_offset.is_finite() && (0.0..0.5 * total_units).contains(&shift)) {
-        return Err(RodModelError::Correction {
-            what: "the butt offset must be at least 0 and under half the rod's length",
-        });
-    }
-    let length_units = total_units - shift;
-    let butt = centre + axis * butt_t + dir * shift;
+    let butt = centre + axis * butt_t;
     // The reel: what sticks out furthest from the blank in the butt half.
     let along = |p: DVec3| (p - butt).dot(dir);
     let off = |p: DVec3| {
@@ -300,7 +323,7 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
             .filter(|p| {
                 let t = along(**p);
                 t > half && t < 0.97 * length_units && {
-                    let i = (((t + shift) / total_units * BINS as f64) as usize).min(BINS - 1);
+                    let i = ((t / total_units * BINS as f64) as usize).min(BINS - 1);
                     let i = if butt_at_lo { i } else { BINS - 1 - i };
                     radius[i].is_some_and(|r| off(**p).length() > 2.5 * r)
                 }
@@ -345,13 +368,12 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
                 from_lo
             } else {
                 total_units - from_lo
-            } - shift;
-            r.filter(|_| along >= 0.0)
-                .map(|r| (along * metres_per_unit, r * metres_per_unit))
+            };
+            r.map(|r| (along * metres_per_unit, r * metres_per_unit))
         })
         .collect();
     radius_profile.sort_by(|a, b| a.0.total_cmp(&b.0));
-    Ok(RodModel {
+    let model = RodModel {
         file_from_rod,
         length: length_units * metres_per_unit,
         metres_per_unit,
@@ -365,7 +387,8 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
         reel_width: reel_width * metres_per_unit,
         reel_above: reel_found && reel_depth < 1.2 * reel_width,
         notes,
-    })
+    };
+    model.shifted(hints.butt_offset)
 }
 
 /// The points of the reel: those in the butt half that reach at least half as far from the

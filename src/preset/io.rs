@@ -182,11 +182,11 @@ pub fn prop_sources(preset_path: &Path, preset: &Preset) -> PropSources {
             path: resolve(preset_path, &r.path),
             length: r.length,
             flip_ends: r.flip_ends,
-            butt_offset: r.butt_offset.unwrap_or(0.0),
             grips: RodGrips {
                 rear_grip: r.rear_grip,
                 reel_seat: r.reel_seat,
                 reel_above: r.reel_above,
+                butt_offset: r.butt_offset,
             },
         }),
         net: preset.net.as_ref().map(|n| NetSource {
@@ -217,7 +217,7 @@ pub fn prop_refs(preset_path: &Path, sources: &PropSources) -> Result<PropRefs, 
                 reel_seat: r.grips.reel_seat,
                 reel_above: r.grips.reel_above,
                 flip_ends: r.flip_ends,
-                butt_offset: (r.butt_offset != 0.0).then_some(r.butt_offset),
+                butt_offset: r.grips.butt_offset,
             })
         }
         None => None,

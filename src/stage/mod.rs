@@ -176,8 +176,12 @@ impl Stage {
     /// # Errors
     /// As [`Props::set_rod_grips`]; the stage is then unchanged.
     pub fn set_rod_grips(&mut self, grips: RodGrips) -> Result<(), rod_file::PropFileError> {
+        let moved = grips.butt_offset != self.props.rod_grips().butt_offset;
         self.props.set_rod_grips(grips)?;
         self.actor.gear = self.props.gear;
+        if moved {
+            self.table = MeshTable::new(&self.character, &self.props);
+        }
         Ok(())
     }
 

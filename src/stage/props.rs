@@ -28,6 +28,8 @@ pub struct RodGrips {
     pub reel_seat: Option<f64>,
     /// Whether the reel sits on top of the blank in use (a baitcaster).
     pub reel_above: Option<bool>,
+    /// The butt, metres up the blank from the end (a gimbal or cap the hands do not count).
+    pub butt_offset: Option<f64>,
 }
 
 /// An artist's rod file and the corrections of what detection found.
@@ -40,9 +42,7 @@ pub struct RodSource {
     pub length: Option<f64>,
     /// The butt is at the other end than the thicker one.
     pub flip_ends: bool,
-    /// The butt is this many metres up the blank from the end (0: the end).
-    pub butt_offset: f64,
-    /// Corrections of the detected grips.
+    /// Corrections of the detected butt and grips.
     pub grips: RodGrips,
 }
 
@@ -79,8 +79,12 @@ pub struct Props {
     pub stool: Character,
     /// Grip points, crank and handle radii of the rod and net.
     pub gear: Gear,
-    /// What detection found in the artist's rod (`None` for the bundled one).
+    /// What detection found in the artist's rod, with the artist's butt offset (`None` for
+    /// the bundled one).
     pub rod_model: Option<RodModel>,
+    /// The artist's rod file as loaded (not yet in rod space) and its detection before any
+    /// butt offset: a new offset re-places it without reading the file.
+    rod_file: Option<Box<(Character, RodModel)>>,
     /// What detection found in the artist's net (`None` for the bundled one).
     pub net_model: Option<NetModel>,
     /// The artist's files in use.
@@ -99,6 +103,7 @@ impl Props {
             stool: gltf_io::load(assets.join("stool.glb"))?,
             gear: Gear::BUNDLED,
             rod_model: None,
+            rod_file: None,
             net_model: None,
             sources: PropSources::default(),
         })
@@ -132,26 +137,41 @@ impl Props {
         let hints = RodHints {
             real_length: source.length,
             flip_ends: source.flip_ends,
-            butt_offset: source.butt_offset,
+            butt_offset: 0.0,
         };
-        let model = super::rod_file::rod_model_with(&file, &hints)?;
-        let gear = rod_gear(&model, &source.grips, &source.path)?;
-        self.rod = placed(file, &Transform::from_affine(&model.rod_from_file()));
+        let detected = super::rod_file::rod_model_with(&file, &hints)?;
+        let (model, gear) = rod_gear(&detected, &source.grips, &source.path)?;
+        self.rod = placed(
+            file.clone(),
+            &Transform::from_affine(&model.rod_from_file()),
+        );
         self.gear.rod = gear;
         self.rod_model = Some(model);
+        self.rod_file = Some(Box::new((file, detected)));
         self.sources.rod = Some(source.clone());
         Ok(())
     }
 
-    /// Moves the hands on the artist's rod to `grips` (no file is read).
+    /// Moves the butt and the hands on the artist's rod to `grips` (no file is read; a new
+    /// butt offset re-places the model in rod space, so the mesh table must be rebuilt).
     ///
     /// # Errors
-    /// [`PropFileError::Grips`] when the grips leave the rod, or when `grips` corrects the
-    /// bundled rod (which has no detection to correct); the props are then unchanged.
+    /// [`PropFileError::Grips`] when the grips leave the rod or the butt offset does not fit
+    /// it, or when `grips` corrects the bundled rod (which has no detection to correct); the
+    /// props are then unchanged.
     pub fn set_rod_grips(&mut self, grips: RodGrips) -> Result<(), PropFileError> {
-        match (&mut self.sources.rod, &self.rod_model) {
-            (Some(source), Some(model)) => {
-                self.gear.rod = rod_gear(model, &grips, &source.path)?;
+        match (&mut self.sources.rod, &self.rod_file) {
+            (Some(source), Some(file)) => {
+                let (file, detected) = file.as_ref();
+                let (model, gear) = rod_gear(detected, &grips, &source.path)?;
+                if grips.butt_offset != source.grips.butt_offset {
+                    self.rod = placed(
+                        file.clone(),
+                        &Transform::from_affine(&model.rod_from_file()),
+                    );
+                }
+                self.gear.rod = gear;
+                self.rod_model = Some(model);
                 source.grips = grips;
                 Ok(())
             }
@@ -220,8 +240,19 @@ impl Props {
     }
 }
 
-/// The grips on `model` with `grips`' corrections, checked.
-fn rod_gear(model: &RodModel, grips: &RodGrips, path: &Path) -> Result<RodGear, PropFileError> {
+/// `detected` with `grips`' butt offset, and the grips on it with their corrections, checked.
+fn rod_gear(
+    detected: &RodModel,
+    grips: &RodGrips,
+    path: &Path,
+) -> Result<(RodModel, RodGear), PropFileError> {
+    let model = detected
+        .clone()
+        .shifted(grips.butt_offset.unwrap_or(0.0))
+        .map_err(|e| PropFileError::Grips {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        })?;
     let gear = model.gear(
         grips.rear_grip.unwrap_or(model.rear_grip),
         grips.reel_seat.unwrap_or(model.reel_seat),
@@ -231,7 +262,7 @@ fn rod_gear(model: &RodModel, grips: &RodGrips, path: &Path) -> Result<RodGear, 
         path: path.display().to_string(),
         why,
     })?;
-    Ok(gear)
+    Ok((model, gear))
 }
 
 fn load(path: &Path) -> Result<Character, PropFileError> {

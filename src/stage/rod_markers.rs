@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RodMarker {
+    /// The butt: the end of the rod the grips are measured from.
+    Butt,
     /// Where the rear hand holds the rod.
     RearGrip,
     /// Where the front hand holds the rod (the reel's stem between its fingers).
@@ -20,11 +22,12 @@ pub enum RodMarker {
 
 impl RodMarker {
     /// Both markers, butt first.
-    pub const ALL: [RodMarker; 2] = [RodMarker::RearGrip, RodMarker::ReelSeat];
+    pub const ALL: [RodMarker; 3] = [RodMarker::Butt, RodMarker::RearGrip, RodMarker::ReelSeat];
 
     /// `rear grip` or `reel seat`.
     pub fn label(self) -> &'static str {
         match self {
+            RodMarker::Butt => "butt",
             RodMarker::RearGrip => "rear grip",
             RodMarker::ReelSeat => "reel seat",
         }
@@ -47,6 +50,7 @@ pub fn blank_in_world(stage: &Stage) -> Option<(DVec3, DVec3, f64)> {
 pub fn marker_along(stage: &Stage, marker: RodMarker) -> f64 {
     let rod = &stage.actor.gear.rod;
     match marker {
+        RodMarker::Butt => 0.0,
         RodMarker::RearGrip => rod.rear_grip,
         RodMarker::ReelSeat => rod.reel_seat,
     }
@@ -60,15 +64,16 @@ pub fn marker_in_world(stage: &Stage, marker: RodMarker) -> Option<DVec3> {
     Some(butt + dir * (marker_along(stage, marker) * k))
 }
 
-/// The markers' spheres and the handle line from the butt to the reel seat (artist's rods
-/// only).
+/// The markers' spheres (butt, rear grip, reel seat) and the handle line through them
+/// (artist's rods only).
 pub fn rod_marker_overlays(stage: &Stage, out: &mut Overlays) {
     let Some((butt, _, _)) = blank_in_world(stage) else {
         return;
     };
     let radius = (0.008 * stage.actor.height) as f32;
     let f = |v: DVec3| [v.x as f32, v.y as f32, v.z as f32];
-    let mut points = vec![f(butt)];
+    let mut points = Vec::new();
+    let _ = butt;
     for marker in RodMarker::ALL {
         let Some(p) = marker_in_world(stage, marker) else {
             return;

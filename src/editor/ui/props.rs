@@ -113,16 +113,25 @@ pub fn props_panel_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
                 .on_hover_text("Put the hands back where detection found the grips")
                 .clicked()
             {
-                out.push(C::SetRodGrips {
-                    rear_grip: None,
-                    reel_seat: None,
-                    reel_above: None,
-                });
+                out.push(set(crate::stage::RodGrips::default()));
             }
         });
         ui.label(RichText::new("drag the blue markers on the blank to move the grips").weak());
+        let mut offset = grips.butt_offset.unwrap_or(0.0);
+        let most = 0.5 * (length + offset);
+        let r = ui.add(doc_slider(&mut offset, 0.0..=most).text("butt offset m"));
+        grouped(
+            &r,
+            r.changed().then(|| {
+                set(crate::stage::RodGrips {
+                    butt_offset: Some(offset),
+                    ..grips
+                })
+            }),
+            out,
+        );
         if let Some(source) = &props.sources.rod {
-            rod_ends_ui(ui, source, out);
+            rod_frame_ui(ui, ed, source, out);
         }
         for n in &model.notes {
             ui.label(RichText::new(n).weak());
@@ -141,38 +150,45 @@ pub fn props_panel_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     ui.horizontal(|ui| props_menu_ui(ui, ed, out));
 }
 
-/// Where the butt is: a swap of the ends, and an offset up the blank applied when the
-/// slider is let go (each change re-detects the rod's frame).
-fn rod_ends_ui(ui: &mut egui::Ui, source: &crate::stage::RodSource, out: &mut Commands) {
+/// The rod's frame: the butt at the thin end, and the real length of a file not in metres
+/// (each change re-detects the rod).
+fn rod_frame_ui(
+    ui: &mut egui::Ui,
+    ed: &EditorState,
+    source: &crate::stage::RodSource,
+    out: &mut Commands,
+) {
     let mut flip = source.flip_ends;
     if ui
         .checkbox(&mut flip, "butt at the thin end")
         .on_hover_text("Detection takes the thicker end for the butt; swap it")
         .changed()
     {
-        out.push(C::SetRodEnds {
+        out.push(C::SetRodFrame {
             flip_ends: flip,
-            butt_offset: source.butt_offset,
+            length: source.length,
         });
     }
-    let id = ui.scope_id().with("butt_offset");
-    let mut offset = ui.data_mut(|d| *d.get_temp_mut_or_insert_with(id, || source.butt_offset));
-    let r = ui.add(
-        doc_slider(&mut offset, 0.0..=0.5)
-            .text("butt offset m")
-            .step_by(0.005),
-    );
-    if r.changed() {
-        ui.data_mut(|d| d.insert_temp(id, offset));
-    }
-    if (r.drag_stopped() || r.lost_focus()) && offset != source.butt_offset {
-        out.push(C::SetRodEnds {
-            flip_ends: source.flip_ends,
-            butt_offset: offset,
+    let metres = ed
+        .doc
+        .stage
+        .props
+        .rod_model
+        .as_ref()
+        .is_some_and(|m| m.metres_per_unit == 1.0);
+    if !metres {
+        ui.horizontal(|ui| {
+            ui.label("real length m");
+            for l in [1.8, 2.1, 2.4, 2.7, 3.0, 3.6, 3.9, 4.2] {
+                let now = (ed.doc.stage.actor.gear.rod.length - l).abs() < 0.005;
+                if ui.selectable_label(now, format!("{l}")).clicked() && !now {
+                    out.push(C::SetRodFrame {
+                        flip_ends: source.flip_ends,
+                        length: Some(l),
+                    });
+                }
+            }
         });
-    }
-    if !r.dragged() && !r.has_focus() && offset != source.butt_offset && !r.changed() {
-        ui.data_mut(|d| d.insert_temp(id, source.butt_offset));
     }
 }
 
@@ -181,6 +197,7 @@ fn set(g: crate::stage::RodGrips) -> C {
         rear_grip: g.rear_grip,
         reel_seat: g.reel_seat,
         reel_above: g.reel_above,
+        butt_offset: g.butt_offset,
     }
 }
 
