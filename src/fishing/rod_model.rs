@@ -90,7 +90,7 @@ impl RodModel {
         if offset == 0.0 {
             return Ok(self);
         }
-        self.file_from_rod = self.file_from_rod * DAffine3::from_translation(DVec3::Y * offset);
+        self.file_from_rod *= DAffine3::from_translation(DVec3::Y * offset);
         self.length -= offset;
         self.rear_grip = (self.rear_grip - offset).max(0.0);
         self.reel_seat = (self.reel_seat - offset).max(0.0);
