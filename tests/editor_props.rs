@@ -225,7 +225,10 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
         "butt, rear grip and reel seat"
     );
     let bundled = editor();
-    let frame = bundled.doc.stage.frame(bundled.render_camera(), &bundled.view);
+    let frame = bundled
+        .doc
+        .stage
+        .frame(bundled.render_camera(), &bundled.view);
     assert!(frame.overlays.spheres.iter().all(|s| s.rgba != blue));
 }
 

@@ -18,6 +18,7 @@ use anglerpose::stage::{NetSource, PropSources, Props, RodSource, Stage, bundled
 use glam::{DAffine3, DQuat, DVec3};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::checks::angle_deg;
 use support::gltf_edit::{Doc, quat};
 
 fn asset(name: &str) -> PathBuf {
@@ -38,14 +39,6 @@ fn rod_source(path: &Path) -> PropSources {
         }),
         ..Default::default()
     }
-}
-
-fn angle_deg(a: DVec3, b: DVec3) -> f64 {
-    a.normalize()
-        .dot(b.normalize())
-        .clamp(-1.0, 1.0)
-        .acos()
-        .to_degrees()
 }
 
 #[test]

@@ -10,6 +10,7 @@ use anglerpose::gltf_io;
 use anglerpose::stage::rod_file::{RodFileError, rod_model};
 use glam::{DAffine3, DQuat, DVec3};
 use std::path::{Path, PathBuf};
+use support::checks::angle_deg;
 use support::gltf_edit::{Doc, quat};
 
 fn asset(name: &str) -> PathBuf {
@@ -20,14 +21,6 @@ fn asset(name: &str) -> PathBuf {
 
 fn detect(path: &Path) -> Result<RodModel, RodFileError> {
     rod_model(&gltf_io::load(path).unwrap(), Some(DEFAULT_ROD_LENGTH))
-}
-
-fn angle_deg(a: DVec3, b: DVec3) -> f64 {
-    a.normalize()
-        .dot(b.normalize())
-        .clamp(-1.0, 1.0)
-        .acos()
-        .to_degrees()
 }
 
 #[test]

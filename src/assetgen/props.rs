@@ -235,29 +235,14 @@ fn rod_mesh() -> TriMesh {
         (2.28, 0.0034),
     ];
     for (y, ring) in guides {
-        let r = blank_radius(y);
-        let stand = 0.004 + ring * 1.2;
-        let centre = v(0.0, y, -(r + stand + ring));
-        torus(&mut m, centre, DVec3::Y, ring, 0.0012, 20, 6, silver);
-        tube(
+        guide(
             &mut m,
-            v(0.0, y - 0.022, -r),
-            v(0.0, y + 0.004, -r),
-            0.0012,
-            0.0012,
-            6,
+            y,
+            blank_radius(y),
+            ring,
+            (0.022, 0.018),
+            silver,
             metal,
-            true,
-        );
-        tube(
-            &mut m,
-            v(0.0, y - 0.018, -r),
-            centre - DVec3::Z * -ring,
-            0.0009,
-            0.0007,
-            6,
-            metal,
-            true,
         );
     }
     let tip_ring = 0.0026;
@@ -423,6 +408,42 @@ fn stool_mesh() -> TriMesh {
 
 /// Writes one rigid prop: a mesh node named `name` at the scene root with the given empty
 /// child nodes `(name, translation)`.
+/// A rod guide on the −Z side of the blank (radius `r`) at `y`: a ring of radius `ring` on a
+/// stand, its foot along the blank from `y − foot.0` and its brace from `y − foot.1`.
+pub(super) fn guide(
+    m: &mut TriMesh,
+    y: f64,
+    r: f64,
+    ring: f64,
+    foot: (f64, f64),
+    silver: [f32; 3],
+    metal: [f32; 3],
+) {
+    let stand = 0.004 + ring * 1.2;
+    let centre = v(0.0, y, -(r + stand + ring));
+    torus(m, centre, DVec3::Y, ring, 0.0012, 20, 6, silver);
+    tube(
+        m,
+        v(0.0, y - foot.0, -r),
+        v(0.0, y + 0.004, -r),
+        0.0012,
+        0.0012,
+        6,
+        metal,
+        true,
+    );
+    tube(
+        m,
+        v(0.0, y - foot.1, -r),
+        centre + DVec3::Z * ring,
+        0.0009,
+        0.0007,
+        6,
+        metal,
+        true,
+    );
+}
+
 pub(super) fn prop_glb(name: &str, mesh: &TriMesh, empties: &[(&str, [f64; 3])]) -> Vec<u8> {
     let mut glb = GlbBuilder::default();
     let prim = glb.primitive(mesh, None);

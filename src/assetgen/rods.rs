@@ -11,7 +11,7 @@
 
 use super::body::srgb;
 use super::mesher::TriMesh;
-use super::shapes::{lathe, torus, tube};
+use super::shapes::{lathe, tube};
 use glam::{DMat3, DQuat, DVec3};
 
 /// The reel a rod carries.
@@ -181,30 +181,7 @@ pub fn rod_mesh(spec: &RodSpec) -> TriMesh {
         }
     }
     for &(y, ring) in &spec.guides {
-        let r = radius(y);
-        let stand = 0.004 + ring * 1.2;
-        let centre = v(0.0, y, -(r + stand + ring));
-        torus(&mut m, centre, DVec3::Y, ring, 0.0012, 20, 6, silver);
-        tube(
-            &mut m,
-            v(0.0, y - 0.02, -r),
-            v(0.0, y + 0.004, -r),
-            0.0012,
-            0.0012,
-            6,
-            metal,
-            true,
-        );
-        tube(
-            &mut m,
-            v(0.0, y - 0.016, -r),
-            centre + DVec3::Z * ring,
-            0.0009,
-            0.0007,
-            6,
-            metal,
-            true,
-        );
+        super::props::guide(&mut m, y, radius(y), ring, (0.02, 0.016), silver, metal);
     }
     m
 }

@@ -101,3 +101,12 @@ pub fn rest_ankle_height(stage: &Stage, foot: usize) -> f64 {
     }
     rest.world_position(foot).y - lowest
 }
+
+/// The angle between two directions, degrees (any lengths).
+pub fn angle_deg(a: DVec3, b: DVec3) -> f64 {
+    a.normalize()
+        .dot(b.normalize())
+        .clamp(-1.0, 1.0)
+        .acos()
+        .to_degrees()
+}
