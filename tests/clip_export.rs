@@ -45,13 +45,28 @@ fn stage_of(preset: &Path) -> Stage {
     stage
 }
 
-/// A preset to export: the bundled ones, and mannequiny calibrated by the CLI.
+/// A preset to export: the bundled ones, the angler on the baitcaster, and mannequiny
+/// calibrated by the CLI.
 fn presets() -> Vec<(String, PathBuf)> {
     let bundled = bundled_assets_dir().join("presets");
     let mut out = vec![
         ("angler".to_string(), bundled.join("seated_hold.json")),
         ("ccd".to_string(), bundled.join("ccd_arms.json")),
     ];
+    // The angler calibrated on the baitcaster (modelled along −X in centimetres, its reel on
+    // top) with a net: the artist's props are played in their canonical frames.
+    let dir = scratch("baitcaster");
+    let preset = dir.join("baitcaster.json");
+    run_ok(
+        bin()
+            .arg("calibrate")
+            .arg(bundled_assets_dir().join("angler.glb"))
+            .arg("--rod")
+            .arg(bundled_assets_dir().join("rod_baitcaster.glb"))
+            .arg("--out")
+            .arg(&preset),
+    );
+    out.push(("baitcaster".to_string(), preset));
     if let Some(models) = shared_models("clip export of mannequiny") {
         let dir = scratch("mannequiny");
         let preset = dir.join("mannequiny.json");
