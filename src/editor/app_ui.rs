@@ -5,11 +5,9 @@
 
 use super::camera::ViewPreset;
 use super::command::EditorCommand as C;
-use super::gizmo::pick_axis_handle;
-use super::pick::Axis;
 use super::ui::{self, Commands};
 use super::{EditorState, files};
-use egui::{Color32, Key, RichText, Sense};
+use egui::{Color32, RichText};
 use std::path::PathBuf;
 
 /// A modal question.
@@ -37,7 +35,7 @@ pub enum Dialog {
 
 /// What the viewport's mouse drag is doing.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum PointerMode {
+pub(super) enum PointerMode {
     Handle,
     Orbit,
     Pan,
@@ -56,7 +54,9 @@ pub struct UiState {
     shot_size: [u32; 2],
     shot_overlays: bool,
     export_form: ui::ExportForm,
-    pointer: Option<PointerMode>,
+    pub(super) pointer: Option<PointerMode>,
+    /// A number typed during a drag (Blender-style), as typed.
+    pub(super) typed: String,
     recent: Vec<PathBuf>,
     pending_open: Option<PathBuf>,
 }
@@ -73,6 +73,7 @@ impl Default for UiState {
             shot_overlays: true,
             export_form: ui::ExportForm::default(),
             pointer: None,
+            typed: String::new(),
             recent: files::recent_files(),
             pending_open: None,
         }
@@ -231,7 +232,7 @@ impl UiState {
         });
     }
 
-    fn open_dialog(&mut self, ed: &EditorState) {
+    pub(super) fn open_dialog(&mut self, ed: &EditorState) {
         let file = rfd::FileDialog::new()
             .add_filter("Preset or character", &["json", "glb", "gltf"])
             .pick_file();
@@ -240,7 +241,7 @@ impl UiState {
         }
     }
 
-    fn save(&mut self, ed: &EditorState, save_as: bool, out: &mut Commands) {
+    pub(super) fn save(&mut self, ed: &EditorState, save_as: bool, out: &mut Commands) {
         let path = match (&ed.doc.path, save_as) {
             (Some(p), false) => Some(p.clone()),
             _ => rfd::FileDialog::new()
@@ -252,241 +253,6 @@ impl UiState {
             // The app removes the autosave once the save has succeeded.
             out.push(C::Save { path: Some(path) });
         }
-    }
-
-    fn shortcuts(&mut self, ctx: &egui::Context, ed: &EditorState, out: &mut Commands) {
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        // Each key carries the modifiers held when it was pressed (a slow frame may see the
-        // whole Ctrl+S press-and-release at once).
-        let (pressed, held) = ctx.input(|i| {
-            let keys: Vec<(Key, egui::Modifiers)> = i
-                .events
-                .iter()
-                .filter_map(|e| match e {
-                    egui::Event::Key {
-                        key,
-                        pressed: true,
-                        repeat: false,
-                        modifiers,
-                        ..
-                    } => Some((*key, *modifiers)),
-                    _ => None,
-                })
-                .collect();
-            (keys, i.modifiers)
-        });
-        if let Some(drag) = &ed.drag
-            && drag.snap != held.shift
-        {
-            out.push(C::SetSnap { on: held.shift });
-        }
-        for (key, mods) in pressed {
-            let ctrl = mods.command;
-            match key {
-                Key::Z if ctrl && mods.shift => out.push(C::Redo),
-                Key::Z if ctrl => out.push(C::Undo),
-                Key::Y if ctrl => out.push(C::Redo),
-                Key::S if ctrl => self.save(ed, mods.shift, out),
-                Key::O if ctrl => self.open_dialog(ed),
-                Key::Q if ctrl => {
-                    if ed.doc.dirty {
-                        self.dialog = Some(Dialog::ConfirmQuit);
-                    } else {
-                        self.quit_confirmed = true;
-                    }
-                }
-                Key::X | Key::Y | Key::Z if ed.drag.is_some() => {
-                    let axis = match key {
-                        Key::X => Axis::X,
-                        Key::Y => Axis::Y,
-                        _ => Axis::Z,
-                    };
-                    let current = ed.drag.as_ref().and_then(|d| d.axis);
-                    let axis = (current != Some(axis)).then_some(axis);
-                    out.push(C::SetDragAxis { axis });
-                }
-                Key::Escape if ed.drag.is_some() => {
-                    out.push(C::CancelDrag);
-                    self.pointer = None;
-                }
-                Key::Escape => out.push(C::Select { handle: None }),
-                Key::F => out.push(C::FrameSelection),
-                Key::Num1 => out.push(C::SetView {
-                    view: ViewPreset::Front,
-                }),
-                Key::Num3 => out.push(C::SetView {
-                    view: ViewPreset::Side,
-                }),
-                Key::Num7 => out.push(C::SetView {
-                    view: ViewPreset::Top,
-                }),
-                Key::Num0 => out.push(C::SetView {
-                    view: ViewPreset::ThreeQuarter,
-                }),
-                Key::Num5 => out.push(C::SetOrthographic {
-                    on: !ed.camera.orthographic,
-                }),
-                Key::Space => out.push(C::Play { on: !ed.playing }),
-                Key::F12 => self.dialog = Some(Dialog::Screenshot),
-                _ => {}
-            }
-        }
-    }
-
-    fn viewport(
-        &mut self,
-        ui: &mut egui::Ui,
-        ed: &EditorState,
-        texture: Option<egui::TextureId>,
-        out: &mut Commands,
-    ) {
-        let rect = ui.available_rect_before_wrap();
-        let ppp = ui.ctx().pixels_per_point();
-        self.viewport_pixels = [
-            (rect.width() * ppp).round().max(1.0) as u32,
-            (rect.height() * ppp).round().max(1.0) as u32,
-        ];
-        self.viewport_origin_pixels = [
-            (rect.min.x * ppp).round().max(0.0) as u32,
-            (rect.min.y * ppp).round().max(0.0) as u32,
-            self.viewport_pixels[0],
-            self.viewport_pixels[1],
-        ];
-        let response = ui.allocate_rect(rect, Sense::click_and_drag());
-        if let Some(id) = texture {
-            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-            ui.painter().image(id, rect, uv, Color32::WHITE);
-        }
-        let to_px = |p: egui::Pos2| {
-            [
-                f64::from((p.x - rect.min.x) * ppp),
-                f64::from((p.y - rect.min.y) * ppp),
-            ]
-        };
-        let (press, primary, secondary, middle, shift) = ui.input(|i| {
-            (
-                i.pointer.press_origin(),
-                i.pointer.primary_down(),
-                i.pointer.secondary_down(),
-                i.pointer.middle_down(),
-                i.modifiers.shift,
-            )
-        });
-        if response.drag_started() {
-            let origin = press.unwrap_or_default();
-            let px = to_px(origin);
-            self.pointer = Some(
-                if middle || secondary || (primary && shift && ed.selection.is_none()) {
-                    PointerMode::Pan
-                } else {
-                    let camera = ed.render_camera();
-                    if let Some(axis) = pick_axis_handle(ed, &camera, px) {
-                        let handle = ed
-                            .selection
-                            .expect("an axis handle belongs to the selection");
-                        out.push(C::BeginDrag {
-                            handle,
-                            x: px[0],
-                            y: px[1],
-                        });
-                        out.push(C::SetDragAxis { axis: Some(axis) });
-                        PointerMode::Handle
-                    } else if let Some(handle) = super::pick::pick(
-                        &ed.doc.stage,
-                        &ed.view,
-                        &camera,
-                        [px[0] as f32, px[1] as f32],
-                    ) {
-                        out.push(C::BeginDrag {
-                            handle,
-                            x: px[0],
-                            y: px[1],
-                        });
-                        PointerMode::Handle
-                    } else {
-                        // Nothing under the mouse: the drag orbits (never fights a handle).
-                        PointerMode::Orbit
-                    }
-                },
-            );
-        }
-        if response.dragged() {
-            let delta = response.drag_delta() * ppp;
-            match self.pointer {
-                Some(PointerMode::Handle) => {
-                    if let Some(p) = response.interact_pointer_pos() {
-                        let [x, y] = to_px(p);
-                        out.push(C::DragTo { x, y });
-                    }
-                }
-                Some(PointerMode::Orbit) => {
-                    out.push(C::Orbit {
-                        dx: f64::from(delta.x),
-                        dy: f64::from(delta.y),
-                    });
-                }
-                Some(PointerMode::Pan) => out.push(C::Pan {
-                    dx: f64::from(delta.x),
-                    dy: f64::from(delta.y),
-                }),
-                None => {}
-            }
-        }
-        if response.drag_stopped() {
-            if self.pointer == Some(PointerMode::Handle) {
-                out.push(C::EndDrag);
-            }
-            self.pointer = None;
-        }
-        if response.clicked()
-            && let Some(p) = response.interact_pointer_pos()
-        {
-            let [x, y] = to_px(p);
-            out.push(C::PointerDown { x, y });
-            out.push(C::EndDrag);
-        }
-        if response.hovered() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            if scroll != 0.0 {
-                out.push(C::Zoom {
-                    steps: f64::from(scroll) / 50.0,
-                });
-            }
-            if zoom != 1.0 {
-                out.push(C::Zoom {
-                    steps: f64::from(zoom.ln()) / 0.105,
-                });
-            }
-        }
-        // Hint in the corner.
-        let hint = match (&ed.drag, ed.selection) {
-            (Some(d), _) => format!(
-                "dragging {} · X/Y/Z constrain{} · Shift snaps · Esc cancels",
-                d.handle.label(),
-                d.axis.map(|a| format!(" ({a:?})")).unwrap_or_default()
-            ),
-            (None, Some(h)) => format!("{} selected · drag it, or its axis arrows · F frames it", h.label()),
-            (None, None) => "click a sphere, grip or the rod · drag empty space to orbit, right/middle to pan, wheel to zoom".into(),
-        };
-        label(
-            ui.painter(),
-            rect.left_bottom() + egui::vec2(10.0, -10.0),
-            egui::Align2::LEFT_BOTTOM,
-            hint,
-        );
-        let projection = if ed.camera.orthographic {
-            "orthographic"
-        } else {
-            "perspective"
-        };
-        label(
-            ui.painter(),
-            rect.left_top() + egui::vec2(10.0, 8.0),
-            egui::Align2::LEFT_TOP,
-            format!("{projection} · {}", ed.doc.stage.state.phase.name()),
-        );
     }
 
     fn dialogs(&mut self, ctx: &egui::Context, ed: &EditorState, out: &mut Commands) {
@@ -610,18 +376,6 @@ impl UiState {
             }
         }
     }
-}
-
-/// Light text on a translucent dark plate, readable over the bright sky and the floor.
-fn label(painter: &egui::Painter, at: egui::Pos2, align: egui::Align2, text: String) {
-    let galley = painter.layout_no_wrap(
-        text,
-        egui::FontId::proportional(13.0),
-        Color32::from_gray(235),
-    );
-    let rect = align.anchor_size(at, galley.size());
-    painter.rect_filled(rect.expand(4.0), 4.0, Color32::from_black_alpha(150));
-    painter.galley(rect.min, galley, Color32::from_gray(235));
 }
 
 fn status_bar(ui: &mut egui::Ui, ed: &EditorState) {

@@ -2,7 +2,7 @@
 //! through [`super::EditorState::apply`] with these.
 
 use super::camera::ViewPreset;
-use super::pick::{Axis, Handle};
+use super::pick::{Axis, GizmoMode, GizmoPart, GizmoSpace, Handle};
 use crate::fishing::{ArmSolverKind, CcdLinkRole, GripKind, Handedness, Phase};
 use crate::rig::Side;
 use serde::{Deserialize, Serialize};
@@ -72,6 +72,27 @@ pub enum EditorCommand {
     /// Constrains the drag to a world axis (X/Y/Z keys), or frees it.
     SetDragAxis {
         axis: Option<Axis>,
+    },
+    /// Moves in the plane normal to `normal` (a plane handle of the move gizmo), or frees it.
+    SetDragPlane {
+        normal: Option<Axis>,
+    },
+    /// A number typed during the drag: metres along the drag's axis (X when none) or degrees
+    /// about it; `null` goes back to the mouse.
+    SetDragNumber {
+        value: Option<f64>,
+    },
+    /// W / E: the gizmo moves or rotates the selection; `null`: each handle's own kind.
+    SetGizmoMode {
+        mode: Option<GizmoMode>,
+    },
+    /// Q: gizmo axes in the world or the selection's own frame.
+    SetGizmoSpace {
+        space: GizmoSpace,
+    },
+    /// The gizmo part under the mouse (highlighted).
+    SetHover {
+        part: Option<GizmoPart>,
     },
     /// Snapping while Shift is held.
     SetSnap {
@@ -300,6 +321,9 @@ impl EditorCommand {
                 | FrameSelection
                 | SetViewport { .. }
                 | Toggle { .. }
+                | SetGizmoMode { .. }
+                | SetGizmoSpace { .. }
+                | SetHover { .. }
                 | SetTime { .. }
                 | SetPhase { .. }
                 | Play { .. }

@@ -28,7 +28,17 @@ pub struct Drag {
     pub before: Snapshot,
     pub start_pixel: [f64; 2],
     pub pixel: [f64; 2],
+    /// Move along this axis, or rotate about it.
     pub axis: Option<Axis>,
+    /// Move in the plane normal to this axis (the move gizmo's plane handles).
+    pub plane: Option<Axis>,
+    /// Axes are the handle's own frame's (Q: local), not the world's.
+    pub local: bool,
+    /// The drag rotates (the rotate gizmo, or a grip or the rod by default).
+    pub rotate: bool,
+    /// A number typed during the drag (Blender-style): metres along the axis, or degrees
+    /// about it; it replaces the mouse's motion.
+    pub typed: Option<f64>,
     pub snap: bool,
     /// The handle's world position at the start (the pivot for rotations).
     pub start_point: DVec3,
@@ -36,6 +46,8 @@ pub struct Drag {
     value_from_world: DMat3,
     /// For rotations: the rotated frame's actor-space rotation at the start.
     frame_in_actor: DQuat,
+    /// The handle's own frame in world space at the start (local axes).
+    frame_in_world: DQuat,
     /// The grip kind edited (target and grip drags).
     pub kind: Option<GripKind>,
     mirrored: bool,
@@ -52,8 +64,16 @@ fn mirror_rotation(q: DQuat) -> DQuat {
 }
 
 impl Drag {
-    /// Starts a drag of `handle` at `pixel`. `None` when the stage has no evaluation.
-    pub fn begin(stage: &Stage, before: Snapshot, handle: Handle, pixel: [f64; 2]) -> Option<Self> {
+    /// Starts a drag of `handle` at `pixel` that rotates (`rotate`, for handles that can) or
+    /// moves it. `None` when the stage has no evaluation.
+    pub fn begin(
+        stage: &Stage,
+        before: Snapshot,
+        handle: Handle,
+        pixel: [f64; 2],
+        rotate: bool,
+    ) -> Option<Self> {
+        let rotate = rotate && handle.can_rotate() || !handle.can_move();
         let eval = stage.evaluation()?;
         let start_point = super::pick::handle_position(stage, handle)?;
         let mirrored = stage.state.params.handedness == Handedness::Left;
@@ -66,37 +86,59 @@ impl Drag {
             DMat3::IDENTITY
         };
         let unmirror = |q: DQuat| if mirrored { mirror_rotation(q) } else { q };
+        // The object a grip lives on, unmirrored (grip offsets are in its space).
+        let object_of = |kind: GripKind| {
+            unmirror(if kind == GripKind::NetHandle {
+                eval.frames.actor_from_net.rotation
+            } else {
+                eval.frames.actor_from_hold.rotation
+            })
+        };
+        let rod_pre_adjust = unmirror(eval.frames.actor_from_hold.rotation)
+            * before.calibration.rod_adjust.rotation.inverse();
+        let translate_in =
+            |object_u: DQuat| DMat3::from_quat(object_u.inverse()) * m * actor_from_world;
         let (value_from_world, frame_in_actor, kind) = match handle {
             Handle::Target(side) => {
                 let kind = eval.arms.get(side).grip.hold.main();
-                let object = if kind == GripKind::NetHandle {
-                    eval.frames.actor_from_net.rotation
-                } else {
-                    eval.frames.actor_from_rod.rotation
-                };
-                let object_u = unmirror(object);
-                let map = DMat3::from_quat(object_u.inverse()) * m * actor_from_world;
-                (map, DQuat::IDENTITY, Some(kind))
+                (translate_in(object_of(kind)), DQuat::IDENTITY, Some(kind))
             }
             Handle::Pole(_) => (actor_from_world, DQuat::IDENTITY, None),
             Handle::Grip(side) => {
                 let kind = held_grip(stage, side)?.0;
                 let g = eval.frames.grips.get(side).actor_from_grip.rotation;
-                (DMat3::IDENTITY, g, Some(kind))
+                (translate_in(object_of(kind)), g, Some(kind))
             }
-            Handle::Rod => (DMat3::IDENTITY, eval.frames.actor_from_rod.rotation, None),
+            Handle::Rod => (
+                translate_in(rod_pre_adjust),
+                eval.frames.actor_from_rod.rotation,
+                None,
+            ),
             Handle::RodMarker(_) => (DMat3::IDENTITY, DQuat::IDENTITY, None),
         };
+        let frame_in_world = actor_rot
+            * match handle {
+                Handle::Target(side) | Handle::Grip(side) => {
+                    eval.frames.grips.get(side).actor_from_grip.rotation
+                }
+                Handle::Rod => eval.frames.actor_from_rod.rotation,
+                Handle::Pole(_) | Handle::RodMarker(_) => DQuat::IDENTITY,
+            };
         Some(Self {
             handle,
             before,
             start_pixel: pixel,
             pixel,
             axis: None,
+            plane: None,
+            local: false,
+            rotate,
+            typed: None,
             snap: false,
             start_point,
             value_from_world,
             frame_in_actor,
+            frame_in_world: frame_in_world.normalize(),
             kind,
             mirrored,
             per_phase_pole: false,
@@ -111,17 +153,39 @@ impl Drag {
         })
     }
 
-    /// The world-space translation asked for by the mouse now (view plane, or along `axis`).
+    /// `axis` in world space: the world's, or the handle's own frame's when `local`.
+    pub fn axis_dir(&self, axis: Axis) -> DVec3 {
+        if self.local {
+            (self.frame_in_world * axis.dir()).normalize()
+        } else {
+            axis.dir()
+        }
+    }
+
+    /// The world-space translation asked for now: a typed distance along the axis (X when
+    /// none), else the mouse's motion in the view plane, along `axis`, or in `plane`.
     pub fn world_delta(&self, camera: &Camera) -> DVec3 {
+        if let Some(v) = self.typed {
+            return self.axis_dir(self.axis.unwrap_or(Axis::X)) * v;
+        }
         let ray_at = |p: [f64; 2]| pixel_ray(camera, [p[0] as f32, p[1] as f32]);
         let (Some(r0), Some(r1)) = (ray_at(self.start_pixel), ray_at(self.pixel)) else {
             return DVec3::ZERO;
         };
         let hit = |ray: &Ray| -> Option<DVec3> {
+            if let (None, Some(n)) = (self.axis, self.plane) {
+                let normal = self.axis_dir(n);
+                let denom = ray.dir.dot(normal);
+                if denom.abs() < 1e-9 {
+                    return None;
+                }
+                let s = (self.start_point - ray.origin).dot(normal) / denom;
+                return Some(ray.at(s));
+            }
             match self.axis {
                 Some(axis) => {
                     // Closest point on the axis line through the start point to the ray.
-                    let u = axis.dir();
+                    let u = self.axis_dir(axis);
                     let w0 = self.start_point - ray.origin;
                     let b = u.dot(ray.dir);
                     let denom = 1.0 - b * b;
@@ -158,6 +222,12 @@ impl Drag {
     /// The world rotation asked for by the mouse now: the angle swept around the pivot on
     /// screen, about the view axis or the constraint axis.
     pub fn world_rotation(&self, camera: &Camera) -> DQuat {
+        if let Some(degrees) = self.typed {
+            let axis = self
+                .axis
+                .map_or(-camera_forward(camera), |a| self.axis_dir(a));
+            return DQuat::from_axis_angle(axis, degrees.to_radians());
+        }
         let Some(pivot) = world_to_pixel(camera, self.start_point) else {
             return DQuat::IDENTITY;
         };
@@ -173,10 +243,11 @@ impl Drag {
         let toward_viewer = -camera_forward(camera);
         let axis = match self.axis {
             Some(a) => {
-                if a.dir().dot(toward_viewer) < 0.0 {
+                let d = self.axis_dir(a);
+                if d.dot(toward_viewer) < 0.0 {
                     angle = -angle;
                 }
-                a.dir()
+                d
             }
             None => toward_viewer,
         };
@@ -220,11 +291,14 @@ impl Drag {
         let mut s = self.before.clone();
         let calib = &mut s.calibration;
         match self.handle {
-            Handle::Target(_) => {
-                let d = self.value_from_world * self.world_delta(camera);
-                if let Some(kind) = self.kind {
-                    let g = calib.grips.entry(kind).or_default();
-                    g.offset_in_object += d;
+            Handle::RodMarker(marker) => {
+                if let Some(along) = self.marker_along(stage, camera, marker) {
+                    let g = &mut s.rod_grips;
+                    match marker {
+                        RodMarker::Butt => g.butt_offset = Some(along),
+                        RodMarker::RearGrip => g.rear_grip = Some(along),
+                        RodMarker::ReelSeat => g.reel_seat = Some(along),
+                    }
                 }
             }
             Handle::Pole(_) => {
@@ -238,17 +312,15 @@ impl Drag {
                     poles.pole_in_actor += d;
                 }
             }
-            Handle::RodMarker(marker) => {
-                if let Some(along) = self.marker_along(stage, camera, marker) {
-                    let g = &mut s.rod_grips;
-                    match marker {
-                        RodMarker::Butt => g.butt_offset = Some(along),
-                        RodMarker::RearGrip => g.rear_grip = Some(along),
-                        RodMarker::ReelSeat => g.reel_seat = Some(along),
-                    }
+            Handle::Target(_) | Handle::Grip(_) | Handle::Rod if !self.rotate => {
+                let d = self.value_from_world * self.world_delta(camera);
+                if self.handle == Handle::Rod {
+                    calib.rod_adjust.offset_in_object += d;
+                } else if let Some(kind) = self.kind {
+                    calib.grips.entry(kind).or_default().offset_in_object += d;
                 }
             }
-            Handle::Grip(_) | Handle::Rod => {
+            Handle::Target(_) | Handle::Grip(_) | Handle::Rod => {
                 let q_world = self.world_rotation(camera);
                 let a = stage.world_from_actor.rotation.normalize();
                 let q_actor = (a.inverse() * q_world * a).normalize();

@@ -1,11 +1,13 @@
-//! The editor's own overlays on top of the stage's: grip markers, the selection ring, axis
-//! handles for translate drags and a rotate ring for the rod and grips. Sizes are in pixels
+//! The editor's own overlays on top of the stage's: grip markers, the selection ring, and the
+//! gizmo around the selection (three.js TransformControls style): arrows and plane squares to
+//! move it, rings to rotate it, in world or local axes, the part under the mouse highlighted;
+//! and picking those parts. Sizes are in pixels
 //! (converted to world at the handle's depth) so gizmos read the same at any zoom.
 
 use super::EditorState;
 use super::camera::world_per_pixel;
 use super::drag::camera_forward;
-use super::pick::{Axis, Handle, handle_position, held_grip, sphere_radius};
+use super::pick::{Axis, GizmoPart, GizmoSpace, Handle, handle_position, held_grip, sphere_radius};
 use crate::fishing::SIDES;
 use crate::render::{Camera, FrameData, OverlayLine, OverlaySphere};
 use glam::DVec3;
@@ -20,8 +22,12 @@ const AXES: [[f32; 4]; 3] = [
 
 /// Length of the on-screen axis handles, pixels.
 pub const AXIS_PX: f64 = 60.0;
-/// Radius of the rotate ring, pixels.
+/// Radius of the rotate rings, pixels.
 pub const RING_PX: f64 = 70.0;
+/// Radius of the rotate gizmo's outer ring (about the view direction), pixels.
+pub const VIEW_RING_PX: f64 = 84.0;
+/// A gizmo part under the mouse or being dragged.
+const HOVER: [f32; 4] = [1.0, 0.9, 0.2, 1.0];
 
 fn f(v: DVec3) -> [f32; 3] {
     [v.x as f32, v.y as f32, v.z as f32]
@@ -37,12 +43,6 @@ fn circle(centre: DVec3, axis: DVec3, radius: f64, n: usize) -> Vec<[f32; 3]> {
             f(centre + (u * a.cos() + v * a.sin()) * radius)
         })
         .collect()
-}
-
-/// The axis handle end points of a translate gizmo at `p`.
-pub fn axis_handles(camera: &Camera, p: DVec3) -> [(Axis, DVec3); 3] {
-    let len = AXIS_PX * world_per_pixel(camera, p);
-    Axis::ALL.map(|a| (a, p + a.dir() * len))
 }
 
 /// Stage draw data plus the editor's gizmos.
@@ -76,43 +76,77 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
         return frame;
     };
     let px = world_per_pixel(&camera, p);
-    let axis = ed.drag.as_ref().and_then(|d| d.axis);
-    if handle.is_rotate() {
-        let normal = match axis {
-            Some(a) => a.dir(),
-            None => -camera_forward(&camera),
-        };
-        let colour = axis.map_or(SELECT, |a| AXES[a as usize]);
+    let active = ed.drag.as_ref().and_then(active_part);
+    let lit = |part: GizmoPart, rgba: [f32; 4]| {
+        if active == Some(part) || (active.is_none() && ed.hover == Some(part)) {
+            HOVER
+        } else if active.is_some() {
+            [rgba[0], rgba[1], rgba[2], 0.25]
+        } else {
+            rgba
+        }
+    };
+    let width = |part: GizmoPart, w: f32| {
+        if active == Some(part) || ed.hover == Some(part) {
+            w + 2.0
+        } else {
+            w
+        }
+    };
+    let axes = gizmo_axes(ed, handle);
+    if handle == Handle::Rod
+        && let Some((butt, tip)) = super::pick::rod_segment(stage)
+    {
         o.lines.push(OverlayLine {
-            points: circle(p, normal, RING_PX * px, 64),
-            rgba: colour,
-            width_px: 2.0,
+            points: vec![f(butt), f(tip)],
+            rgba: [1.0, 1.0, 1.0, 0.5],
+            width_px: 3.0,
         });
-        if handle == Handle::Rod
-            && let Some((butt, tip)) = super::pick::rod_segment(stage)
-        {
+    }
+    if !handle.can_move() && !handle.can_rotate() {
+        // A rod marker slides along the blank by itself.
+    } else if ed.rotates(handle) {
+        for (a, dir) in axes {
+            let part = GizmoPart::Ring(a);
             o.lines.push(OverlayLine {
-                points: vec![f(butt), f(tip)],
-                rgba: [1.0, 1.0, 1.0, 0.5],
-                width_px: 3.0,
+                points: circle(p, dir, RING_PX * px, 64),
+                rgba: lit(part, AXES[a as usize]),
+                width_px: width(part, 2.0),
             });
         }
+        let part = GizmoPart::ViewRing;
+        o.lines.push(OverlayLine {
+            points: circle(p, -camera_forward(&camera), VIEW_RING_PX * px, 64),
+            rgba: lit(part, SELECT),
+            width_px: width(part, 1.5),
+        });
     } else {
-        for (a, end) in axis_handles(&camera, p) {
-            let mut rgba = AXES[a as usize];
-            if axis.is_some_and(|x| x != a) {
-                rgba[3] = 0.25;
-            }
+        for (a, dir) in axes {
+            let part = GizmoPart::Arrow(a);
+            let rgba = lit(part, AXES[a as usize]);
+            let end = p + dir * (AXIS_PX * px);
             o.lines.push(OverlayLine {
                 points: vec![f(p), f(end)],
                 rgba,
-                width_px: if axis == Some(a) { 4.0 } else { 2.5 },
+                width_px: width(part, 2.5),
             });
             // A knob at the end: the grab point of the axis handle.
             o.spheres.push(OverlaySphere {
                 centre: f(end),
                 radius: (5.0 * px) as f32,
                 rgba,
+            });
+        }
+        for (n, corners) in plane_squares(&axes, p, px) {
+            let part = GizmoPart::Plane(n);
+            let mut rgba = lit(part, AXES[n as usize]);
+            rgba[3] = rgba[3].min(0.8);
+            let mut points: Vec<[f32; 3]> = corners.iter().map(|c| f(*c)).collect();
+            points.push(points[0]);
+            o.lines.push(OverlayLine {
+                points,
+                rgba,
+                width_px: width(part, 1.5),
             });
         }
     }
@@ -126,36 +160,130 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
     frame
 }
 
-/// The axis handle of the selected translate handle under `pixel`, if any (within 6 px of
-/// the handle's segment on screen).
-pub fn pick_axis_handle(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<Axis> {
+/// The gizmo part being dragged: the drag's axis as an arrow or ring, its plane, or the view
+/// ring of a free rotation.
+fn active_part(d: &super::drag::Drag) -> Option<GizmoPart> {
+    match (d.rotate, d.axis, d.plane) {
+        (true, Some(a), _) => Some(GizmoPart::Ring(a)),
+        (true, None, _) => Some(GizmoPart::ViewRing),
+        (false, Some(a), _) => Some(GizmoPart::Arrow(a)),
+        (false, None, Some(n)) => Some(GizmoPart::Plane(n)),
+        (false, None, None) => None,
+    }
+}
+
+/// The gizmo's three axes for `handle` in world space: the world's, or the handle's own
+/// frame's in local space (targets and grips: the grip frame; the rod: the rod's).
+pub fn gizmo_axes(ed: &EditorState, handle: Handle) -> [(Axis, DVec3); 3] {
+    let stage = &ed.doc.stage;
+    let frame = match (ed.gizmo_space, stage.evaluation()) {
+        (GizmoSpace::Local, Some(eval)) => match handle {
+            Handle::Target(s) | Handle::Grip(s) => {
+                eval.frames.grips.get(s).actor_from_grip.rotation
+            }
+            Handle::Rod => eval.frames.actor_from_rod.rotation,
+            _ => glam::DQuat::IDENTITY,
+        },
+        _ => glam::DQuat::IDENTITY,
+    };
+    let world = (stage.world_from_actor.rotation * frame).normalize();
+    Axis::ALL.map(|a| (a, (world * a.dir()).normalize()))
+}
+
+/// The move gizmo's plane squares: for each axis, the square between the other two axes
+/// from 25% to 45% of the arrow length.
+fn plane_squares(axes: &[(Axis, DVec3); 3], p: DVec3, px: f64) -> [(Axis, [DVec3; 4]); 3] {
+    let (a, b) = (0.25 * AXIS_PX * px, 0.45 * AXIS_PX * px);
+    [0, 1, 2].map(|n| {
+        let (u, v) = (axes[(n + 1) % 3].1, axes[(n + 2) % 3].1);
+        (
+            axes[n].0,
+            [
+                p + u * a + v * a,
+                p + u * b + v * a,
+                p + u * b + v * b,
+                p + u * a + v * b,
+            ],
+        )
+    })
+}
+
+/// Distance in pixels from `q` to the screen segment `a..b`.
+fn segment_distance(a: [f64; 2], b: [f64; 2], q: [f64; 2]) -> (f64, f64) {
+    let ab = [b[0] - a[0], b[1] - a[1]];
+    let aq = [q[0] - a[0], q[1] - a[1]];
+    let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+    let t = if len2 < 1e-9 {
+        0.0
+    } else {
+        ((aq[0] * ab[0] + aq[1] * ab[1]) / len2).clamp(0.0, 1.0)
+    };
+    ((aq[0] - ab[0] * t).hypot(aq[1] - ab[1] * t), t)
+}
+
+/// Whether `q` is inside the screen quadrilateral `c` (convex, either winding).
+fn inside(c: &[[f64; 2]; 4], q: [f64; 2]) -> bool {
+    let side =
+        |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
+    let s: Vec<f64> = (0..4).map(|i| side(c[i], c[(i + 1) % 4])).collect();
+    s.iter().all(|v| *v >= 0.0) || s.iter().all(|v| *v <= 0.0)
+}
+
+/// The part of the selection's gizmo under `pixel`, if any: an arrow (within 6 px of its
+/// outer three quarters), a plane square, or a ring (within 6 px), the nearest first.
+pub fn pick_gizmo(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<GizmoPart> {
+    use super::camera::world_to_pixel;
     let handle = ed.selection?;
-    if handle.is_rotate() {
+    if !handle.can_move() && !handle.can_rotate() {
         return None;
     }
     let p = handle_position(&ed.doc.stage, handle)?;
-    let a = super::camera::world_to_pixel(camera, p)?;
-    let mut best = None;
-    for (axis, end) in axis_handles(camera, p) {
-        let Some(b) = super::camera::world_to_pixel(camera, end) else {
-            continue;
-        };
-        let (ab, ap) = (
-            [b[0] - a[0], b[1] - a[1]],
-            [pixel[0] - a[0], pixel[1] - a[1]],
-        );
-        let len2 = ab[0] * ab[0] + ab[1] * ab[1];
-        if len2 < 4.0 {
-            continue;
-        }
-        let t = ((ap[0] * ab[0] + ap[1] * ab[1]) / len2).clamp(0.0, 1.0);
-        // Skip the part covered by the sphere itself.
-        if t < 0.25 {
-            continue;
-        }
-        let d = (ap[0] - ab[0] * t).hypot(ap[1] - ab[1] * t);
+    let centre = world_to_pixel(camera, p)?;
+    let px = world_per_pixel(camera, p);
+    let axes = gizmo_axes(ed, handle);
+    let mut best: Option<(GizmoPart, f64)> = None;
+    let mut offer = |part: GizmoPart, d: f64| {
         if d < 6.0 && best.is_none_or(|(_, bd)| d < bd) {
-            best = Some((axis, d));
+            best = Some((part, d));
+        }
+    };
+    if ed.rotates(handle) {
+        let rings = axes
+            .iter()
+            .map(|&(a, dir)| (GizmoPart::Ring(a), dir, RING_PX))
+            .chain([(GizmoPart::ViewRing, -camera_forward(camera), VIEW_RING_PX)]);
+        for (part, normal, radius) in rings {
+            let points: Vec<[f64; 2]> = circle(p, normal, radius * px, 64)
+                .iter()
+                .filter_map(|q| {
+                    world_to_pixel(camera, DVec3::new(q[0].into(), q[1].into(), q[2].into()))
+                })
+                .collect();
+            let d = points
+                .windows(2)
+                .map(|w| segment_distance(w[0], w[1], pixel).0)
+                .fold(f64::INFINITY, f64::min);
+            offer(part, d);
+        }
+    } else {
+        for &(a, dir) in &axes {
+            let Some(end) = world_to_pixel(camera, p + dir * (AXIS_PX * px)) else {
+                continue;
+            };
+            let (d, t) = segment_distance(centre, end, pixel);
+            // The inner quarter is the handle's own sphere.
+            if t >= 0.25 {
+                offer(GizmoPart::Arrow(a), d);
+            }
+        }
+        for (n, corners) in plane_squares(&axes, p, px) {
+            let screen: Option<Vec<[f64; 2]>> =
+                corners.iter().map(|c| world_to_pixel(camera, *c)).collect();
+            if let Some(s) = screen
+                && inside(&[s[0], s[1], s[2], s[3]], pixel)
+            {
+                offer(GizmoPart::Plane(n), 3.0);
+            }
         }
     }
     best.map(|b| b.0)

@@ -2,11 +2,13 @@
 //! that tests and `--script` drive, egui panels, and the winit/egui-wgpu window app.
 
 pub mod app;
+mod app_input;
 mod app_ui;
 pub mod camera;
 pub mod command;
 pub mod document;
 pub mod drag;
+mod drag_cmd;
 pub mod files;
 pub mod gfx;
 pub mod gizmo;

@@ -28,8 +28,20 @@ pub enum Handle {
 }
 
 impl Handle {
-    /// Translate handles move in the view plane or along an axis; the others rotate.
+    /// What dragging the handle itself does when no gizmo mode is chosen: grips and the rod
+    /// rotate, the others move.
     pub fn is_rotate(self) -> bool {
+        matches!(self, Handle::Grip(_) | Handle::Rod)
+    }
+
+    /// Whether the move gizmo applies (W): every handle but a rod marker, which slides along
+    /// the blank by itself. A grip moves its grip offset, the rod its rod adjustment.
+    pub fn can_move(self) -> bool {
+        !matches!(self, Handle::RodMarker(_))
+    }
+
+    /// Whether the rotate gizmo applies (E): grips and the rod.
+    pub fn can_rotate(self) -> bool {
         matches!(self, Handle::Grip(_) | Handle::Rod)
     }
 
@@ -42,6 +54,38 @@ impl Handle {
             Handle::RodMarker(m) => format!("{} marker", m.label()),
         }
     }
+}
+
+/// What the gizmo does to the selection (W / E).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GizmoMode {
+    Move,
+    Rotate,
+}
+
+/// Whose axes the gizmo uses (Q).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GizmoSpace {
+    #[default]
+    World,
+    /// The selection's own frame: the grip frame for targets and grips, the rod's for the rod.
+    Local,
+}
+
+/// A grabbable part of the gizmo around the selection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GizmoPart {
+    /// The move gizmo's arrow along an axis.
+    Arrow(Axis),
+    /// The move gizmo's square for the plane normal to an axis.
+    Plane(Axis),
+    /// The rotate gizmo's ring about an axis.
+    Ring(Axis),
+    /// The rotate gizmo's outer ring, about the view direction.
+    ViewRing,
 }
 
 /// World-space constraint axis for drags and rotations.

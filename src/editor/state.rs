@@ -7,6 +7,7 @@ use super::document::{Document, History, Snapshot};
 use super::drag::Drag;
 use super::files::{self, FileError};
 use super::pick::{self, Handle};
+use super::pick::{GizmoMode, GizmoPart, GizmoSpace};
 use crate::fishing::{
     GripKind, PerSide, PoleKeys, PoleProposal, SessionError, SessionState, TimelineAnalysis,
     analyse_timeline, calibrate, refine, retarget, search_poles,
@@ -53,6 +54,13 @@ pub struct EditorState {
     pub last_proposal: Option<PerSide<PoleProposal>>,
     pub(super) analysis: Option<TimelineAnalysis>,
     group: Option<Snapshot>,
+    /// W / E: the gizmo moves or rotates the selection (`None`: grips and the rod rotate,
+    /// the rest move).
+    pub gizmo_mode: Option<GizmoMode>,
+    /// Q: gizmo axes in the world or in the selection's own frame.
+    pub gizmo_space: GizmoSpace,
+    /// The gizmo part under the mouse (drawn highlighted).
+    pub hover: Option<GizmoPart>,
 }
 
 impl EditorState {
@@ -76,6 +84,18 @@ impl EditorState {
             last_proposal: None,
             analysis: None,
             group: None,
+            gizmo_mode: None,
+            gizmo_space: GizmoSpace::World,
+            hover: None,
+        }
+    }
+
+    /// Whether dragging `handle` rotates it with the current gizmo mode.
+    pub fn rotates(&self, handle: Handle) -> bool {
+        match self.gizmo_mode {
+            None => handle.is_rotate(),
+            Some(GizmoMode::Rotate) => handle.can_rotate(),
+            Some(GizmoMode::Move) => !handle.can_move(),
         }
     }
 
@@ -117,7 +137,7 @@ impl EditorState {
         Ok(())
     }
 
-    fn set_live(&mut self, s: &Snapshot) -> Result<(), EditorError> {
+    pub(super) fn set_live(&mut self, s: &Snapshot) -> Result<(), EditorError> {
         let stage = &mut self.doc.stage;
         if stage.props.rod_grips() != s.rod_grips {
             stage
@@ -165,52 +185,15 @@ impl EditorState {
         use super::command::EditorCommand as C;
         match cmd {
             C::Select { handle } => self.selection = handle,
-            C::PointerDown { x, y } => {
-                let camera = self.render_camera();
-                let hit = pick::pick(&self.doc.stage, &self.view, &camera, [x as f32, y as f32]);
-                self.selection = hit;
-                if let Some(handle) = hit {
-                    self.begin_drag(handle, [x, y])?;
-                }
-            }
-            C::BeginDrag { handle, x, y } => {
-                self.selection = Some(handle);
-                self.begin_drag(handle, [x, y])?;
-            }
-            C::DragTo { x, y } => {
-                if let Some(drag) = &mut self.drag {
-                    drag.pixel = [x, y];
-                }
-                self.update_drag()?;
-            }
-            C::SetDragAxis { axis } => {
-                if let Some(drag) = &mut self.drag {
-                    drag.axis = axis;
-                }
-                self.update_drag()?;
-            }
-            C::SetSnap { on } => {
-                if let Some(drag) = &mut self.drag {
-                    drag.snap = on;
-                }
-                self.update_drag()?;
-            }
-            C::EndDrag => {
-                if let Some(drag) = self.drag.take() {
-                    let now = self.doc.snapshot();
-                    if now != drag.before {
-                        self.history.push(drag.before);
-                        self.doc.dirty = true;
-                        self.analysis = None;
-                    }
-                }
-            }
-            C::CancelDrag => {
-                if let Some(drag) = self.drag.take() {
-                    self.doc.restore(&drag.before);
-                    self.analysis = None;
-                }
-            }
+            cmd @ (C::PointerDown { .. }
+            | C::BeginDrag { .. }
+            | C::DragTo { .. }
+            | C::SetDragAxis { .. }
+            | C::SetDragPlane { .. }
+            | C::SetDragNumber { .. }
+            | C::SetSnap { .. }
+            | C::EndDrag
+            | C::CancelDrag) => self.drag_command(cmd)?,
             C::Undo => {
                 self.finish_pending();
                 let current = self.doc.snapshot();
@@ -293,6 +276,9 @@ impl EditorState {
             C::ApplyPoleProposal => self.apply_pole_proposal()?,
             C::FitToCharacter => self.fit_to_character()?,
             C::UseProp { prop, path } => self.use_prop(prop, path)?,
+            C::SetGizmoMode { mode } => self.gizmo_mode = mode,
+            C::SetGizmoSpace { space } => self.gizmo_space = space,
+            C::SetHover { part } => self.hover = part,
             C::SetRodFrame { flip_ends, length } => self.set_rod_frame(flip_ends, length)?,
             C::SetRodGrips {
                 rear_grip,
@@ -415,38 +401,11 @@ impl EditorState {
     }
 
     /// Ends a drag (committing it) or an open edit group.
-    fn finish_pending(&mut self) {
+    pub(super) fn finish_pending(&mut self) {
         if self.drag.is_some() {
             let _ = self.apply_inner(EditorCommand::EndDrag);
         }
         let _ = self.apply_inner(EditorCommand::EndGroup);
-    }
-
-    fn begin_drag(&mut self, handle: Handle, pixel: [f64; 2]) -> Result<(), EditorError> {
-        self.finish_pending();
-        let before = self.doc.snapshot();
-        let mut drag = Drag::begin(&self.doc.stage, before, handle, pixel).ok_or_else(|| {
-            EditorError::Invalid(format!("{} cannot be dragged now", handle.label()))
-        })?;
-        drag.per_phase_pole = self.per_phase_poles;
-        self.drag = Some(drag);
-        Ok(())
-    }
-
-    fn update_drag(&mut self) -> Result<(), EditorError> {
-        let Some(drag) = &self.drag else {
-            return Ok(());
-        };
-        let camera = self.render_camera();
-        let after = drag.apply(&self.doc.stage, &camera);
-        let before = drag.before.clone();
-        if let Err(e) = self.set_live(&after) {
-            // Back to the start pose while the mouse is somewhere unsolvable.
-            let _ = self.set_live(&before);
-            return Err(e);
-        }
-        self.analysis = None;
-        Ok(())
     }
 
     fn frame_selection(&mut self) {
