@@ -1,8 +1,9 @@
-//! Full pose update of the bundled angler (both arms, palms, fingers, skin matrices) and a
-//! 600-sample timeline analysis.
+//! Full pose update of the bundled angler (both arms, palms, fingers, skin matrices) with
+//! two-bone and with CCD arms, and a 600-sample timeline analysis on all cores and on one.
 
 use anglerpose::fishing::{
-    ActorRig, Poser, SessionParams, SessionState, SolverSettings, analyse_timeline,
+    ActorRig, ArmSolverKind, Poser, SIDES, SessionParams, SessionState, SolverSettings,
+    analyse_timeline, analyse_timeline_on,
 };
 use anglerpose::gltf_io::{self, skin_matrices_into};
 use anglerpose::rig::{HumanoidMap, Pose, Transform};
@@ -41,9 +42,40 @@ fn fishing(c: &mut Criterion) {
             let _ = black_box((eval, &palette));
         })
     });
+    // Both arms on CCD (their default chains), the same 600 states.
+    let mut ccd = SolverSettings::default();
+    for side in SIDES {
+        ccd.arm_mut(side).solver = ArmSolverKind::Ccd;
+    }
+    let mut k = 0usize;
+    c.bench_function("fishing/pose_update_ccd", |b| {
+        b.iter(|| {
+            k = (k + 1) % 600;
+            let state = SessionState::at_fraction(k as f64 / 599.0, params);
+            let eval = poser
+                .evaluate(
+                    &actor,
+                    &calib,
+                    &ccd,
+                    &state,
+                    &Transform::IDENTITY,
+                    &mut pose,
+                )
+                .expect("pose");
+            skin_matrices_into(skin, &pose, &mut palette);
+            let _ = black_box((eval, &palette));
+        })
+    });
     c.bench_function("fishing/timeline_600", |b| {
         b.iter(|| {
             black_box(analyse_timeline(&actor, &calib, &settings, &params, 600).expect("timeline"))
+        })
+    });
+    c.bench_function("fishing/timeline_600_one_thread", |b| {
+        b.iter(|| {
+            black_box(
+                analyse_timeline_on(&actor, &calib, &settings, &params, 600, 1).expect("timeline"),
+            )
         })
     });
 }

@@ -538,3 +538,32 @@ fn helper_positions_are_mesh_local() {
     assert!(h.get("conditioning").is_none());
     let _ = DQuat::IDENTITY;
 }
+
+#[test]
+fn converged_within_stops_a_chain_once_the_effector_is_close_and_none_is_threes() {
+    // 4 bones on +Y (links 2, 1, 0; effector 3); a reachable target off the line.
+    let skel = line_skeleton(4);
+    let links = vec![CcdLink::new(2), CcdLink::new(1), CcdLink::new(0)];
+    let mut chain = CcdChain::new(4, 3, links);
+    chain.iteration = 200;
+    let three = CcdSolver::new(vec![chain.clone()]);
+    chain.converged_within = Some(1e-3);
+    let close = CcdSolver::new(vec![chain]);
+    let mut rest = Pose::rest(&skel);
+    rest.set_local(4, Transform::from_translation(DVec3::new(1.3, 1.9, 0.4)));
+    rest.refresh_all(&skel);
+    let (mut a, mut b) = (rest.clone(), rest.clone());
+    let ra = three.update(&skel, &mut a, 1.0);
+    let rb = close.update(&skel, &mut b, 1.0);
+    let (ca, cb) = (&ra.chains[0], &rb.chains[0]);
+    assert!(cb.final_distance <= 1e-3, "{}", cb.final_distance);
+    assert!(
+        cb.iterations < ca.iterations,
+        "{} passes with the stop, {} without",
+        cb.iterations,
+        ca.iterations
+    );
+    assert!(cb.exited_early);
+    // Without it the chain runs until a pass rotates nothing, reaching much closer.
+    assert!(ca.final_distance < cb.final_distance);
+}

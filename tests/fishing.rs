@@ -265,6 +265,35 @@ fn crossing_pole_is_reported_as_flip_and_pole_search_removes_it() {
         k_cross + 1
     );
 
+    // The same analysis on any number of threads (240 samples: chunks of 80 or 120).
+    for threads in [1, 2, 3, 70] {
+        let on = anglerpose::fishing::analyse_timeline_on(
+            &actor, &calib, &settings, &params, samples, threads,
+        )
+        .unwrap();
+        assert_eq!(on, analysis, "{threads} threads");
+    }
+    // A flip exactly where the second of two chunks begins (200 samples: 0..100, 100..200)
+    // is found from the last normal of the first chunk.
+    let (n, k) = (200usize, 99usize);
+    let state = SessionState::at_fraction((k as f64 + 0.5) / (n - 1) as f64, params);
+    let (_, eval) = evaluate(&actor, &calib, &state);
+    let mut boundary = calib.clone();
+    let target = eval.arms.right.wrist_target_in_world;
+    boundary.poles.right = PoleKeys::constant(shoulder + (target - shoulder) * 2.5);
+    let one = anglerpose::fishing::analyse_timeline_on(&actor, &boundary, &settings, &params, n, 1)
+        .unwrap();
+    assert!(
+        one.flips
+            .iter()
+            .any(|f| f.side == Side::Right && f.sample == k + 1),
+        "{:?}",
+        one.flips
+    );
+    let two = anglerpose::fishing::analyse_timeline_on(&actor, &boundary, &settings, &params, n, 2)
+        .unwrap();
+    assert_eq!(one, two);
+
     let proposals = search_poles(&actor, &calib, &settings, &params, samples).unwrap();
     let p = proposals.right;
     assert!(p.flips_before >= 1);

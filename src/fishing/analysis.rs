@@ -110,7 +110,8 @@ fn rest_normals(actor: &ActorRig) -> PerSide<DVec3> {
 }
 
 /// Samples the whole timeline at `samples` evenly spaced times (both ends included) with the
-/// actor at the origin, and lists flips, out-of-reach runs and limit clamps.
+/// actor at the origin, and lists flips, out-of-reach runs and limit clamps. Runs on every
+/// core the system offers (see [`analyse_timeline_on`]).
 ///
 /// # Errors
 /// Any [`SessionError`] of [`Poser::evaluate`] (a broken rule or an arm that fails its
@@ -122,13 +123,28 @@ pub fn analyse_timeline(
     params: &SessionParams,
     samples: usize,
 ) -> Result<TimelineAnalysis, SessionError> {
-    let samples = samples.max(2);
-    let normals = rest_normals(actor);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    analyse_timeline_on(actor, calib, settings, params, samples, threads)
+}
+
+/// One sample's arms, before flips are known: the sample and its bend normal.
+type Posed = PerSide<(ArmSample, DVec3)>;
+
+/// Poses samples `range` of `samples` with a poser of its own (each pose is a pure function
+/// of the state: the pose starts from the actor's base pose every time).
+fn pose_samples(
+    actor: &ActorRig,
+    calib: &GripCalibration,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+    range: std::ops::Range<usize>,
+    normals: &PerSide<DVec3>,
+) -> Result<Vec<Posed>, SessionError> {
     let mut poser = Poser::new();
     let mut pose = actor.base.clone();
-    let mut out = PerSide::new(Vec::with_capacity(samples), Vec::with_capacity(samples));
-    let mut flips = Vec::new();
-    for k in 0..samples {
+    let mut out = Vec::with_capacity(range.len());
+    for k in range {
         let u = k as f64 / (samples - 1) as f64;
         let state = SessionState::at_fraction(u, *params);
         let eval = poser.evaluate(
@@ -139,10 +155,8 @@ pub fn analyse_timeline(
             &Transform::IDENTITY,
             &mut pose,
         )?;
-        for side in SIDES {
-            let r = eval.arms.get(side);
-            let elbow = pose.world_position(actor.arm(side).fore);
-            out.get_mut(side).push(ArmSample {
+        out.push(eval.arms.map(|side, r| {
+            let sample = ArmSample {
                 time: state.time(),
                 phase: state.phase,
                 elbow_bend: r.ik.elbow_bend,
@@ -150,18 +164,86 @@ pub fn analyse_timeline(
                 reached: r.ik.reached,
                 residual: r.ik.residual,
                 limited: r.ik.elbow_limited,
-                flipped: r.flipped,
-                elbow_in_actor: elbow,
-            });
-            if r.flipped {
-                flips.push(FlipEvent {
-                    side,
-                    sample: k,
-                    time: state.time(),
-                    phase: state.phase,
-                    t: state.t_clamped(),
-                });
+                flipped: false,
+                elbow_in_actor: pose.world_position(actor.arm(side).fore),
+            };
+            (sample, r.ik.bend_normal)
+        }));
+    }
+    Ok(out)
+}
+
+/// [`analyse_timeline`] on `threads` threads (at least one; fewer when there are few
+/// samples). Each thread poses a contiguous run of samples; flips — a bend normal turned by
+/// more than 90° since the previous sample, exactly as [`Poser`] reports them — are found
+/// afterwards in sample order, so the result is the same on any number of threads.
+///
+/// # Errors
+/// As [`analyse_timeline`] (the error of the earliest failing sample).
+pub fn analyse_timeline_on(
+    actor: &ActorRig,
+    calib: &GripCalibration,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+    threads: usize,
+) -> Result<TimelineAnalysis, SessionError> {
+    let samples = samples.max(2);
+    let normals = rest_normals(actor);
+    let threads = threads.clamp(1, (samples / 64).max(1));
+    let bounds: Vec<usize> = (0..=threads).map(|i| i * samples / threads).collect();
+    let chunks: Vec<Result<Vec<Posed>, SessionError>> = if threads == 1 {
+        vec![pose_samples(
+            actor,
+            calib,
+            settings,
+            params,
+            samples,
+            0..samples,
+            &normals,
+        )]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = bounds
+                .windows(2)
+                .map(|w| {
+                    let range = w[0]..w[1];
+                    let normals = &normals;
+                    scope.spawn(move || {
+                        pose_samples(actor, calib, settings, params, samples, range, normals)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    let mut out = PerSide::new(Vec::with_capacity(samples), Vec::with_capacity(samples));
+    let mut flips = Vec::new();
+    let mut previous: PerSide<Option<DVec3>> = PerSide::default();
+    let mut k = 0;
+    for chunk in chunks {
+        for posed in chunk? {
+            for side in SIDES {
+                let (mut sample, normal) = *posed.get(side);
+                let before = previous.get_mut(side);
+                sample.flipped = before.is_some_and(|n| n.dot(normal) < 0.0);
+                *before = Some(normal);
+                if sample.flipped {
+                    let state = SessionState::at_fraction(k as f64 / (samples - 1) as f64, *params);
+                    flips.push(FlipEvent {
+                        side,
+                        sample: k,
+                        time: sample.time,
+                        phase: sample.phase,
+                        t: state.t_clamped(),
+                    });
+                }
+                out.get_mut(side).push(sample);
             }
+            k += 1;
         }
     }
     let out_of_reach = runs(&out, |s| !s.reached, |s| s.residual);

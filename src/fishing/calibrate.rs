@@ -6,7 +6,7 @@
 
 use super::SolverSettings;
 use super::actor::ActorRig;
-use super::analysis::{ArmSample, TimelineAnalysis, analyse_timeline};
+use super::analysis::{ArmSample, TimelineAnalysis, analyse_timeline_on};
 use super::calibration::{GripCalibration, GripKind, GripOffset, PoleKeys};
 use super::pipeline::SessionError;
 use super::session::{Phase, SessionParams};
@@ -159,7 +159,9 @@ fn best_of(
                     scope.spawn(move || {
                         part.iter()
                             .map(|c| {
-                                let a = analyse_timeline(actor, c, settings, params, samples)?;
+                                // This worker is one of `threads`: its timelines run on it.
+                                let a =
+                                    analyse_timeline_on(actor, c, settings, params, samples, 1)?;
                                 Ok((score(&a), a))
                             })
                             .collect::<Result<Vec<_>, SessionError>>()
@@ -359,7 +361,8 @@ pub fn refine(
         calib = candidates[k].clone();
     }
     // 4. Per-phase poles where a phase still flips or clamps.
-    let mut analysis = analyse_timeline(actor, &calib, settings, params, samples)?;
+    let mut analysis =
+        analyse_timeline_on(actor, &calib, settings, params, samples, search.threads)?;
     search.evaluations += 1;
     for side in SIDES {
         for phase in Phase::ALL {

@@ -2,7 +2,7 @@
 //!
 //! Posing reads the calibration and works on copies; the stored values are never changed.
 
-use super::rules::{self, FieldProblem};
+use super::rules::{self, FieldProblem, Path};
 use super::{PerSide, Phase};
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
@@ -156,55 +156,36 @@ impl GripCalibration {
     /// poser and the editor all use this one list.
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
         let mut out = Vec::new();
+        let root = Path::root(prefix);
+        let grips = root.join("grips");
         for (kind, g) in &self.grips {
-            let p = format!("{prefix}.grips.{}", kind.name());
-            rules::position(
-                g.offset_in_object,
-                &format!("{p}.offset_in_object"),
-                &mut out,
-            );
-            rules::unit_quat(g.rotation, &format!("{p}.rotation"), &mut out);
+            let p = grips.join(kind.name());
+            rules::position(g.offset_in_object, &p.join("offset_in_object"), &mut out);
+            rules::unit_quat(g.rotation, &p.join("rotation"), &mut out);
         }
         let r = &self.rod_adjust;
-        let p = format!("{prefix}.rod_adjust");
-        rules::position(
-            r.offset_in_object,
-            &format!("{p}.offset_in_object"),
-            &mut out,
-        );
-        rules::unit_quat(r.rotation, &format!("{p}.rotation"), &mut out);
+        let p = root.join("rod_adjust");
+        rules::position(r.offset_in_object, &p.join("offset_in_object"), &mut out);
+        rules::unit_quat(r.rotation, &p.join("rotation"), &mut out);
+        let hands = root.join("hands");
         for (side, hand) in [("left", &self.hands.left), ("right", &self.hands.right)] {
-            let p = format!("{prefix}.hands.{side}");
-            rules::unit_quat(
-                hand.palm_correction,
-                &format!("{p}.palm_correction"),
-                &mut out,
-            );
+            let p = hands.join(side);
+            rules::unit_quat(hand.palm_correction, &p.join("palm_correction"), &mut out);
             rules::position(
                 hand.palm_offset_in_hand,
-                &format!("{p}.palm_offset_in_hand"),
+                &p.join("palm_offset_in_hand"),
                 &mut out,
             );
-            rules::number(
-                hand.finger_curl,
-                &format!("{p}.finger_curl"),
-                0.0,
-                1.0,
-                &mut out,
-            );
-            rules::number(
-                hand.thumb_curl,
-                &format!("{p}.thumb_curl"),
-                0.0,
-                1.0,
-                &mut out,
-            );
+            rules::number(hand.finger_curl, &p.join("finger_curl"), 0.0, 1.0, &mut out);
+            rules::number(hand.thumb_curl, &p.join("thumb_curl"), 0.0, 1.0, &mut out);
         }
+        let poles = root.join("poles");
         for (side, pole) in [("left", &self.poles.left), ("right", &self.poles.right)] {
-            let p = format!("{prefix}.poles.{side}");
-            rules::position(pole.pole_in_actor, &format!("{p}.pole_in_actor"), &mut out);
+            let p = poles.join(side);
+            rules::position(pole.pole_in_actor, &p.join("pole_in_actor"), &mut out);
+            let per_phase = p.join("per_phase");
             for (phase, v) in &pole.per_phase {
-                rules::position(*v, &format!("{p}.per_phase.{}", phase.name()), &mut out);
+                rules::position(*v, &per_phase.join(phase.name()), &mut out);
             }
         }
         out

@@ -9,7 +9,7 @@
 //! turned half a turn about the blank; the grips stay in the hold frame, so the palm is under
 //! the handle either way.
 
-use super::rules::{self, FieldProblem};
+use super::rules::{self, FieldProblem, Path};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
@@ -92,32 +92,36 @@ impl RodGear {
     /// seat.
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
         let mut out = Vec::new();
-        let at = |f: &str| rules::join(prefix, f);
-        rules::number(self.length, &at("length"), 0.3, 10.0, &mut out);
-        rules::number(self.reel_seat, &at("reel_seat"), 0.0, self.length, &mut out);
+        self.check(&Path::root(prefix), &mut out);
+        out
+    }
+
+    fn check(&self, at: &Path, out: &mut Vec<FieldProblem>) {
+        rules::number(self.length, &at.join("length"), 0.3, 10.0, out);
+        rules::number(self.reel_seat, &at.join("reel_seat"), 0.0, self.length, out);
         rules::number(
             self.rear_grip,
-            &at("rear_grip"),
+            &at.join("rear_grip"),
             0.0,
             self.reel_seat,
-            &mut out,
+            out,
         );
         for (v, f) in [
             (self.rear_grip_radius, "rear_grip_radius"),
             (self.reel_seat_radius, "reel_seat_radius"),
         ] {
-            rules::number(v, &at(f), 1e-4, 0.1, &mut out);
+            rules::number(v, &at.join(f), 1e-4, 0.1, out);
         }
-        rules::number(self.crank.radius, &at("crank.radius"), 0.0, 0.5, &mut out);
+        let crank = at.join("crank");
+        rules::number(self.crank.radius, &crank.join("radius"), 0.0, 0.5, out);
         let c = self.crank.centre_in_hold - DVec3::Y * self.reel_seat;
         if !c.is_finite() || c.length() > 1.0 {
             rules::push(
-                &mut out,
-                at("crank.centre_in_hold"),
+                out,
+                crank.join("centre_in_hold").to_string(),
                 "must be finite and within 1 m of the reel seat",
             );
         }
-        out
     }
 }
 
@@ -140,14 +144,21 @@ impl Gear {
     /// Every broken rule under `prefix` (see [`RodGear::problems`]; the net's grip must lie on
     /// its handle and its radius be positive and under 10 cm).
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
-        let mut out = self.rod.problems(&rules::join(prefix, "rod"));
-        let net = rules::join(prefix, "net");
-        let at = |f: &str| rules::join(&net, f);
-        rules::number(self.net.length, &at("length"), 0.3, 10.0, &mut out);
-        rules::number(self.net.grip, &at("grip"), 0.0, self.net.length, &mut out);
+        let mut out = Vec::new();
+        let root = Path::root(prefix);
+        self.rod.check(&root.join("rod"), &mut out);
+        let net = root.join("net");
+        rules::number(self.net.length, &net.join("length"), 0.3, 10.0, &mut out);
+        rules::number(
+            self.net.grip,
+            &net.join("grip"),
+            0.0,
+            self.net.length,
+            &mut out,
+        );
         rules::number(
             self.net.grip_radius,
-            &at("grip_radius"),
+            &net.join("grip_radius"),
             1e-4,
             0.1,
             &mut out,

@@ -26,7 +26,7 @@ mod settings;
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
 pub use analysis::{
     ArmSample, FlipEvent, PoleProposal, TimelineAnalysis, TimelineIssue, analyse_timeline,
-    search_poles,
+    analyse_timeline_on, search_poles,
 };
 pub use calibrate::{
     CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, default_threads, refine,

@@ -34,17 +34,55 @@ pub fn first(problems: Vec<FieldProblem>) -> Result<(), String> {
 /// 10 km away, and beyond that f32 files (glTF) lose the millimetres.
 pub const MAX_DISTANCE: f64 = 1.0e4;
 
-/// `prefix.key`, or `key` alone for an empty prefix.
-pub fn join(prefix: &str, key: &str) -> String {
-    if prefix.is_empty() {
-        key.to_string()
-    } else {
-        format!("{prefix}.{key}")
+/// A JSON path built without allocating: a chain of keys that becomes a string only when a
+/// problem is recorded at it (checking valid settings on every pose update then costs no
+/// formatting). Empty keys are skipped, so `Path::root("")` is the document itself.
+#[derive(Clone, Copy, Debug)]
+pub struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    key: &'a str,
+}
+
+impl<'a> Path<'a> {
+    /// The path `prefix` (already dotted, e.g. `settings.arms`; may be empty).
+    pub const fn root(prefix: &'a str) -> Self {
+        Self {
+            parent: None,
+            key: prefix,
+        }
+    }
+
+    /// `self.key`.
+    pub fn join(&'a self, key: &'a str) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            key,
+        }
+    }
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut keys = Vec::new();
+        let mut at = Some(self);
+        while let Some(p) = at {
+            if !p.key.is_empty() {
+                keys.push(p.key);
+            }
+            at = p.parent;
+        }
+        for (i, k) in keys.iter().rev().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(k)?;
+        }
+        Ok(())
     }
 }
 
 /// Records `c` (component `i` of `path`) as not finite; true when it is finite.
-fn finite_component(c: f64, i: usize, path: &str, out: &mut Vec<FieldProblem>) -> bool {
+fn finite_component(c: f64, i: usize, path: &Path, out: &mut Vec<FieldProblem>) -> bool {
     if !c.is_finite() {
         push(
             out,
@@ -56,7 +94,7 @@ fn finite_component(c: f64, i: usize, path: &str, out: &mut Vec<FieldProblem>) -
 }
 
 /// Finite components (any magnitude: angles, axes).
-pub fn finite3(v: DVec3, path: &str, out: &mut Vec<FieldProblem>) {
+pub fn finite3(v: DVec3, path: &Path, out: &mut Vec<FieldProblem>) {
     for (i, c) in v.to_array().into_iter().enumerate() {
         finite_component(c, i, path, out);
     }
@@ -71,16 +109,16 @@ pub fn push(out: &mut Vec<FieldProblem>, path: impl Into<String>, message: impl 
 }
 
 /// A number in `lo..=hi`.
-pub fn number(v: f64, path: &str, lo: f64, hi: f64, out: &mut Vec<FieldProblem>) {
+pub fn number(v: f64, path: &Path, lo: f64, hi: f64, out: &mut Vec<FieldProblem>) {
     if !v.is_finite() {
-        push(out, path, format!("{v} is not a finite number"));
+        push(out, path.to_string(), format!("{v} is not a finite number"));
     } else if !(lo..=hi).contains(&v) {
-        push(out, path, format!("{v} is outside {lo}..={hi}"));
+        push(out, path.to_string(), format!("{v} is outside {lo}..={hi}"));
     }
 }
 
 /// A finite position or offset within ±[`MAX_DISTANCE`] metres on each axis.
-pub fn position(v: DVec3, path: &str, out: &mut Vec<FieldProblem>) {
+pub fn position(v: DVec3, path: &Path, out: &mut Vec<FieldProblem>) {
     for (i, c) in v.to_array().into_iter().enumerate() {
         if finite_component(c, i, path, out) && c.abs() > MAX_DISTANCE {
             push(
@@ -93,7 +131,7 @@ pub fn position(v: DVec3, path: &str, out: &mut Vec<FieldProblem>) {
 }
 
 /// A finite unit quaternion (length within 1e-3 of 1).
-pub fn unit_quat(q: DQuat, path: &str, out: &mut Vec<FieldProblem>) {
+pub fn unit_quat(q: DQuat, path: &Path, out: &mut Vec<FieldProblem>) {
     let mut finite = true;
     for (i, c) in q.to_array().into_iter().enumerate() {
         finite &= finite_component(c, i, path, out);
@@ -101,8 +139,37 @@ pub fn unit_quat(q: DQuat, path: &str, out: &mut Vec<FieldProblem>) {
     if finite && (q.length() - 1.0).abs() > 1e-3 {
         push(
             out,
-            path,
+            path.to_string(),
             format!("not a unit quaternion (length {})", q.length()),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_render_only_their_keys() {
+        let root = Path::root("");
+        assert_eq!(root.to_string(), "");
+        assert_eq!(root.join("t").to_string(), "t");
+        let calib = Path::root("calibration");
+        let grips = calib.join("grips");
+        let rear = grips.join("rod_rear");
+        let p = rear.join("offset_in_object");
+        assert_eq!(p.to_string(), "calibration.grips.rod_rear.offset_in_object");
+        let mut out = Vec::new();
+        position(DVec3::new(0.0, f64::NAN, 2e4), &p, &mut out);
+        let paths: Vec<&str> = out.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "calibration.grips.rod_rear.offset_in_object[1]",
+                "calibration.grips.rod_rear.offset_in_object[2]"
+            ]
+        );
+        number(0.5, &root.join("weight"), 0.0, 1.0, &mut out);
+        assert_eq!(out.len(), 2, "a valid number records nothing");
     }
 }

@@ -1,6 +1,6 @@
 //! Phases, session parameters and the continuous timeline.
 
-use super::rules::{self, FieldProblem};
+use super::rules::{self, FieldProblem, Path};
 use serde::{Deserialize, Serialize};
 
 /// The phases of a session, in timeline order.
@@ -97,11 +97,13 @@ impl SessionParams {
     /// Every broken rule under `prefix`: `rod_length` in 1..=5 m, `cast_power` in 0.2..=2.
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
         let mut out = Vec::new();
-        let rod = rules::join(prefix, "rod_length");
-        rules::number(self.rod_length, &rod, 1.0, 5.0, &mut out);
-        let power = rules::join(prefix, "cast_power");
-        rules::number(self.cast_power, &power, 0.2, 2.0, &mut out);
+        self.check(&Path::root(prefix), &mut out);
         out
+    }
+
+    fn check(&self, at: &Path, out: &mut Vec<FieldProblem>) {
+        rules::number(self.rod_length, &at.join("rod_length"), 1.0, 5.0, out);
+        rules::number(self.cast_power, &at.join("cast_power"), 0.2, 2.0, out);
     }
 
     /// The first of [`SessionParams::problems`].
@@ -199,8 +201,9 @@ impl SessionState {
     /// Every broken rule under `prefix`: `t` in 0..=1 and the parameters'.
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
         let mut out = Vec::new();
-        rules::number(self.t, &rules::join(prefix, "t"), 0.0, 1.0, &mut out);
-        out.extend(self.params.problems(&rules::join(prefix, "params")));
+        let root = Path::root(prefix);
+        rules::number(self.t, &root.join("t"), 0.0, 1.0, &mut out);
+        self.params.check(&root.join("params"), &mut out);
         out
     }
 

@@ -4,7 +4,7 @@
 //!
 //! Angles are radians. Plain `Copy` data (undo snapshots and presets store it as is).
 
-use super::rules::{self, FieldProblem};
+use super::rules::{self, FieldProblem, Path};
 use crate::ik::two_bone::ElbowLimit;
 use crate::rig::Side;
 use glam::DVec3;
@@ -237,46 +237,31 @@ impl SolverSettings {
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
         use std::f64::consts::PI;
         let mut out = Vec::new();
+        let root = Path::root(prefix);
+        let arms = root.join("arms");
         for side in crate::fishing::SIDES {
             let arm = self.arm(side);
-            let p = rules::join(prefix, &format!("arms.{}", side.name()));
+            let p = arms.join(side.name());
             let lim = &arm.elbow_limit;
-            let min_path = format!("{p}.elbow_limit.min_bend");
+            let limit = p.join("elbow_limit");
+            let min_path = limit.join("min_bend");
             rules::number(lim.min_bend, &min_path, 0.0, PI, &mut out);
-            rules::number(
-                lim.max_bend,
-                &format!("{p}.elbow_limit.max_bend"),
-                0.0,
-                PI,
-                &mut out,
-            );
+            rules::number(lim.max_bend, &limit.join("max_bend"), 0.0, PI, &mut out);
             if lim.min_bend.is_finite() && lim.max_bend.is_finite() && lim.min_bend > lim.max_bend {
                 rules::push(
                     &mut out,
-                    min_path,
+                    min_path.to_string(),
                     format!(
                         "min_bend {} is greater than max_bend {}",
                         lim.min_bend, lim.max_bend
                     ),
                 );
             }
-            rules::number(arm.twist, &format!("{p}.twist"), -PI, PI, &mut out);
-            arm.ccd.problems(&format!("{p}.ccd"), &mut out);
+            rules::number(arm.twist, &p.join("twist"), -PI, PI, &mut out);
+            arm.ccd.check(&p.join("ccd"), &mut out);
         }
-        rules::number(
-            self.soften,
-            &rules::join(prefix, "soften"),
-            0.0,
-            1.0,
-            &mut out,
-        );
-        rules::number(
-            self.weight,
-            &rules::join(prefix, "weight"),
-            0.0,
-            1.0,
-            &mut out,
-        );
+        rules::number(self.soften, &root.join("soften"), 0.0, 1.0, &mut out);
+        rules::number(self.weight, &root.join("weight"), 0.0, 1.0, &mut out);
         out
     }
 
@@ -292,12 +277,16 @@ impl SolverSettings {
 impl CcdArmSettings {
     /// The CCD chain's rules (see [`SolverSettings::problems`]), appended to `out`.
     pub fn problems(&self, prefix: &str, out: &mut Vec<FieldProblem>) {
+        self.check(&Path::root(prefix), out);
+    }
+
+    fn check(&self, at: &Path, out: &mut Vec<FieldProblem>) {
         use std::f64::consts::PI;
         let max = CcdArmSettings::MAX_ITERATIONS;
         if !(1..=max).contains(&self.iterations) {
             rules::push(
                 out,
-                format!("{prefix}.iterations"),
+                at.join("iterations").to_string(),
                 format!("{} is outside 1..={max}", self.iterations),
             );
         }
@@ -307,21 +296,18 @@ impl CcdArmSettings {
             ("blend_factor", self.blend_factor, 1.0),
         ] {
             if let Some(v) = v {
-                rules::number(v, &format!("{prefix}.{what}"), 0.0, hi, out);
+                rules::number(v, &at.join(what), 0.0, hi, out);
             }
         }
         for role in CcdLinkRole::ALL {
             let l = self.link(role);
-            let p = format!("{prefix}.{}", role.name());
+            let p = at.join(role.name());
             if let Some(a) = l.limitation {
                 let before = out.len();
-                rules::finite3(a, &format!("{p}.limitation"), out);
+                let path = p.join("limitation");
+                rules::finite3(a, &path, out);
                 if out.len() == before && a.length_squared() < 1e-12 {
-                    rules::push(
-                        out,
-                        format!("{p}.limitation"),
-                        "the hinge axis has zero length",
-                    );
+                    rules::push(out, path.to_string(), "the hinge axis has zero length");
                 }
             }
             for (what, v) in [
@@ -329,7 +315,7 @@ impl CcdArmSettings {
                 ("rotation_max", l.rotation_max),
             ] {
                 if let Some(v) = v {
-                    rules::finite3(v, &format!("{p}.{what}"), out);
+                    rules::finite3(v, &p.join(what), out);
                 }
             }
             if let (Some(lo), Some(hi)) = (l.rotation_min, l.rotation_max) {
@@ -337,7 +323,7 @@ impl CcdArmSettings {
                     if lo[i].is_finite() && hi[i].is_finite() && lo[i] > hi[i] {
                         rules::push(
                             out,
-                            format!("{p}.rotation_min[{i}]"),
+                            format!("{}[{i}]", p.join("rotation_min")),
                             format!("{} is greater than rotation_max[{i}] {}", lo[i], hi[i]),
                         );
                     }

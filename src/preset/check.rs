@@ -3,7 +3,7 @@
 //! [`super::io`].
 
 use super::{Preset, Problem};
-use crate::fishing::rules::{self, FieldProblem};
+use crate::fishing::rules::{self, FieldProblem, Path};
 use crate::fishing::{GripCalibration, SessionState, SolverSettings};
 
 /// Every problem of `preset` that needs no files (see [`super::io::validate_file`] for the
@@ -20,14 +20,14 @@ pub fn check_preset(preset: &Preset) -> Vec<Problem> {
         file_ref("rod", &rod.path, rod.sha256.as_deref(), &mut out);
         let mut p = Vec::new();
         if let Some(l) = rod.length {
-            rules::number(l, "rod.length", 0.3, 10.0, &mut p);
+            rules::number(l, &Path::root("rod.length"), 0.3, 10.0, &mut p);
         }
         for (v, key) in [
             (rod.rear_grip, "rod.rear_grip"),
             (rod.reel_seat, "rod.reel_seat"),
         ] {
             if let Some(v) = v {
-                rules::number(v, key, 0.0, 10.0, &mut p);
+                rules::number(v, &Path::root(key), 0.0, 10.0, &mut p);
             }
         }
         if let (Some(a), Some(b)) = (rod.rear_grip, rod.reel_seat)
@@ -41,7 +41,7 @@ pub fn check_preset(preset: &Preset) -> Vec<Problem> {
         file_ref("net", &net.path, net.sha256.as_deref(), &mut out);
         if let Some(l) = net.length {
             let mut p = Vec::new();
-            rules::number(l, "net.length", 0.3, 10.0, &mut p);
+            rules::number(l, &Path::root("net.length"), 0.3, 10.0, &mut p);
             out.extend(errors(p));
         }
     }

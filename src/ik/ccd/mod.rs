@@ -73,6 +73,12 @@ pub struct CcdChain {
     pub max_angle: Option<f64>,
     /// Per-chain blend; overrides the global blend of [`CcdSolver::update`].
     pub blend_factor: Option<f64>,
+    /// Not in three.js: stop after a pass that leaves the effector within this world
+    /// distance of the target (`None`, three's behaviour: only a pass that rotates nothing
+    /// stops early). Used where the chain only has to reach (the CCD arm), never by the
+    /// oracle scenes. Applies when every scale on the chain is uniform (the local variant of
+    /// the loop); otherwise three's passes run.
+    pub converged_within: Option<f64>,
 }
 
 impl CcdChain {
@@ -86,6 +92,7 @@ impl CcdChain {
             min_angle: None,
             max_angle: None,
             blend_factor: None,
+            converged_within: None,
         }
     }
 }

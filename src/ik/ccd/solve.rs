@@ -174,6 +174,10 @@ impl CcdSolver {
             None => pose.world_from_actor().to_affine(),
         };
         let target_in_top_parent = top_parent.inverse().transform_point3(target);
+        // The converged distance in the top parent's units (its scale is uniform here).
+        let converged = chain
+            .converged_within
+            .map(|d| d / top_parent.matrix3.x_axis.length().max(1e-300));
         let effector_in_link0 = pose.local(chain.effector).translation;
         out.scratch.clear();
         out.scratch.resize(n, DVec3::ZERO);
@@ -198,8 +202,10 @@ impl CcdSolver {
             stale = 0;
             let mut e = effector_in_link0;
             let mut rotated = false;
+            let mut whole = true;
             for (j, link) in links.iter().enumerate() {
                 if !link.enabled {
+                    whole = false;
                     break;
                 }
                 let l = *pose.local(link.index);
@@ -223,7 +229,10 @@ impl CcdSolver {
                 // The effector, fixed in this link's frame, in the parent link's frame.
                 e = l.translation + q * (e * l.scale.x);
             }
-            if !rotated {
+            // After a whole pass `e` is the effector in the top parent's frame.
+            let close =
+                whole && converged.is_some_and(|d| (e - target_in_top_parent).length() <= d);
+            if !rotated || close {
                 out.exited_early = out.iterations < chain.iteration;
                 break;
             }
