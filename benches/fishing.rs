@@ -20,52 +20,37 @@ fn fishing(c: &mut Criterion) {
     let settings = SolverSettings::default();
     let params = SessionParams::default();
     let skin = &character.skins[0];
-    let mut poser = Poser::new();
-    let mut pose = actor.base.clone();
-    let mut palette = Vec::new();
-    let mut k = 0usize;
-    c.bench_function("fishing/pose_update", |b| {
-        b.iter(|| {
-            k = (k + 1) % 600;
-            let state = SessionState::at_fraction(k as f64 / 599.0, params);
-            let eval = poser
-                .evaluate(
-                    &actor,
-                    &calib,
-                    &settings,
-                    &state,
-                    &Transform::IDENTITY,
-                    &mut pose,
-                )
-                .expect("pose");
-            skin_matrices_into(skin, &pose, &mut palette);
-            let _ = black_box((eval, &palette));
-        })
-    });
+    let pose_update = |c: &mut Criterion, name: &str, settings: &SolverSettings| {
+        let mut poser = Poser::new();
+        let mut pose = actor.base.clone();
+        let mut palette = Vec::new();
+        let mut k = 0usize;
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                k = (k + 1) % 600;
+                let state = SessionState::at_fraction(k as f64 / 599.0, params);
+                let eval = poser
+                    .evaluate(
+                        &actor,
+                        &calib,
+                        settings,
+                        &state,
+                        &Transform::IDENTITY,
+                        &mut pose,
+                    )
+                    .expect("pose");
+                skin_matrices_into(skin, &pose, &mut palette);
+                let _ = black_box((eval, &palette));
+            })
+        });
+    };
+    pose_update(c, "fishing/pose_update", &settings);
     // Both arms on CCD (their default chains), the same 600 states.
     let mut ccd = SolverSettings::default();
     for side in SIDES {
         ccd.arm_mut(side).solver = ArmSolverKind::Ccd;
     }
-    let mut k = 0usize;
-    c.bench_function("fishing/pose_update_ccd", |b| {
-        b.iter(|| {
-            k = (k + 1) % 600;
-            let state = SessionState::at_fraction(k as f64 / 599.0, params);
-            let eval = poser
-                .evaluate(
-                    &actor,
-                    &calib,
-                    &ccd,
-                    &state,
-                    &Transform::IDENTITY,
-                    &mut pose,
-                )
-                .expect("pose");
-            skin_matrices_into(skin, &pose, &mut palette);
-            let _ = black_box((eval, &palette));
-        })
-    });
+    pose_update(c, "fishing/pose_update_ccd", &ccd);
     c.bench_function("fishing/timeline_600", |b| {
         b.iter(|| {
             black_box(analyse_timeline(&actor, &calib, &settings, &params, 600).expect("timeline"))

@@ -13,7 +13,7 @@ use anglerpose::editor::{EditorCommand as C, EditorState, Handle, files};
 use anglerpose::rig::Side;
 use glam::DVec3;
 use std::time::Duration;
-use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
+use support::xwin::{Editor, Xvfb, read_layout, test_dir, wait_for};
 
 #[test]
 fn typing_a_number_during_a_drag_sets_the_exact_distance() {
@@ -22,27 +22,10 @@ fn typing_a_number_during_a_drag_sets_the_exact_distance() {
     };
     let dir = test_dir("gizmo-keys");
     let preset = dir.join("pose.json");
-    let layout = dir.join("layout.json");
     let mut doc = files::open_default().unwrap();
     files::save(&mut doc, &preset).unwrap();
     let original = std::fs::read_to_string(&preset).unwrap();
-    let mut editor = Editor::start(
-        &x,
-        &dir,
-        &dir.join("state"),
-        "editor",
-        &[
-            preset.as_os_str(),
-            "--window".as_ref(),
-            "1200x760".as_ref(),
-            "--layout-out".as_ref(),
-            layout.as_os_str(),
-        ],
-    );
-    wait_for("the editor's layout", STARTUP, || {
-        read_layout(&layout).is_some()
-    });
-    std::thread::sleep(Duration::from_secs(2));
+    let (mut editor, layout) = Editor::start_laid_out(&x, &dir, "editor", &preset);
     let (origin, size) = read_layout(&layout).unwrap();
     let window = x.editor_window();
     x.xdotool(&["windowfocus", "--sync", &window]);
