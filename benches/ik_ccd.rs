@@ -8,7 +8,7 @@
 //! allocated inside the loop.
 
 use anglerpose::ik::ccd::CcdReport;
-use anglerpose::scene;
+use anglerpose::oracle;
 use criterion::Criterion;
 use std::hint::black_box;
 use std::path::Path;
@@ -28,7 +28,7 @@ pub fn benches(c: &mut Criterion) {
     for path in files {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&path).expect("scene file");
-        let sc = scene::parse_scene(&text, &name).unwrap_or_else(|e| panic!("{e}"));
+        let sc = oracle::parse_scene(&text, &name).unwrap_or_else(|e| panic!("{e}"));
         let mut pose = sc.pose.clone();
         let restore: Vec<_> = sc
             .solver

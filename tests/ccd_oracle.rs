@@ -5,8 +5,8 @@
 //! input and validation errors.
 
 use anglerpose::ik::ccd::{CcdChain, CcdError, CcdLink, CcdSolver, EulerState};
+use anglerpose::oracle::{self, Scene, SceneError};
 use anglerpose::rig::{Bone, Pose, Skeleton, Transform};
-use anglerpose::scene::{self, Scene, SceneError};
 use glam::{DQuat, DVec3};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ fn fixtures() -> Vec<(PathBuf, PathBuf)> {
 
 fn load(path: &Path) -> Scene {
     let text = std::fs::read_to_string(path).unwrap();
-    scene::parse_scene(&text, &path.display().to_string()).unwrap_or_else(|e| panic!("{e}"))
+    oracle::parse_scene(&text, &path.display().to_string()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn load_name(name: &str) -> Scene {
@@ -99,7 +99,7 @@ fn every_scene_matches_threejs_r187() {
             expected["warnings"].as_array().unwrap().is_empty(),
             "{name}: oracle warned"
         );
-        let got = scene::ccd_result(&sc).unwrap();
+        let got = oracle::ccd_result(&sc).unwrap();
 
         let (gb, eb) = (
             got["bones"].as_array().unwrap(),
@@ -190,7 +190,7 @@ fn every_scene_matches_threejs_r187() {
 #[test]
 fn disabled_middle_link_stops_the_loop() {
     let sc = load_name("08_disabled_middle");
-    let run = scene::run_ccd(&sc, 0.0);
+    let run = oracle::run_ccd(&sc, 0.0);
     let chain = &run.last_report.chains[0];
     assert!(chain.links[0].rotations > 0);
     for l in &chain.links[1..] {
@@ -220,7 +220,7 @@ fn report_counts_passes_and_limits() {
 
     // 04: lowerarm X ends at its minimum 1.2 (README): the Euler clamp reports it.
     let sc = load_name("04_kira_arm_euler_limits");
-    let run = scene::run_ccd(&sc, 0.0);
+    let run = oracle::run_ccd(&sc, 0.0);
     let lower = &run.last_report.chains[0].links[0];
     assert!(lower.on_limit, "lowerarm should sit on its limit");
     match lower.euler {
@@ -408,7 +408,7 @@ fn links_that_are_not_a_parent_chain_are_an_error() {
 }
 
 fn scene_err(text: &str) -> SceneError {
-    scene::parse_scene(text, "scene.json").expect_err("should fail")
+    oracle::parse_scene(text, "scene.json").expect_err("should fail")
 }
 
 const GOOD: &str = r#"{"bones": [
@@ -420,7 +420,7 @@ const GOOD: &str = r#"{"bones": [
 
 #[test]
 fn scene_errors_name_the_source_and_json_path() {
-    assert!(scene::parse_scene(GOOD, "scene.json").is_ok());
+    assert!(oracle::parse_scene(GOOD, "scene.json").is_ok());
     let cases: &[(&str, &str, &str)] = &[
         (
             r#""index": 0}]}"#,
@@ -503,7 +503,7 @@ fn two_bone_block_is_parsed_and_validated() {
            "weight": 0.5, "elbowLimitDeg": [0, 150]}, "iks""#,
         1,
     );
-    let sc = scene::parse_scene(&with, "scene.json").unwrap();
+    let sc = oracle::parse_scene(&with, "scene.json").unwrap();
     let tb = sc.two_bone.unwrap();
     assert_eq!((tb.root, tb.mid, tb.tip), (0, 1, 2));
     assert_eq!(tb.pole, DVec3::new(0.0, 1.0, 1.0));
@@ -524,8 +524,8 @@ fn helper_positions_are_mesh_local() {
     // Scene 10 has a rotated, translated, scaled mesh: the helper shows bone positions in the
     // mesh's frame, so they must differ from world positions and map back onto them.
     let sc = load_name("10_scaled_rotated_parent");
-    let run = scene::run_ccd(&sc, 0.0);
-    let h = scene::result_json(&sc, &run, None);
+    let run = oracle::run_ccd(&sc, 0.0);
+    let h = oracle::result_json(&sc, &run, None);
     let chain = &sc.solver.chains[0];
     let local = DVec3::from_array(
         nums(&h["helper"][0]["effector"]["position"])

@@ -64,9 +64,9 @@ fn scene_reader_inputs() {
         let Ok(text) = std::str::from_utf8(bytes) else {
             return false;
         };
-        match anglerpose::scene::parse_scene(text, "fuzz.json") {
+        match anglerpose::oracle::parse_scene(text, "fuzz.json") {
             Ok(scene) => {
-                let _ = anglerpose::scene::ccd_result(&scene);
+                let _ = anglerpose::oracle::ccd_result(&scene);
                 true
             }
             Err(_) => false,

@@ -398,7 +398,7 @@ fn deeply_nested_json_is_no_stack_overflow() {
     });
     // Scenes and presets are read as JSON values: serde_json's depth limit (128) refuses them.
     let scene = format!(r#"{{"bones": {}}}"#, nest(100_000));
-    let err = anglerpose::scene::parse_scene(&scene, "nested_scene.json").unwrap_err();
+    let err = anglerpose::oracle::parse_scene(&scene, "nested_scene.json").unwrap_err();
     assert!(err.to_string().contains("nested_scene.json"), "{err}");
     assert!(err.to_string().contains("recursion limit"), "{err}");
     let preset = format!(r#"{{"format": {}}}"#, nest(100_000));

@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(scene) = anglerpose::scene::parse_scene(text, "fuzz.json") else {
+    let Ok(scene) = anglerpose::oracle::parse_scene(text, "fuzz.json") else {
         return;
     };
     let per_update: u64 = scene
@@ -24,6 +24,6 @@ fuzz_target!(|data: &[u8]| {
     if u64::from(scene.updates).max(1) * per_update.max(1) * scene.skeleton.len() as u64
         <= MAX_WORK
     {
-        let _ = anglerpose::scene::ccd_result(&scene);
+        let _ = anglerpose::oracle::ccd_result(&scene);
     }
 });

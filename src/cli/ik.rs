@@ -1,7 +1,7 @@
 //! `anglerpose ik ccd|two-bone --scene FILE`: the solvers on oracle-format scenes.
 
 use super::scene_file::{SceneArgs, read_scene};
-use anglerpose::scene;
+use anglerpose::oracle;
 use anyhow::Context;
 use clap::Subcommand;
 
@@ -24,7 +24,7 @@ pub fn run(cmd: IkCommand) -> anyhow::Result<()> {
 fn ccd(args: SceneArgs) -> anyhow::Result<()> {
     let scene = read_scene(&args)?;
     let result =
-        scene::ccd_result(&scene).map_err(|e| anyhow::anyhow!("{}: {e}", args.scene.display()))?;
+        oracle::ccd_result(&scene).map_err(|e| anyhow::anyhow!("{}: {e}", args.scene.display()))?;
     let text = serde_json::to_string_pretty(&result).context("cannot serialise the result")?;
     outln!("{text}");
     Ok(())

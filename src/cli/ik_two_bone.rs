@@ -4,7 +4,7 @@
 
 use super::scene_file::{SceneArgs, read_scene};
 use anglerpose::ik::two_bone::{ElbowLimit, TwoBoneJob};
-use anglerpose::scene::quat_xyzw;
+use anglerpose::oracle::quat_xyzw;
 use anyhow::Context;
 use serde_json::json;
 

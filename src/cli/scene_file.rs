@@ -1,7 +1,7 @@
 //! The `--scene FILE` argument of the `ik` commands and reading it (size-capped, errors
 //! naming the file and the JSON path).
 
-use anglerpose::scene;
+use anglerpose::oracle;
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ pub const MAX_SCENE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads and parses a scene file; errors name the file (and the JSON path when parsing).
 /// Files over [`MAX_SCENE_BYTES`] are refused without being read in full.
-pub fn read_scene(args: &SceneArgs) -> anyhow::Result<scene::Scene> {
+pub fn read_scene(args: &SceneArgs) -> anyhow::Result<oracle::Scene> {
     use std::io::Read;
     let name = args.scene.display().to_string();
     let too_big = |size: u64| {
@@ -44,5 +44,5 @@ pub fn read_scene(args: &SceneArgs) -> anyhow::Result<scene::Scene> {
     if text.len() as u64 > MAX_SCENE_BYTES {
         return Err(too_big(text.len() as u64));
     }
-    Ok(scene::parse_scene(&text, &name)?)
+    Ok(oracle::parse_scene(&text, &name)?)
 }

@@ -3,7 +3,7 @@
 
 use super::render::parse_phase;
 use anglerpose::fishing::{Handedness, Phase, SessionState, analyse_timeline};
-use anglerpose::scene::quat_xyzw;
+use anglerpose::oracle::quat_xyzw;
 use clap::Args;
 use serde_json::json;
 use std::path::PathBuf;

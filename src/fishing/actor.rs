@@ -30,7 +30,7 @@ pub enum ActorError {
 
 /// The palm frame of a hand: where a gripped axis sits and how it runs, in hand-bone space.
 ///
-/// Grip frame convention (see `rod.rs`): +Y leaves the fist on the thumb side, +Z points from
+/// Grip frame convention (see `session_frames.rs`): +Y leaves the fist on the thumb side, +Z points from
 /// the palm toward the gripped axis. `hand_from_grip` maps that frame into hand space.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct HandFrame {

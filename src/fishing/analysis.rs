@@ -4,7 +4,7 @@
 use super::SolverSettings;
 use super::actor::ActorRig;
 use super::calibration::{GripCalibration, PoleKeys};
-use super::pipeline::{Poser, SessionError};
+use super::poser::{Poser, SessionError};
 use super::session::{Phase, SessionParams, SessionState};
 use super::{PerSide, SIDES};
 use crate::rig::{Side, Transform};

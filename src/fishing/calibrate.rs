@@ -8,7 +8,7 @@ use super::SolverSettings;
 use super::actor::ActorRig;
 use super::analysis::{ArmSample, TimelineAnalysis, analyse_timeline_on};
 use super::calibration::{GripCalibration, GripKind, GripOffset, PoleKeys};
-use super::pipeline::SessionError;
+use super::poser::SessionError;
 use super::session::{Phase, SessionParams};
 use super::{PerSide, SIDES};
 use crate::rig::Side;

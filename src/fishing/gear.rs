@@ -3,7 +3,7 @@
 //! bundled `rod.glb` and `net.glb`; an artist's models give their own (see
 //! `rod_model`).
 //!
-//! Spaces: rod space and net space are the canonical frames of the session (`rod.rs`) (butt / handle
+//! Spaces: rod space and net space are the canonical frames of the session (`session_frames.rs`) (butt / handle
 //! end at the origin, axis +Y, metres). The **hold frame** is the rod as the hands see it: the
 //! reel below the blank. A rod whose reel sits on top in use (a baitcaster) is the hold frame
 //! turned half a turn about the blank; the grips stay in the hold frame, so the palm is under

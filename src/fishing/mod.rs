@@ -13,14 +13,14 @@ mod calibration;
 mod ccd_arm;
 pub mod gear;
 pub mod net_model;
-mod pipeline;
+mod poser;
 mod prop_geometry;
 mod retarget;
-mod rod;
 pub mod rod_model;
 pub mod rules;
 pub mod seat;
 mod session;
+mod session_frames;
 mod settings;
 
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
@@ -34,14 +34,14 @@ pub use calibrate::{
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
 pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
 pub use gear::{Gear, NetGear, ReelCrank, RodGear};
-pub use pipeline::{ArmReport, PoseEvaluation, Poser, SessionError};
+pub use poser::{ArmReport, PoseEvaluation, Poser, SessionError};
 pub use retarget::{RetargetReport, retarget};
-pub use rod::{
+pub use seat::{BodyFit, SeatError, SeatedPose};
+pub use session::{Handedness, Phase, SessionParams, SessionState};
+pub use session_frames::{
     GripHold, GripTarget, NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP, SessionFrames,
     reel_handle_in_hold, reel_handle_in_rod,
 };
-pub use seat::{BodyFit, SeatError, SeatedPose};
-pub use session::{Handedness, Phase, SessionParams, SessionState};
 pub use settings::{
     ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,
 };

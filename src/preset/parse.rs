@@ -279,7 +279,7 @@ fn byte_offset(text: &str, line: usize, column: usize) -> usize {
 /// The JSON path of the value being read at byte `offset` (tolerant of truncated and
 /// malformed text; shared with the scene reader), `(root)` at the top level.
 pub(crate) fn path_at(text: &str, offset: usize) -> String {
-    let path = crate::scene::path_at(text, offset);
+    let path = crate::oracle::path_at(text, offset);
     if path.is_empty() {
         ROOT.to_string()
     } else {

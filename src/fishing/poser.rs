@@ -8,8 +8,8 @@
 use super::actor::{ActorRig, ArmRig};
 use super::calibration::GripCalibration;
 use super::ccd_arm::{CcdArmReport, solve_ccd_arm};
-use super::rod::{GripTarget, SessionFrames};
 use super::session::SessionState;
+use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::{ArmSolverKind, SolverSettings};
 use super::{PerSide, SIDES};
 use crate::ik::hand::{HandError, PalmJob};
