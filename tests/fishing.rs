@@ -397,3 +397,34 @@ fn twist_turns_the_elbow_about_the_shoulder_wrist_line() {
         "{e}"
     );
 }
+
+#[test]
+fn a_posed_actor_needs_no_further_refresh() {
+    // The poser skips refreshing the copied base pose at the identity placement: its world
+    // transforms must be exactly what a full refresh gives, for every phase and both solvers.
+    let actor = angler();
+    let calib = actor.default_calibration();
+    let params = SessionParams::default();
+    let mut ccd = SolverSettings::default();
+    ccd.arm_mut(Side::Left).solver = anglerpose::fishing::ArmSolverKind::Ccd;
+    for settings in [SolverSettings::default(), ccd] {
+        let mut poser = Poser::new();
+        let mut pose = actor.base.clone();
+        for k in 0..40 {
+            let state = SessionState::at_fraction(k as f64 / 39.0, params);
+            poser
+                .evaluate(
+                    &actor,
+                    &calib,
+                    &settings,
+                    &state,
+                    &Transform::IDENTITY,
+                    &mut pose,
+                )
+                .unwrap();
+            let mut refreshed = pose.clone();
+            refreshed.refresh_all(&actor.skeleton);
+            assert_eq!(pose, refreshed, "sample {k}");
+        }
+    }
+}

@@ -71,7 +71,9 @@ pub struct ArmRig {
 pub struct ActorRig {
     /// The character's skeleton.
     pub skeleton: Skeleton,
-    /// The seated base pose every update starts from (the rest pose unless replaced).
+    /// The seated base pose every update starts from (the rest pose unless replaced), at the
+    /// identity actor placement with its world transforms current (the poser relies on it:
+    /// refresh it after changing it).
     pub base: Pose,
     /// Both arms.
     pub arms: PerSide<ArmRig>,

@@ -149,10 +149,14 @@ impl Poser {
         if !world_from_actor.is_finite() {
             return Err(SessionError::Placement);
         }
-        // Restore the base pose and place the actor.
+        // Restore the base pose and place the actor. The base pose's world transforms are
+        // current at the actor's identity placement (`ActorRig::with_base`), so at that
+        // placement the copy is already refreshed, bit for bit.
         pose.clone_from(&actor.base);
-        pose.set_world_from_actor(*world_from_actor);
-        pose.refresh_all(&actor.skeleton);
+        if world_from_actor != actor.base.world_from_actor() {
+            pose.set_world_from_actor(*world_from_actor);
+            pose.refresh_all(&actor.skeleton);
+        }
         // Current grips (copies; the calibration stays as stored).
         let frames = SessionFrames::evaluate_geared(state, calib, &actor.fit, &actor.gear);
         let mut reports = Vec::with_capacity(2);
