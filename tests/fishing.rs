@@ -412,7 +412,7 @@ fn a_posed_actor_needs_no_further_refresh() {
         let mut pose = actor.base.clone();
         for k in 0..40 {
             let state = SessionState::at_fraction(k as f64 / 39.0, params);
-            poser
+            let _ = poser
                 .evaluate(
                     &actor,
                     &calib,
