@@ -37,6 +37,18 @@ fn gizmo_pixel(ed: &EditorState, dir: DVec3, length_px: f64, fraction: f64) -> [
     world_to_pixel(&camera, p + dir * (fraction * length_px * px)).unwrap()
 }
 
+/// The right hand's grip frame in actor space.
+fn right_grip(ed: &EditorState) -> anglerpose::rig::Transform {
+    ed.doc
+        .stage
+        .evaluation()
+        .unwrap()
+        .frames
+        .grips
+        .right
+        .actor_from_grip
+}
+
 fn target(ed: &EditorState, side: Side) -> DVec3 {
     ed.doc
         .stage
@@ -174,17 +186,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         .grip
         .hold
         .main();
-    let grip_rotation = |ed: &EditorState| {
-        ed.doc
-            .stage
-            .evaluation()
-            .unwrap()
-            .frames
-            .grips
-            .right
-            .actor_from_grip
-            .rotation
-    };
+    let grip_rotation = |ed: &EditorState| right_grip(ed).rotation;
     let before = grip_rotation(&ed);
     ed.apply(C::BeginDrag {
         handle,
@@ -214,17 +216,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         Some(GizmoPart::Arrow(_)) | None
     ));
     let offset = |ed: &EditorState| ed.doc.stage.calibration.grip(kind).offset_in_object;
-    let grip_at = |ed: &EditorState| {
-        ed.doc
-            .stage
-            .evaluation()
-            .unwrap()
-            .frames
-            .grips
-            .right
-            .actor_from_grip
-            .translation
-    };
+    let grip_at = |ed: &EditorState| right_grip(ed).translation;
     let (o0, g0) = (offset(&ed), grip_at(&ed));
     let [x, y] = gizmo_pixel(&ed, axes[0].1, AXIS_PX, 0.8);
     ed.apply(C::BeginDrag { handle, x, y }).unwrap();
@@ -255,16 +247,7 @@ fn q_uses_the_selections_own_axes() {
     })
     .unwrap();
     let axes = gizmo_axes(&ed, handle);
-    let grip = ed
-        .doc
-        .stage
-        .evaluation()
-        .unwrap()
-        .frames
-        .grips
-        .right
-        .actor_from_grip
-        .rotation;
+    let grip = right_grip(&ed).rotation;
     for (a, dir) in axes {
         assert!((dir - grip * a.dir()).length() < 1e-9, "{a:?}");
     }

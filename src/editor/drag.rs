@@ -9,7 +9,7 @@
 
 use super::camera::{Ray, pixel_ray, world_to_pixel};
 use super::document::Snapshot;
-use super::pick::{Axis, Handle, held_grip};
+use super::pick::{Axis, GizmoSpace, Handle, held_grip};
 use crate::fishing::{GripKind, Handedness};
 use crate::render::Camera;
 use crate::stage::Stage;
@@ -46,7 +46,8 @@ pub struct Drag {
     value_from_world: DMat3,
     /// For rotations: the rotated frame's actor-space rotation at the start.
     frame_in_actor: DQuat,
-    /// The handle's own frame in world space at the start (local axes).
+    /// The handle's own frame in world space at the start (local axes; see
+    /// [`super::pick::handle_axes_in_world`]).
     frame_in_world: DQuat,
     /// The grip kind edited (target and grip drags).
     pub kind: Option<GripKind>,
@@ -116,14 +117,7 @@ impl Drag {
             ),
             Handle::RodMarker(_) => (DMat3::IDENTITY, DQuat::IDENTITY, None),
         };
-        let frame_in_world = actor_rot
-            * match handle {
-                Handle::Target(side) | Handle::Grip(side) => {
-                    eval.frames.grips.get(side).actor_from_grip.rotation
-                }
-                Handle::Rod => eval.frames.actor_from_rod.rotation,
-                Handle::Pole(_) | Handle::RodMarker(_) => DQuat::IDENTITY,
-            };
+        let frame_in_world = super::pick::handle_axes_in_world(stage, handle, GizmoSpace::Local)?;
         Some(Self {
             handle,
             before,
@@ -138,7 +132,7 @@ impl Drag {
             start_point,
             value_from_world,
             frame_in_actor,
-            frame_in_world: frame_in_world.normalize(),
+            frame_in_world,
             kind,
             mirrored,
             per_phase_pole: false,

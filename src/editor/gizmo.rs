@@ -7,7 +7,9 @@
 use super::EditorState;
 use super::camera::world_per_pixel;
 use super::drag::camera_forward;
-use super::pick::{Axis, GizmoPart, GizmoSpace, Handle, handle_position, held_grip, sphere_radius};
+use super::pick::{
+    Axis, GizmoPart, Handle, handle_axes_in_world, handle_position, held_grip, sphere_radius,
+};
 use crate::fishing::SIDES;
 use crate::render::{Camera, FrameData, OverlayLine, OverlaySphere};
 use glam::DVec3;
@@ -34,15 +36,20 @@ fn f(v: DVec3) -> [f32; 3] {
 }
 
 /// Points of a circle of `radius` around `centre` in the plane normal to `axis`.
-fn circle(centre: DVec3, axis: DVec3, radius: f64, n: usize) -> Vec<[f32; 3]> {
+fn circle(centre: DVec3, axis: DVec3, radius: f64, n: usize) -> Vec<DVec3> {
     let u = axis.any_orthonormal_vector();
     let v = axis.cross(u);
     (0..=n)
         .map(|k| {
             let a = std::f64::consts::TAU * k as f64 / n as f64;
-            f(centre + (u * a.cos() + v * a.sin()) * radius)
+            centre + (u * a.cos() + v * a.sin()) * radius
         })
         .collect()
+}
+
+/// A circle as overlay line points.
+fn circle_line(centre: DVec3, axis: DVec3, radius: f64, n: usize) -> Vec<[f32; 3]> {
+    circle(centre, axis, radius, n).into_iter().map(f).collect()
 }
 
 /// Stage draw data plus the editor's gizmos.
@@ -109,14 +116,14 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
         for (a, dir) in axes {
             let part = GizmoPart::Ring(a);
             o.lines.push(OverlayLine {
-                points: circle(p, dir, RING_PX * px, 64),
+                points: circle_line(p, dir, RING_PX * px, 64),
                 rgba: lit(part, AXES[a as usize]),
                 width_px: width(part, 2.0),
             });
         }
         let part = GizmoPart::ViewRing;
         o.lines.push(OverlayLine {
-            points: circle(p, -camera_forward(&camera), VIEW_RING_PX * px, 64),
+            points: circle_line(p, -camera_forward(&camera), VIEW_RING_PX * px, 64),
             rgba: lit(part, SELECT),
             width_px: width(part, 1.5),
         });
@@ -153,7 +160,7 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
     // Selection ring around the handle.
     let ring = (r * 1.6).max(9.0 * px);
     o.lines.push(OverlayLine {
-        points: circle(p, -camera_forward(&camera), ring, 32),
+        points: circle_line(p, -camera_forward(&camera), ring, 32),
         rgba: SELECT,
         width_px: 1.5,
     });
@@ -172,21 +179,11 @@ fn active_part(d: &super::drag::Drag) -> Option<GizmoPart> {
     }
 }
 
-/// The gizmo's three axes for `handle` in world space: the world's, or the handle's own
-/// frame's in local space (targets and grips: the grip frame; the rod: the rod's).
+/// The gizmo's three axes for `handle` in world space (see [`handle_axes_in_world`]): the
+/// same axes its drags move along.
 pub fn gizmo_axes(ed: &EditorState, handle: Handle) -> [(Axis, DVec3); 3] {
-    let stage = &ed.doc.stage;
-    let frame = match (ed.gizmo_space, stage.evaluation()) {
-        (GizmoSpace::Local, Some(eval)) => match handle {
-            Handle::Target(s) | Handle::Grip(s) => {
-                eval.frames.grips.get(s).actor_from_grip.rotation
-            }
-            Handle::Rod => eval.frames.actor_from_rod.rotation,
-            _ => glam::DQuat::IDENTITY,
-        },
-        _ => glam::DQuat::IDENTITY,
-    };
-    let world = (stage.world_from_actor.rotation * frame).normalize();
+    let world = handle_axes_in_world(&ed.doc.stage, handle, ed.gizmo_space)
+        .unwrap_or(glam::DQuat::IDENTITY);
     Axis::ALL.map(|a| (a, (world * a.dir()).normalize()))
 }
 
@@ -254,10 +251,8 @@ pub fn pick_gizmo(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<
             .chain([(GizmoPart::ViewRing, -camera_forward(camera), VIEW_RING_PX)]);
         for (part, normal, radius) in rings {
             let points: Vec<[f64; 2]> = circle(p, normal, radius * px, 64)
-                .iter()
-                .filter_map(|q| {
-                    world_to_pixel(camera, DVec3::new(q[0].into(), q[1].into(), q[2].into()))
-                })
+                .into_iter()
+                .filter_map(|q| world_to_pixel(camera, q))
                 .collect();
             let d = points
                 .windows(2)

@@ -8,7 +8,7 @@ use crate::render::Camera;
 use crate::rig::Side;
 use crate::stage::rod_markers::{RodMarker, marker_in_world};
 use crate::stage::{Stage, ViewOptions};
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
 /// A pickable, draggable thing.
@@ -28,19 +28,14 @@ pub enum Handle {
 }
 
 impl Handle {
-    /// What dragging the handle itself does when no gizmo mode is chosen: grips and the rod
-    /// rotate, the others move.
-    pub fn is_rotate(self) -> bool {
-        matches!(self, Handle::Grip(_) | Handle::Rod)
-    }
-
     /// Whether the move gizmo applies (W): every handle but a rod marker, which slides along
     /// the blank by itself. A grip moves its grip offset, the rod its rod adjustment.
     pub fn can_move(self) -> bool {
         !matches!(self, Handle::RodMarker(_))
     }
 
-    /// Whether the rotate gizmo applies (E): grips and the rod.
+    /// Whether the rotate gizmo applies (E): grips and the rod. With no gizmo mode chosen,
+    /// dragging these rotates them and the others move.
     pub fn can_rotate(self) -> bool {
         matches!(self, Handle::Grip(_) | Handle::Rod)
     }
@@ -137,6 +132,24 @@ pub fn rod_segment(stage: &Stage) -> Option<(DVec3, DVec3)> {
         rod.translation + rod.rotation * DVec3::Y * stage.state.params.rod_length,
     );
     Some((butt, tip))
+}
+
+/// The axes the gizmo and drags of `handle` use, as a world rotation: the world's own, or in
+/// local space the handle's frame (targets and grips: the grip frame; the rod: the rod's;
+/// poles and rod markers: the actor's). `None` when the stage has no evaluation.
+pub fn handle_axes_in_world(stage: &Stage, handle: Handle, space: GizmoSpace) -> Option<DQuat> {
+    let eval = stage.evaluation()?;
+    if space == GizmoSpace::World {
+        return Some(DQuat::IDENTITY);
+    }
+    let frame = match handle {
+        Handle::Target(side) | Handle::Grip(side) => {
+            eval.frames.grips.get(side).actor_from_grip.rotation
+        }
+        Handle::Rod => eval.frames.actor_from_rod.rotation,
+        Handle::Pole(_) | Handle::RodMarker(_) => DQuat::IDENTITY,
+    };
+    Some((stage.world_from_actor.rotation * frame).normalize())
 }
 
 /// Where a handle is in world space (the pivot for rotate handles).

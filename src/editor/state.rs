@@ -93,7 +93,7 @@ impl EditorState {
     /// Whether dragging `handle` rotates it with the current gizmo mode.
     pub fn rotates(&self, handle: Handle) -> bool {
         match self.gizmo_mode {
-            None => handle.is_rotate(),
+            None => handle.can_rotate(),
             Some(GizmoMode::Rotate) => handle.can_rotate(),
             Some(GizmoMode::Move) => !handle.can_move(),
         }

@@ -67,7 +67,7 @@ pub struct PropSources {
     pub seat: Option<PathBuf>,
 }
 
-/// The props (rigid meshes, each in its own canonical object space; see `fishing::rod`) and
+/// The props (rigid meshes, each in its own canonical object space; see `fishing::session_frames`) and
 /// where the hands hold them.
 #[derive(Clone, Debug)]
 pub struct Props {

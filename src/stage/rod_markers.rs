@@ -67,13 +67,9 @@ pub fn marker_in_world(stage: &Stage, marker: RodMarker) -> Option<DVec3> {
 /// The markers' spheres (butt, rear grip, reel seat) and the handle line through them
 /// (artist's rods only).
 pub fn rod_marker_overlays(stage: &Stage, out: &mut Overlays) {
-    let Some((butt, _, _)) = blank_in_world(stage) else {
-        return;
-    };
     let radius = (0.008 * stage.actor.height) as f32;
     let f = |v: DVec3| [v.x as f32, v.y as f32, v.z as f32];
     let mut points = Vec::new();
-    let _ = butt;
     for marker in RodMarker::ALL {
         let Some(p) = marker_in_world(stage, marker) else {
             return;
