@@ -236,6 +236,23 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
 fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
     let mut ed = with_surf_rod();
     let rod = ed.doc.stage.actor.gear.rod;
+    // The rod's mesh in actor space: a butt offset moves the frame's origin along the blank
+    // and the rod slides to keep its seat at the hand, so the mesh itself stays put.
+    let mesh_in_actor = |ed: &EditorState| -> Vec<glam::DVec3> {
+        let rod = ed
+            .doc
+            .stage
+            .evaluation()
+            .unwrap()
+            .frames
+            .actor_from_rod
+            .to_affine();
+        anglerpose::stage::rod_file::model_points(&ed.doc.stage.props.rod)
+            .into_iter()
+            .map(|p| rod.transform_point3(p))
+            .collect()
+    };
+    let mesh_before = mesh_in_actor(&ed);
     let handle = Handle::RodMarker(RodMarker::Butt);
     let camera = ed.render_camera();
     let butt = marker_in_world(&ed.doc.stage, RodMarker::Butt).unwrap();
@@ -253,6 +270,13 @@ fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
     assert!((now.reel_seat - (rod.reel_seat - offset)).abs() < 1e-9);
     let moved = marker_in_world(&ed.doc.stage, RodMarker::Butt).unwrap();
     assert!((moved - (butt + dir * (offset * k))).length() < 1e-6);
+    let mesh_after = mesh_in_actor(&ed);
+    let worst = mesh_before
+        .iter()
+        .zip(&mesh_after)
+        .map(|(a, b)| (*a - *b).length())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-6, "the rod's mesh moved {worst} m");
     ed.apply(C::Undo).unwrap();
     assert_eq!(ed.doc.stage.actor.gear.rod, rod);
     // Swapping the ends re-detects the rod from the other end (not an undo step).

@@ -14,7 +14,7 @@ use crate::fishing::net_model::{NetModel, detect_net};
 use crate::fishing::rod_model::{RodHints, RodModel};
 use crate::fishing::{Gear, RodGear, rules};
 use crate::gltf_io::{self, Character, LoadError};
-use crate::rig::Transform;
+use crate::rig::{Skeleton, Transform};
 use glam::{DQuat, DVec3};
 use std::path::{Path, PathBuf};
 
@@ -82,9 +82,9 @@ pub struct Props {
     /// What detection found in the artist's rod, with the artist's butt offset (`None` for
     /// the bundled one).
     pub rod_model: Option<RodModel>,
-    /// The artist's rod file as loaded (not yet in rod space) and its detection before any
-    /// butt offset: a new offset re-places it without reading the file.
-    rod_file: Option<Box<(Character, RodModel)>>,
+    /// The artist's rod skeleton as in its file (not yet in rod space) and the detection
+    /// before any butt offset: a new offset re-places the rod without reading the file.
+    rod_file: Option<Box<(Skeleton, RodModel)>>,
     /// What detection found in the artist's net (`None` for the bundled one).
     pub net_model: Option<NetModel>,
     /// The artist's files in use.
@@ -141,13 +141,11 @@ impl Props {
         };
         let detected = super::rod_file::rod_model_with(&file, &hints)?;
         let (model, gear) = rod_gear(&detected, &source.grips, &source.path)?;
-        self.rod = placed(
-            file.clone(),
-            &Transform::from_affine(&model.rod_from_file()),
-        );
+        let file_skeleton = file.skeleton.clone();
+        self.rod = placed(file, &Transform::from_affine(&model.rod_from_file()));
         self.gear.rod = gear;
         self.rod_model = Some(model);
-        self.rod_file = Some(Box::new((file, detected)));
+        self.rod_file = Some(Box::new((file_skeleton, detected)));
         self.sources.rod = Some(source.clone());
         Ok(())
     }
@@ -162,13 +160,11 @@ impl Props {
     pub fn set_rod_grips(&mut self, grips: RodGrips) -> Result<(), PropFileError> {
         match (&mut self.sources.rod, &self.rod_file) {
             (Some(source), Some(file)) => {
-                let (file, detected) = file.as_ref();
+                let (file_skeleton, detected) = file.as_ref();
                 let (model, gear) = rod_gear(detected, &grips, &source.path)?;
                 if grips.butt_offset != source.grips.butt_offset {
-                    self.rod = placed(
-                        file.clone(),
-                        &Transform::from_affine(&model.rod_from_file()),
-                    );
+                    let rod_from_file = Transform::from_affine(&model.rod_from_file());
+                    self.rod.skeleton = file_skeleton.with_roots_under(&rod_from_file);
                 }
                 self.gear.rod = gear;
                 self.rod_model = Some(model);
