@@ -29,7 +29,14 @@ pub fn angler_parts() -> (Vec<Joint>, Vec<AnglerPart>) {
         .into_iter()
         .map(|r| {
             let mesh = mesh_field(&r.field, &r.region, r.colour_sigma);
-            let (j, w) = skin_weights(&joints, &r.joints, &mesh.positions);
+            let (j, w) = skin_weights(
+                &joints,
+                &r.joints,
+                &mesh,
+                &r.field,
+                r.region.voxel,
+                r.skin_blend,
+            );
             AnglerPart {
                 name: r.name,
                 mesh,

@@ -39,14 +39,16 @@ fn hair() -> [f32; 3] {
     srgb(70, 52, 40)
 }
 
-/// One region to mesh: the field, the grid, colour softness, and the joints that may carry
-/// its skin weights.
+/// One region to mesh: the field, the grid, colour softness, the joints that may carry its
+/// skin weights and how far their weights blend along the surface (see [`super::skinning`]).
 pub struct BodyRegion {
     pub name: &'static str,
     pub field: Field,
     pub region: Region,
     pub colour_sigma: f64,
     pub joints: Vec<usize>,
+    /// Cap on how far skin weights blend along the surface, metres: five voxels.
+    pub skin_blend: f64,
 }
 
 fn v(x: f64, y: f64, z: f64) -> DVec3 {
@@ -108,8 +110,11 @@ pub fn body(joints: &[Joint]) -> BodyRegion {
                 Shape::ellipsoid(v(0.0, 0.72, 0.025), v(0.150, 0.13, 0.112)),
                 jacket(),
             )
+            // The chest is narrow enough (0.14 m half-width) that the hanging arms meet it only
+            // in the armpits, 10 cm below the shoulders: a longer crease binds more torso skin
+            // to the arm, which a raised arm then stretches (see `tests/angler_skin.rs`).
             .with(
-                Shape::ellipsoid(v(0.0, 0.89, 0.04), v(0.165, 0.135, 0.105)),
+                Shape::ellipsoid(v(0.0, 0.89, 0.04), v(0.140, 0.135, 0.105)),
                 jacket(),
             )
             .with(
@@ -150,7 +155,7 @@ pub fn body(joints: &[Joint]) -> BodyRegion {
             Shape::round_cone(elbow, wrist - fore_dir * 0.045, 0.040, 0.030),
             jacket(),
         ));
-        f.join(torso, cap, 0.05);
+        f.join(torso, cap, 0.035);
         f.join(cap, upper, 0.04);
         f.join(upper, fore, 0.025);
 
@@ -216,6 +221,7 @@ pub fn body(joints: &[Joint]) -> BodyRegion {
         region,
         colour_sigma: 0.005,
         joints: weighted,
+        skin_blend: 5.0 * voxel,
     }
 }
 
@@ -300,6 +306,7 @@ pub fn head(joints: &[Joint]) -> BodyRegion {
         region,
         colour_sigma: 0.002,
         joints: weighted,
+        skin_blend: 5.0 * voxel,
     }
 }
 
@@ -406,5 +413,6 @@ pub fn hand(joints: &[Joint], side: &str) -> BodyRegion {
         region,
         colour_sigma: 0.0012,
         joints: weighted,
+        skin_blend: 5.0 * voxel,
     }
 }

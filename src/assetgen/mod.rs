@@ -53,6 +53,7 @@
 pub mod angler;
 pub mod body;
 pub mod glb;
+pub mod heat;
 pub mod mesher;
 pub mod props;
 pub mod rods;
