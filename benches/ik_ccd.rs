@@ -7,7 +7,7 @@
 //! `update(globalBlendFactor)` — so every iteration solves the same first frame. Nothing is
 //! allocated inside the loop.
 
-use anglerpose::ik::ccd::CcdReport;
+use anglerpose::ik::ccd::{CcdReport, CcdWorkspace};
 use anglerpose::oracle;
 use criterion::Criterion;
 use std::hint::black_box;
@@ -47,6 +47,7 @@ pub fn benches(c: &mut Criterion) {
             .filter_map(|c| c.links.last().map(|l| l.index))
             .collect();
         let mut report = CcdReport::default();
+        let mut work = CcdWorkspace::default();
         let blend = sc.global_blend_factor.unwrap_or(1.0);
         group.bench_function(name.as_str(), |b| {
             b.iter(|| {
@@ -56,8 +57,13 @@ pub fn benches(c: &mut Criterion) {
                 for &top in &tops {
                     pose.refresh_subtree(&sc.skeleton, top);
                 }
-                sc.solver
-                    .update_into(&sc.skeleton, &mut pose, black_box(blend), &mut report);
+                sc.solver.update_into(
+                    &sc.skeleton,
+                    &mut pose,
+                    black_box(blend),
+                    &mut report,
+                    &mut work,
+                );
                 black_box(&pose);
             })
         });

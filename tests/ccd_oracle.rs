@@ -4,7 +4,7 @@
 //! world positions and distances. Also: the helper data, reports, limit switches, degenerate
 //! input and validation errors.
 
-use anglerpose::ik::ccd::{CcdChain, CcdError, CcdLink, CcdSolver, EulerState};
+use anglerpose::ik::ccd::{CcdChain, CcdError, CcdLink, CcdSolver, CcdWorkspace, EulerState};
 use anglerpose::oracle::{self, Scene, SceneError};
 use anglerpose::rig::{Bone, Pose, Skeleton, Transform};
 use glam::{DQuat, DVec3};
@@ -250,8 +250,9 @@ fn update_into_reuses_the_report_and_equals_update() {
     let mut b = sc.pose.clone();
     let fresh = sc.solver.update(&sc.skeleton, &mut a, 1.0);
     let mut reused = sc.solver.update(&sc.skeleton, &mut sc.pose.clone(), 1.0);
+    let mut work = CcdWorkspace::default();
     sc.solver
-        .update_into(&sc.skeleton, &mut b, 1.0, &mut reused);
+        .update_into(&sc.skeleton, &mut b, 1.0, &mut reused, &mut work);
     assert_eq!(a, b);
     assert_eq!(fresh.chains.len(), reused.chains.len());
     for (x, y) in fresh.chains.iter().zip(&reused.chains) {

@@ -10,10 +10,12 @@ use anglerpose::fishing::{
     Phase, PoseEvaluation, Poser, SIDES, SessionError, SessionState, SolverSettings,
     analyse_timeline,
 };
+use anglerpose::gltf_io;
 use anglerpose::ik::limits::{euler_xyz_from_quat, wrap_near};
-use anglerpose::rig::{Pose, Side, Transform};
+use anglerpose::rig::{HumanoidMap, Pose, Side, Transform};
 use glam::{DQuat, DVec3};
 use support::angler::angler;
+use support::gltf_edit::{Doc, quat};
 
 fn ccd_settings() -> SolverSettings {
     let mut s = SolverSettings::default();
@@ -302,4 +304,65 @@ fn timeline_analysis_runs_on_ccd_arms() {
     // Same input, same result (a pure function of the state, like two-bone).
     let b = analyse_timeline(&actor, &calib, &settings, &params, 121).unwrap();
     assert_eq!(a.samples, b.samples);
+}
+
+/// An arm with a bone between the upper arm and the forearm (a twist bone turned 30° about the
+/// forearm's axis, the forearm turned back, so the rest pose is unchanged) solves its CCD chain
+/// on a scratch skeleton, where limits see the forearm relative to the upper arm. The plain
+/// arm solves on the character's own skeleton. Both give the same pose, limits on, at every
+/// phase: elbows and wrists within twice the distance at which the CCD arm stops (each stops
+/// within it of the target, after passes that the f32 file's rounding can make differ by
+/// one), hands turned alike to 1e-5 rad.
+#[test]
+fn an_arm_with_a_twist_bone_solves_like_the_plain_arm() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
+    let mut doc = Doc::read(&path);
+    for side in ["L", "R"] {
+        // The forearm's own +Y runs along it in the generated angler.
+        doc.insert_parent(
+            &format!("forearm.{side}"),
+            &format!("elbow_twist.{side}"),
+            quat([0.0, 1.0, 0.0], 30.0),
+        );
+    }
+    let rig = |c: anglerpose::gltf_io::Character| {
+        let rest = Pose::rest(&c.skeleton);
+        let map = HumanoidMap::detect(&c.skeleton, &rest);
+        ActorRig::new(c.skeleton, &rest, &map).expect("both arms")
+    };
+    let twisted = rig(gltf_io::load_from_bytes(&path, &doc.bytes()).expect("loads"));
+    let plain = angler();
+    let settings = ccd_settings();
+    for side in SIDES {
+        let (p, t) = (plain.arm(side), twisted.arm(side));
+        assert_ne!(
+            twisted.skeleton.parent(t.fore),
+            Some(t.upper),
+            "a bone in between"
+        );
+        assert_eq!(plain.skeleton.parent(p.fore), Some(p.upper));
+    }
+    let mut worst: f64 = 0.0;
+    for phase in Phase::ALL {
+        let state = SessionState {
+            phase,
+            t: 0.5,
+            ..SessionState::default()
+        };
+        let (a, _) = evaluate(&plain, &plain.default_calibration(), &settings, &state).unwrap();
+        let (b, _) = evaluate(&twisted, &twisted.default_calibration(), &settings, &state).unwrap();
+        for side in SIDES {
+            let (p, t) = (plain.arm(side), twisted.arm(side));
+            let stop = 0.1 * CCD_REACH_TOLERANCE * arm_length(&plain, side);
+            for (x, y) in [(p.fore, t.fore), (p.hand, t.hand)] {
+                let d = a.world_position(x).distance(b.world_position(y));
+                assert!(d <= 2.0 * stop, "{phase:?} {side:?}: {d} m apart");
+                worst = worst.max(d);
+            }
+            let q = a.world_rotation(p.hand) * b.world_rotation(t.hand).inverse();
+            let turn = 2.0 * q.xyz().length().asin();
+            assert!(turn < 1e-5, "{phase:?} {side:?}: hands {turn} rad apart");
+        }
+    }
+    assert!(worst > 0.0, "the two skeletons are not the same file");
 }

@@ -1,13 +1,10 @@
 //! The CCD arm: one arm posed by [`crate::ik::ccd`] (three.js r187 `CCDIKSolver` semantics)
 //! instead of the two-bone solver.
 //!
-//! The chain is hand (effector) ← forearm ← upper arm. three's solver reads its target from a
-//! bone, so the solve runs on a five-bone scratch skeleton — a base bone carrying the upper
-//! arm's parent frame, the upper arm, the forearm, the hand, and a root target bone at the wrist
-//! target — whose link locals are the arm's locals (or, when twist bones sit between them, the
-//! transform relative to the previous link). The solved link rotations are written back into
-//! the arm. Every update starts from the seated base pose, so the result is a pure function of
-//! state, calibration and settings (undo restores it exactly).
+//! The chain is hand (effector) ← forearm ← upper arm, solved toward the wrist target as a
+//! point, on the character's own pose (see [`solve_ccd_arm`] for arms with twist bones between
+//! the links). Every update starts from the seated base pose, so the result is a pure
+//! function of state, calibration and settings (undo restores it exactly).
 //!
 //! Limits act on each link's local rotation, exactly as in three.js: `limitation` (hinge axis)
 //! then `rotationMin` / `rotationMax` (Euler XYZ with three's wrap). The global switch overrides
@@ -16,11 +13,13 @@
 
 use super::actor::ArmRig;
 use super::settings::{CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings};
-use crate::ik::ccd::{CcdChain, CcdLink, CcdSolver, EulerState};
+use crate::ik::ccd::{
+    CcdChain, CcdLink, CcdReport, CcdSolver, CcdTarget, CcdWorkspace, EulerState,
+};
 use crate::ik::limits::euler_xyz_from_quat;
 use crate::ik::two_bone::{Fallback, ReachClamp, TwoBoneReport};
 use crate::rig::{Bone, Pose, Skeleton, Transform};
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 
 /// A CCD arm counts as having reached its target when the wrist ends within this fraction of
 /// the arm's length (upper arm + forearm) from it (1e-4: 0.06 mm on the bundled angler).
@@ -83,13 +82,44 @@ fn relative(skel: &Skeleton, pose: &Pose, frame: usize, bone: usize) -> Transfor
     }
 }
 
+/// The solver, report and buffers of CCD arm solves, kept by the [`super::Poser`] so that an
+/// update of a plain arm allocates nothing. Holds no result between solves.
+#[derive(Clone, Debug)]
+pub(crate) struct CcdArmWork {
+    solver: CcdSolver,
+    report: CcdReport,
+    work: CcdWorkspace,
+}
+
+impl Default for CcdArmWork {
+    fn default() -> Self {
+        let links = vec![CcdLink::new(0); 2];
+        Self {
+            solver: CcdSolver::new(vec![CcdChain::toward(
+                CcdTarget::Point(DVec3::ZERO),
+                0,
+                links,
+            )]),
+            report: CcdReport::default(),
+            work: CcdWorkspace::default(),
+        }
+    }
+}
+
 /// Solves `arm` toward `target` with its CCD settings in `settings` (the global limit switch
-/// and weight apply), writing the upper-arm and forearm rotations
-/// into `pose` and refreshing the arm's subtree. Preconditions: the arm passed the two-bone
-/// chain validation (indices, chain, uniform scale, non-zero segments), world transforms are
-/// current and `settings` passed `SolverSettings::validate`. Returns the report and the
-/// two-bone-style summary the diagnostics and flip detection read.
+/// and weight apply), writing the upper-arm and forearm rotations into `pose` and refreshing
+/// the arm's subtree. Preconditions: the arm passed the two-bone chain validation (indices,
+/// chain, uniform scale, non-zero segments), world transforms are current and `settings`
+/// passed `SolverSettings::validate`. Returns the report and the two-bone-style summary the
+/// diagnostics and flip detection read.
+///
+/// When the forearm's parent is the upper arm and the hand's the forearm, the chain runs on
+/// the character's own skeleton toward a point target. Otherwise (twist bones between them)
+/// it runs on a four-bone scratch skeleton (the upper arm's parent frame, the upper arm, and
+/// the forearm and hand relative to the previous link), so limits still see the forearm's
+/// rotation relative to the upper arm; that path allocates.
 pub(crate) fn solve_ccd_arm(
+    work: &mut CcdArmWork,
     skel: &Skeleton,
     pose: &mut Pose,
     arm: &ArmRig,
@@ -98,7 +128,82 @@ pub(crate) fn solve_ccd_arm(
     pole: DVec3,
 ) -> Result<(CcdArmReport, TwoBoneReport), String> {
     let (limits_enabled, weight) = (settings.limits_enabled, settings.weight);
-    let settings: &CcdArmSettings = &settings.arm(arm.side).ccd;
+    let ccd: &CcdArmSettings = &settings.arm(arm.side).ccd;
+    // Reaching is all the arm needs: stop once the wrist is within a tenth of the reach
+    // tolerance (6 µm on the bundled angler) rather than when steps fall below three's 1e-5.
+    let (shoulder, elbow) = (
+        pose.world_position(arm.upper),
+        pose.world_position(arm.fore),
+    );
+    let length = (elbow - shoulder).length() + (pose.world_position(arm.hand) - elbow).length();
+    let direct =
+        skel.parent(arm.fore) == Some(arm.upper) && skel.parent(arm.hand) == Some(arm.fore);
+    let [upper, fore, hand] = if direct {
+        [arm.upper, arm.fore, arm.hand]
+    } else {
+        [1, 2, 3]
+    };
+    work.solver.limits_enabled = limits_enabled;
+    let chain = &mut work.solver.chains[0];
+    chain.target = CcdTarget::Point(target);
+    chain.effector = hand;
+    chain.links[0] = link(fore, &ccd.forearm);
+    chain.links[1] = link(upper, &ccd.upper_arm);
+    chain.iteration = ccd.iterations;
+    chain.converged_within = Some(0.1 * CCD_REACH_TOLERANCE * length);
+    chain.min_angle = ccd.min_angle;
+    chain.max_angle = ccd.max_angle;
+    chain.blend_factor = ccd.blend_factor;
+
+    let rotations = if direct {
+        work.solver
+            .validate(skel)
+            .map_err(|e| format!("CCD chain: {e}"))?;
+        work.solver
+            .update_into(skel, pose, weight, &mut work.report, &mut work.work);
+        [
+            pose.local(arm.fore).rotation,
+            pose.local(arm.upper).rotation,
+        ]
+    } else {
+        solve_on_scratch(work, skel, pose, arm, weight)?
+    };
+    let chain_report = &work.report.chains[0];
+    let links = std::array::from_fn(|k| {
+        let r = chain_report.links[k];
+        CcdLinkState {
+            role: CcdLinkRole::ALL[k],
+            bone: if k == 0 { arm.fore } else { arm.upper },
+            rotations: r.rotations,
+            on_limit: r.on_limit,
+            euler: match r.euler {
+                EulerState::Stored(v) => v,
+                _ => euler_xyz_from_quat(rotations[k]),
+            },
+        }
+    });
+    let ccd = CcdArmReport {
+        iterations: chain_report.iterations,
+        exited_early: chain_report.exited_early,
+        initial_distance: chain_report.initial_distance,
+        final_distance: chain_report.final_distance,
+        blend: chain_report.blend,
+        links,
+    };
+    let summary = summarise(pose, arm, target, pole, &ccd);
+    Ok((ccd, summary))
+}
+
+/// The scratch-skeleton solve of [`solve_ccd_arm`] for arms with bones between their links:
+/// solves `work`'s chain (set up for bones 1–3) and writes the result into `pose`. Returns the
+/// forearm's rotation relative to the upper arm and the upper arm's local rotation.
+fn solve_on_scratch(
+    work: &mut CcdArmWork,
+    skel: &Skeleton,
+    pose: &mut Pose,
+    arm: &ArmRig,
+    weight: f64,
+) -> Result<[DQuat; 2], String> {
     let base = match skel.parent(arm.upper) {
         Some(p) => Transform::from_affine(pose.world_from_bone(p)),
         None => *pose.world_from_actor(),
@@ -115,78 +220,30 @@ pub(crate) fn solve_ccd_arm(
         bone("upper_arm", Some(0), *pose.local(arm.upper)),
         bone("forearm", Some(1), fore_local),
         bone("hand", Some(2), hand_local),
-        bone("target", None, Transform::from_translation(target)),
     ])
     .map_err(|e| format!("CCD chain: {e}"))?;
     let mut chain_pose = Pose::rest(&scratch);
-    // Reaching is all the arm needs: stop once the wrist is within a tenth of the reach
-    // tolerance (6 µm on the bundled angler) rather than when steps fall below three's 1e-5.
-    let (shoulder, elbow) = (
-        pose.world_position(arm.upper),
-        pose.world_position(arm.fore),
-    );
-    let length = (elbow - shoulder).length() + (pose.world_position(arm.hand) - elbow).length();
-    let chain = CcdChain {
-        iteration: settings.iterations,
-        converged_within: Some(0.1 * CCD_REACH_TOLERANCE * length),
-        min_angle: settings.min_angle,
-        max_angle: settings.max_angle,
-        blend_factor: settings.blend_factor,
-        ..CcdChain::new(
-            4,
-            3,
-            vec![link(2, &settings.forearm), link(1, &settings.upper_arm)],
-        )
-    };
-    let solver = CcdSolver {
-        chains: vec![chain],
-        limits_enabled,
-    };
-    solver
+    work.solver
         .validate(&scratch)
         .map_err(|e| format!("CCD chain: {e}"))?;
-    let report = solver.update(&scratch, &mut chain_pose, weight);
-    let chain_report = &report.chains[0];
+    work.solver.update_into(
+        &scratch,
+        &mut chain_pose,
+        weight,
+        &mut work.report,
+        &mut work.work,
+    );
 
     // Write back. The upper arm's scratch parent is its real parent's frame, so its local
-    // rotation is the real one. The forearm's real local is q_old · q_rel_old⁻¹ · q_rel_new
-    // (exactly q_rel_new when the forearm's parent is the upper arm).
-    pose.set_local_rotation(arm.upper, chain_pose.local(1).rotation);
+    // rotation is the real one. The forearm's real local is q_old · q_rel_old⁻¹ · q_rel_new.
+    let upper = chain_pose.local(1).rotation;
     let new_rel = chain_pose.local(2).rotation;
+    pose.set_local_rotation(arm.upper, upper);
     let old_real = pose.local(arm.fore).rotation;
-    let fore = if fore_local.rotation == old_real {
-        new_rel
-    } else {
-        (old_real * fore_local.rotation.inverse() * new_rel).normalize()
-    };
+    let fore = (old_real * fore_local.rotation.inverse() * new_rel).normalize();
     pose.set_local_rotation(arm.fore, fore);
     pose.refresh_subtree(skel, arm.upper);
-
-    let links = std::array::from_fn(|k| {
-        let role = CcdLinkRole::ALL[k];
-        let r = chain_report.links[k];
-        let euler = match r.euler {
-            EulerState::Stored(v) => v,
-            _ => euler_xyz_from_quat(chain_pose.local(2 - k).rotation),
-        };
-        CcdLinkState {
-            role,
-            bone: if k == 0 { arm.fore } else { arm.upper },
-            rotations: r.rotations,
-            on_limit: r.on_limit,
-            euler,
-        }
-    });
-    let ccd = CcdArmReport {
-        iterations: chain_report.iterations,
-        exited_early: chain_report.exited_early,
-        initial_distance: chain_report.initial_distance,
-        final_distance: chain_report.final_distance,
-        blend: chain_report.blend,
-        links,
-    };
-    let summary = summarise(pose, arm, target, pole, &ccd);
-    Ok((ccd, summary))
+    Ok([new_rel, upper])
 }
 
 /// The two-bone report's fields measured on the CCD result, so diagnostics, overlays and the

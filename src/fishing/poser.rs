@@ -7,7 +7,7 @@
 
 use super::actor::{ActorRig, ArmRig};
 use super::calibration::GripCalibration;
-use super::ccd_arm::{CcdArmReport, solve_ccd_arm};
+use super::ccd_arm::{CcdArmReport, CcdArmWork, solve_ccd_arm};
 use super::session::SessionState;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::{ArmSolverKind, SolverSettings};
@@ -111,10 +111,19 @@ fn turn_hand_group(pose: &mut Pose, arm: &ArmRig, hand_before: &Transform) {
     }
 }
 
-/// Carries what flip detection needs from one evaluation to the next.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Carries what flip detection needs from one evaluation to the next, and the CCD solver's
+/// buffers (which hold no result between evaluations).
+#[derive(Clone, Debug, Default)]
 pub struct Poser {
     previous_normals: PerSide<Option<DVec3>>,
+    ccd: CcdArmWork,
+}
+
+/// Two posers are equal when they carry the same history (their buffers hold no state).
+impl PartialEq for Poser {
+    fn eq(&self, other: &Self) -> bool {
+        self.previous_normals == other.previous_normals
+    }
 }
 
 impl Poser {
@@ -229,13 +238,19 @@ impl Poser {
         let (ik, ccd) = match arm_settings.solver {
             ArmSolverKind::TwoBone => (job.solve_chain_unchecked(skel, pose), None),
             ArmSolverKind::Ccd => {
-                let (ccd, ik) =
-                    solve_ccd_arm(skel, pose, arm, settings, wrist_target, pole_in_world).map_err(
-                        |problem| SessionError::Ccd {
-                            side: name,
-                            problem,
-                        },
-                    )?;
+                let (ccd, ik) = solve_ccd_arm(
+                    &mut self.ccd,
+                    skel,
+                    pose,
+                    arm,
+                    settings,
+                    wrist_target,
+                    pole_in_world,
+                )
+                .map_err(|problem| SessionError::Ccd {
+                    side: name,
+                    problem,
+                })?;
                 (ik, Some(ccd))
             }
         };

@@ -155,8 +155,8 @@ pub fn parse_scene(text: &str, source: &str) -> Result<Scene, SceneError> {
             let mut chains = Vec::with_capacity(a.len());
             for (k, ik) in a.iter().enumerate() {
                 let (chain, target_position) = parse_chain(&r, ik, k, count)?;
-                if let Some(p) = target_position {
-                    bones[chain.target].rest.translation = p;
+                if let (Some(p), Some(bone)) = (target_position, chain.target_bone()) {
+                    bones[bone].rest.translation = p;
                 }
                 chains.push(chain);
             }

@@ -2,7 +2,7 @@
 //! (`shared/oracles/threejs-ccd/oracle.mjs`): `bones`, `chains`, `helper`, `conditioning`.
 
 use super::{Scene, quat_xyzw};
-use crate::ik::ccd::{CcdReport, EulerState};
+use crate::ik::ccd::{CcdReport, CcdWorkspace, EulerState};
 use crate::ik::limits::euler_xyz_from_quat;
 use crate::rig::Pose;
 use glam::{DAffine3, DQuat, DVec3, DVec4};
@@ -37,7 +37,7 @@ fn chain_states(scene: &Scene, pose: &Pose) -> Vec<ChainState> {
         .chains
         .iter()
         .map(|c| {
-            let t = pose.world_position(c.target);
+            let t = c.target_in_world(pose);
             let e = pose.world_position(c.effector);
             ChainState {
                 target_world: t,
@@ -55,10 +55,10 @@ pub fn run_ccd(scene: &Scene, target_nudge: f64) -> CcdRun {
     let skel = &scene.skeleton;
     let mut pose = scene.pose.clone();
     if target_nudge != 0.0 {
-        for c in &scene.solver.chains {
-            let mut t = *pose.local(c.target);
+        for bone in scene.solver.chains.iter().filter_map(|c| c.target_bone()) {
+            let mut t = *pose.local(bone);
             t.translation += DVec3::splat(target_nudge);
-            pose.set_local(c.target, t);
+            pose.set_local(bone, t);
         }
         pose.refresh_all(skel);
     }
@@ -69,11 +69,12 @@ pub fn run_ccd(scene: &Scene, target_nudge: f64) -> CcdRun {
     let blend = scene.global_blend_factor.unwrap_or(1.0);
     let mut history = Vec::with_capacity(scene.updates as usize);
     let mut report = CcdReport::default();
+    let mut work = CcdWorkspace::default();
     for _ in 0..scene.updates {
         pose.refresh_all(skel);
         scene
             .solver
-            .update_into(skel, &mut pose, blend, &mut report);
+            .update_into(skel, &mut pose, blend, &mut report, &mut work);
         for chain in &report.chains {
             for link in &chain.links {
                 match link.euler {
@@ -154,10 +155,11 @@ pub fn helper_json(scene: &Scene, pose: &Pose) -> Value {
         .chains
         .iter()
         .map(|c| {
-            let mut points = vec![f32s(local(c.target)), f32s(local(c.effector))];
+            let target = mesh_inv.transform_point3(c.target_in_world(pose));
+            let mut points = vec![f32s(target), f32s(local(c.effector))];
             points.extend(c.links.iter().map(|l| f32s(local(l.index))));
             json!({
-                "target": {"position": local(c.target).to_array(), "material": material("0xff8888")},
+                "target": {"position": target.to_array(), "material": material("0xff8888")},
                 "effector": {"position": local(c.effector).to_array(), "material": material("0x88ff88")},
                 "links": c.links.iter().map(|l| json!({
                     "position": local(l.index).to_array(), "material": material("0x8888ff")
@@ -199,7 +201,7 @@ pub fn result_json(scene: &Scene, run: &CcdRun, conditioning: Option<&CcdRun>) -
         .map(|(k, c)| {
             json!({
                 "ik": k,
-                "target": c.target,
+                "target": c.target_bone(),
                 "effector": c.effector,
                 "initialDistance": run.initial[k].distance,
                 "initialEffectorWorld": run.initial[k].effector_world.to_array(),

@@ -102,3 +102,57 @@ pub fn quat(axis: [f64; 3], angle_deg: f64) -> [f64; 4] {
         h.cos(),
     ]
 }
+
+impl Doc {
+    /// Puts a new node `name` between the node `child` and its parent, turned by `rotation`
+    /// (xyzw) at the child's position, and turns the child back, so that every world transform
+    /// stays the same. Returns the new node's index.
+    pub fn insert_parent(&mut self, child: &str, name: &str, rotation: [f64; 4]) -> usize {
+        let nodes = self.json["nodes"].as_array_mut().unwrap();
+        let c = nodes.iter().position(|n| n["name"] == child).unwrap();
+        let parent = nodes
+            .iter()
+            .position(|n| {
+                n["children"]
+                    .as_array()
+                    .is_some_and(|ch| ch.iter().any(|i| i.as_u64() == Some(c as u64)))
+            })
+            .unwrap();
+        let v3 = |v: &Value, d: f64| -> [f64; 3] {
+            v.as_array()
+                .map(|a| [0, 1, 2].map(|k| a[k].as_f64().unwrap()))
+                .unwrap_or([d; 3])
+        };
+        let t = v3(&nodes[c]["translation"], 0.0);
+        let q = nodes[c]["rotation"]
+            .as_array()
+            .map(|a| [0, 1, 2, 3].map(|k| a[k].as_f64().unwrap()))
+            .unwrap_or([0.0, 0.0, 0.0, 1.0]);
+        let inv = [-rotation[0], -rotation[1], -rotation[2], rotation[3]];
+        nodes.push(json!({
+            "name": name,
+            "children": [c],
+            "translation": t,
+            "rotation": rotation,
+        }));
+        let index = nodes.len() - 1;
+        nodes[c]["translation"] = json!([0.0, 0.0, 0.0]);
+        nodes[c]["rotation"] = json!(quat_mul(inv, q));
+        for i in nodes[parent]["children"].as_array_mut().unwrap() {
+            if i.as_u64() == Some(c as u64) {
+                *i = json!(index);
+            }
+        }
+        index
+    }
+}
+
+/// Hamilton product `a · b` of xyzw quaternions.
+pub fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    [
+        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+    ]
+}

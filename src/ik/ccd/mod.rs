@@ -19,7 +19,7 @@
 
 mod solve;
 
-use crate::rig::{Pose, Skeleton};
+use crate::rig::{Pose, Skeleton, Transform};
 use glam::{DAffine3, DQuat, DVec3};
 use thiserror::Error;
 
@@ -55,12 +55,22 @@ impl CcdLink {
     }
 }
 
+/// What a chain reaches for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CcdTarget {
+    /// A bone's world position, read once at the chain's start (three.js's only kind).
+    Bone(usize),
+    /// A point in world space (not in three.js): a caller with a goal position needs no target
+    /// bone, so no scratch skeleton.
+    Point(DVec3),
+}
+
 /// One chain (three.js `IK` object). `links[0]` is the effector's parent, each next link the
 /// previous one's parent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CcdChain {
-    /// Bone whose world position (read once, at the chain's start) is the goal.
-    pub target: usize,
+    /// The goal (a bone's world position, read once at the chain's start, or a world point).
+    pub target: CcdTarget,
     /// Bone that should reach the target.
     pub effector: usize,
     /// The links to rotate, effector's parent first, towards the root.
@@ -82,8 +92,14 @@ pub struct CcdChain {
 }
 
 impl CcdChain {
-    /// A chain with one pass, no angle bounds and the global blend.
+    /// A chain toward the bone `target` (three.js) with one pass, no angle bounds and the
+    /// global blend.
     pub fn new(target: usize, effector: usize, links: Vec<CcdLink>) -> Self {
+        Self::toward(CcdTarget::Bone(target), effector, links)
+    }
+
+    /// Like [`CcdChain::new`] toward any [`CcdTarget`].
+    pub fn toward(target: CcdTarget, effector: usize, links: Vec<CcdLink>) -> Self {
         Self {
             target,
             effector,
@@ -93,6 +109,25 @@ impl CcdChain {
             max_angle: None,
             blend_factor: None,
             converged_within: None,
+        }
+    }
+
+    /// The target bone, if the target is one.
+    pub fn target_bone(&self) -> Option<usize> {
+        match self.target {
+            CcdTarget::Bone(b) => Some(b),
+            CcdTarget::Point(_) => None,
+        }
+    }
+
+    /// The goal in world space under `pose` (a bone target's world position).
+    ///
+    /// # Panics
+    /// When a bone target is out of range for `pose` (call [`CcdSolver::validate`] first).
+    pub fn target_in_world(&self, pose: &Pose) -> DVec3 {
+        match self.target {
+            CcdTarget::Bone(b) => pose.world_position(b),
+            CcdTarget::Point(p) => p,
         }
     }
 }
@@ -243,14 +278,21 @@ pub struct ChainReport {
     pub links: Vec<LinkReport>,
     /// The chain was skipped because an index is out of range (call `validate`).
     pub skipped: bool,
+}
+
+/// Buffers an update works in, kept between updates by [`CcdSolver::update_into`] so that a
+/// solve allocates nothing once they have grown. Holds no result.
+#[derive(Clone, Debug, Default)]
+pub struct CcdWorkspace {
     saved: Vec<DQuat>,
     local_aff: Vec<DAffine3>,
     world: Vec<DAffine3>,
-    scratch: Vec<DVec3>,
+    target_in_link: Vec<DVec3>,
+    locals: Vec<Transform>,
 }
 
-/// Outcome of one [`CcdSolver::update`]; reuse it with [`CcdSolver::update_into`] to avoid
-/// allocating.
+/// Outcome of one [`CcdSolver::update`]; reuse it (and a [`CcdWorkspace`]) with
+/// [`CcdSolver::update_into`] to avoid allocating.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
 pub struct CcdReport {
@@ -301,13 +343,19 @@ impl CcdSolver {
                     Ok(())
                 }
             };
-            range(CcdField::Target, chain.target)?;
-            range(CcdField::Effector, chain.effector)?;
             let bad = |field, problem| CcdError::BadValue {
                 chain: k,
                 field,
                 problem,
             };
+            match chain.target {
+                CcdTarget::Bone(b) => range(CcdField::Target, b)?,
+                CcdTarget::Point(p) if !p.is_finite() => {
+                    return Err(bad(CcdField::Target, "must be finite"));
+                }
+                CcdTarget::Point(_) => {}
+            }
+            range(CcdField::Effector, chain.effector)?;
             for (field, v) in [
                 (CcdField::MinAngle, chain.min_angle),
                 (CcdField::MaxAngle, chain.max_angle),
@@ -355,11 +403,13 @@ impl CcdSolver {
     /// must be current (refresh before the call, as a render loop does).
     pub fn update(&self, skeleton: &Skeleton, pose: &mut Pose, global_blend: f64) -> CcdReport {
         let mut report = CcdReport::default();
-        self.update_into(skeleton, pose, global_blend, &mut report);
+        let mut work = CcdWorkspace::default();
+        self.update_into(skeleton, pose, global_blend, &mut report, &mut work);
         report
     }
 
-    /// [`CcdSolver::update`] writing into a reused report (no allocation once it has grown).
+    /// [`CcdSolver::update`] writing into a reused report and workspace (no allocation once
+    /// they have grown).
     /// Precondition: `validate(skeleton)` returned `Ok`; a chain with an out-of-range index is
     /// skipped (`skipped = true`), and links that are not a parent chain give undefined (but
     /// finite) poses.
@@ -369,14 +419,16 @@ impl CcdSolver {
         pose: &mut Pose,
         global_blend: f64,
         report: &mut CcdReport,
+        work: &mut CcdWorkspace,
     ) {
         report
             .chains
             .resize_with(self.chains.len(), ChainReport::default);
         let n = skeleton.len().min(pose.len());
         for (chain, out) in self.chains.iter().zip(report.chains.iter_mut()) {
-            let fits =
-                chain.target < n && chain.effector < n && chain.links.iter().all(|l| l.index < n);
+            let fits = chain.target_bone().is_none_or(|b| b < n)
+                && chain.effector < n
+                && chain.links.iter().all(|l| l.index < n);
             out.links.clear();
             out.skipped = !fits;
             if !fits {
@@ -384,7 +436,7 @@ impl CcdSolver {
                 out.exited_early = false;
                 continue;
             }
-            self.update_chain(skeleton, pose, chain, global_blend, out);
+            self.update_chain(skeleton, pose, chain, global_blend, out, work);
         }
     }
 }

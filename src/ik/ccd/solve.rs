@@ -13,7 +13,9 @@
 //! Either way the pose's local rotations are written as three would, and the moved subtree is
 //! refreshed in the pose once at the end of the chain.
 
-use super::{CcdChain, CcdLink, CcdSolver, ChainReport, EulerState, LinkReport, three_slerp};
+use super::{
+    CcdChain, CcdLink, CcdSolver, CcdWorkspace, ChainReport, EulerState, LinkReport, three_slerp,
+};
 use crate::ik::limits::{clamp_euler_three, euler_xyz_from_quat, quat_from_euler_xyz};
 use crate::rig::{Pose, Skeleton};
 use glam::{DQuat, DVec3};
@@ -30,9 +32,10 @@ impl CcdSolver {
         chain: &CcdChain,
         global_blend: f64,
         out: &mut ChainReport,
+        work: &mut CcdWorkspace,
     ) {
         let blend = chain.blend_factor.unwrap_or(global_blend);
-        let target = pose.world_position(chain.target);
+        let target = chain.target_in_world(pose);
         let links = &chain.links;
         out.blend = blend;
         out.initial_distance = target.distance(pose.world_position(chain.effector));
@@ -43,8 +46,8 @@ impl CcdSolver {
             euler: EulerState::Untouched,
         }));
         if blend < 1.0 {
-            out.saved.clear();
-            out.saved
+            work.saved.clear();
+            work.saved
                 .extend(links.iter().map(|l| pose.local(l.index).rotation));
         }
         out.iterations = 0;
@@ -55,14 +58,14 @@ impl CcdSolver {
             out.exited_early = chain.iteration > 1;
             None
         } else if uniform_scale_to_root(skeleton, pose, chain.effector) {
-            self.passes_local(skeleton, pose, chain, target, out)
+            self.passes_local(skeleton, pose, chain, target, out, work)
         } else {
-            self.passes_world(skeleton, pose, chain, target, out)
+            self.passes_world(skeleton, pose, chain, target, out, work)
         };
         let mut top = top;
         if blend < 1.0 {
             for (j, link) in links.iter().enumerate() {
-                let blended = three_slerp(out.saved[j], pose.local(link.index).rotation, blend);
+                let blended = three_slerp(work.saved[j], pose.local(link.index).rotation, blend);
                 pose.set_local_rotation(link.index, blended);
                 out.links[j].euler = EulerState::FromQuaternion;
             }
@@ -166,6 +169,7 @@ impl CcdSolver {
         chain: &CcdChain,
         target: DVec3,
         out: &mut ChainReport,
+        work: &mut CcdWorkspace,
     ) -> Option<usize> {
         let links = &chain.links;
         let n = links.len();
@@ -179,12 +183,16 @@ impl CcdSolver {
             .converged_within
             .map(|d| d / top_parent.matrix3.x_axis.length().max(1e-300));
         let effector_in_link0 = pose.local(chain.effector).translation;
-        out.scratch.clear();
-        out.scratch.resize(n, DVec3::ZERO);
+        work.target_in_link.clear();
+        work.target_in_link.resize(n, DVec3::ZERO);
+        // The links' locals, rotated here and written to the pose once, after the passes.
+        work.locals.clear();
+        work.locals
+            .extend(links.iter().map(|l| *pose.local(l.index)));
         let mut top = None;
-        // `scratch[j]` (the target in link j's frame) depends only on the locals of links
+        // `target_in_link[j]` (the target in link j's frame) depends only on the locals of links
         // j..n; a pass rotates links from the effector up, so after a pass whose highest
-        // rotated link was `stale - 1`, only `scratch[..stale]` must be recomputed.
+        // rotated link was `stale - 1`, only `target_in_link[..stale]` must be recomputed.
         let mut stale = n;
         for _ in 0..chain.iteration {
             out.iterations += 1;
@@ -192,12 +200,12 @@ impl CcdSolver {
             let mut t = if stale == n {
                 target_in_top_parent
             } else {
-                out.scratch[stale]
+                work.target_in_link[stale]
             };
             for j in (0..stale).rev() {
-                let l = pose.local(links[j].index);
+                let l = &work.locals[j];
                 t = (l.rotation.conjugate() * (t - l.translation)) / l.scale.x;
-                out.scratch[j] = t;
+                work.target_in_link[j] = t;
             }
             stale = 0;
             let mut e = effector_in_link0;
@@ -208,17 +216,17 @@ impl CcdSolver {
                     whole = false;
                     break;
                 }
-                let l = *pose.local(link.index);
+                let l = work.locals[j];
                 let q = match self.step(
                     chain,
                     link,
                     l.rotation,
                     e,
-                    out.scratch[j],
+                    work.target_in_link[j],
                     &mut out.links[j],
                 ) {
                     Some(q) => {
-                        pose.set_local_rotation(link.index, q);
+                        work.locals[j].rotation = q;
                         top = Some(top.map_or(j, |t: usize| t.max(j)));
                         rotated = true;
                         stale = j + 1;
@@ -237,6 +245,11 @@ impl CcdSolver {
                 break;
             }
         }
+        if let Some(top) = top {
+            for (link, local) in links[..=top].iter().zip(&work.locals) {
+                pose.set_local_rotation(link.index, local.rotation);
+            }
+        }
         top
     }
 
@@ -248,6 +261,7 @@ impl CcdSolver {
         chain: &CcdChain,
         target: DVec3,
         out: &mut ChainReport,
+        work: &mut CcdWorkspace,
     ) -> Option<usize> {
         let links = &chain.links;
         let n = links.len();
@@ -259,17 +273,17 @@ impl CcdSolver {
                 links[k - 1].index
             }
         };
-        out.local_aff.clear();
-        out.world.clear();
+        work.local_aff.clear();
+        work.world.clear();
         for k in 0..=n {
-            out.local_aff.push(pose.local(path_bone(k)).to_affine());
-            out.world.push(*pose.world_from_bone(path_bone(k)));
+            work.local_aff.push(pose.local(path_bone(k)).to_affine());
+            work.world.push(*pose.world_from_bone(path_bone(k)));
         }
         let top_parent = match skeleton.parent(links[n - 1].index) {
             Some(p) => *pose.world_from_bone(p),
             None => pose.world_from_actor().to_affine(),
         };
-        let mut effector_pos = out.world[0].translation;
+        let mut effector_pos = work.world[0].translation;
         let mut top = None;
         for _ in 0..chain.iteration {
             out.iterations += 1;
@@ -279,7 +293,7 @@ impl CcdSolver {
                     break;
                 }
                 let k = j + 1;
-                let w = out.world[k];
+                let w = work.world[k];
                 let m = w.matrix3;
                 let inv_len =
                     DVec3::new(m.x_axis.length(), m.y_axis.length(), m.z_axis.length()).recip();
@@ -293,13 +307,17 @@ impl CcdSolver {
                     continue;
                 };
                 pose.set_local_rotation(link.index, q);
-                out.local_aff[k] = pose.local(link.index).to_affine();
-                let parent = if k == n { top_parent } else { out.world[k + 1] };
-                out.world[k] = parent * out.local_aff[k];
+                work.local_aff[k] = pose.local(link.index).to_affine();
+                let parent = if k == n {
+                    top_parent
+                } else {
+                    work.world[k + 1]
+                };
+                work.world[k] = parent * work.local_aff[k];
                 for kk in (0..k).rev() {
-                    out.world[kk] = out.world[kk + 1] * out.local_aff[kk];
+                    work.world[kk] = work.world[kk + 1] * work.local_aff[kk];
                 }
-                effector_pos = out.world[0].translation;
+                effector_pos = work.world[0].translation;
                 top = Some(top.map_or(j, |t: usize| t.max(j)));
                 rotated = true;
             }
