@@ -9,8 +9,9 @@
 //!
 //! Actor space as in [`super`]: +Y up, facing +Z, left at +X, metres.
 
-use crate::ik::two_bone::{apply_world_rotation, rotation_between};
-use crate::rig::{BodyMap, HumanoidMap, Pose, Side, Skeleton, Transform};
+use crate::rig::{
+    BodyMap, HumanoidMap, Pose, Side, Skeleton, Transform, apply_world_rotation, rotation_between,
+};
 use glam::{DQuat, DVec3};
 use thiserror::Error;
 

@@ -2,8 +2,7 @@
 //! wrist on the grip, the hand is turned so its basis matches the grip's basis and the fingers
 //! curl around the handle.
 
-use crate::ik::two_bone::apply_world_rotation;
-use crate::rig::{Pose, Skeleton};
+use crate::rig::{Pose, Skeleton, apply_world_rotation};
 use glam::{DMat3, DQuat, DVec3};
 use thiserror::Error;
 

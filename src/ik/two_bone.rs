@@ -12,15 +12,23 @@
 //!    projection, then to the world axis least parallel to `u`.
 //! 4. Elbow: `x = (a² + d² − b²)/(2d)`, `h = sqrt(max(0, a² − x²))`, `B* = A + x·u + h·v`.
 //! 5. The upper arm turns by the world-space correction `Δ` from `B−A` to `B*−A`, written
-//!    back as `local = parent_world_rot⁻¹ · (Δ · world_rot)`; world matrices are refreshed and
-//!    the forearm is then turned from `C−B*` to `C*−B*` the same way.
+//!    back as `local = parent_world_rot⁻¹ · (Δ · world_rot)`; the forearm is then turned from
+//!    `C−B*` to `C*−B*` the same way, with `C` where `Δ` moved it. (The seed refreshes the world
+//!    matrices and reads `C` back; `Δ` turns the chain rigidly about `A`, so `A + Δ(C−A)` and the
+//!    turned world rotations are the same to rounding, and the chain is refreshed once, at the
+//!    end.)
 //! 6. Near-180° corrections use `axis = cross/|cross|`, `angle = atan2(|cross|, dot)` while the
 //!    cross product still defines an axis (see [`rotation_between`]).
+//!
+//! The solve runs in stages like ozz-animation's `IKTwoBoneJob`: `reach` (step 2 with
+//! softening, the reach clamp and the elbow limit), `bend_plane` (step 3), the cosine law
+//! (step 4) and `turn_arm` (step 5).
 //!
 //! Bones may use any local axis: directions come from child positions, never from "+Y".
 //! Parents may be rotated and translated and carry positive uniform scale.
 
 use crate::rig::{Pose, Skeleton};
+pub use crate::rig::{apply_world_rotation, rotation_between};
 use glam::{DQuat, DVec3};
 use thiserror::Error;
 
@@ -195,66 +203,6 @@ pub struct TwoBoneReport {
     pub elbow_in_world: DVec3,
     /// The clamped wrist target `C*` (before weighting), world space.
     pub wrist_goal_in_world: DVec3,
-}
-
-/// Rotation taking direction `from` to direction `to` (neither need be unit).
-///
-/// Regular case: the shortest arc. When the directions are nearly opposite
-/// (`1 + dot < 1e-6`) but `|cross|` still defines an axis, the rotation is built from
-/// `axis = cross/|cross|`, `angle = atan2(|cross|, dot)`, which keeps the tiny remaining
-/// sine measurable (seed 001, §6). Exactly opposite directions (cross ≈ 0) turn by π about
-/// `preferred_axis` made perpendicular to `from`, or about any perpendicular when that fails.
-/// Zero-length inputs give the identity.
-pub fn rotation_between(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat {
-    // Fast path: the half-way quaternion `normalize(f × t, |f||t| + f·t)` is the shortest arc
-    // without normalising either input first (one square root instead of three).
-    let norms_sq = from.length_squared() * to.length_squared();
-    if norms_sq >= f64::MIN_POSITIVE && norms_sq.is_finite() {
-        let norms = norms_sq.sqrt();
-        let dot = from.dot(to);
-        let w = norms + dot;
-        if w >= 1e-6 * norms {
-            // 1 + cos ≥ 1e-6: the regular case of the seed.
-            let cross = from.cross(to);
-            let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
-            return DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv);
-        }
-    }
-    rotation_between_slow(from, to, preferred_axis)
-}
-
-/// [`rotation_between`] for nearly opposite, tiny or huge inputs.
-#[cold]
-fn rotation_between_slow(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat {
-    let (Some(f), Some(t)) = (from.try_normalize(), to.try_normalize()) else {
-        return DQuat::IDENTITY;
-    };
-    let dot = f.dot(t).clamp(-1.0, 1.0);
-    if 1.0 + dot >= 1e-6 {
-        return DQuat::from_rotation_arc(f, t);
-    }
-    let cross = f.cross(t);
-    let sine = cross.length();
-    if sine > 1e-300 {
-        return DQuat::from_axis_angle(cross / sine, sine.atan2(dot));
-    }
-    let axis = (preferred_axis - f * preferred_axis.dot(f))
-        .try_normalize()
-        .unwrap_or_else(|| f.any_orthonormal_vector());
-    DQuat::from_axis_angle(axis, std::f64::consts::PI)
-}
-
-/// Turns `bone` in world space by `delta` and writes the result as a local rotation through
-/// the parent's world rotation: `local = parent_world_rot⁻¹ · (delta · world_rot)`.
-/// Does not refresh world transforms.
-///
-/// # Panics
-///
-/// If `bone` is not a bone index of `pose`.
-pub fn apply_world_rotation(skeleton: &Skeleton, pose: &mut Pose, bone: usize, delta: DQuat) {
-    let world_new = delta * pose.world_rotation(bone);
-    let parent = pose.parent_world_rotation(skeleton, bone);
-    pose.set_local_rotation(bone, (parent.inverse() * world_new).normalize());
 }
 
 /// Refreshes the bones on the path from `from` (inclusive) down to its descendant `to`.
@@ -449,26 +397,75 @@ impl TwoBoneJob {
     /// If `root`, `mid` or `tip` is not a bone index of `skeleton` and `pose`.
     pub fn solve_chain_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
         let (root, mid, tip) = (self.root, self.mid, self.tip);
-        let a_pos = pose.world_position(root);
-        let b_pos = pose.world_position(mid);
-        let c_pos = pose.world_position(tip);
-        let a = (b_pos - a_pos).length();
-        let b = (c_pos - b_pos).length();
-        let chain = a + b;
-        let target = self.target_in_world;
+        let arm = Arm {
+            shoulder: pose.world_position(root),
+            elbow: pose.world_position(mid),
+            wrist: pose.world_position(tip),
+        };
+        let (a, b) = (
+            (arm.elbow - arm.shoulder).length(),
+            (arm.wrist - arm.elbow).length(),
+        );
         let saved = (pose.local(root).rotation, pose.local(mid).rotation);
+        let reach = self.reach(&arm, a, b);
+        let (v, bend_normal, fallback) = self.bend_plane(&arm, reach.u, a + b, reach.fallback);
+        // Step 4: cosine law.
+        let d = reach.distance;
+        let x = (a * a + d * d - b * b) / (2.0 * d);
+        let h = (a * a - x * x).max(0.0).sqrt();
+        let elbow_goal = arm.shoulder + reach.u * x + v * h;
+        let wrist_goal = arm.shoulder + reach.u * d;
+        let turned = self.turn_arm(
+            skeleton,
+            pose,
+            &arm,
+            (a, b),
+            elbow_goal,
+            wrist_goal,
+            bend_normal,
+            saved,
+        );
+        // At full weight the joints are where the turns moved them (the refresh computes the
+        // same to rounding); a blend has to be read back.
+        let (a_fin, b_fin, c_fin) = match turned {
+            Some((elbow, wrist)) => (arm.shoulder, elbow, wrist),
+            None => (
+                pose.world_position(root),
+                pose.world_position(mid),
+                pose.world_position(tip),
+            ),
+        };
+        let residual = (c_fin - self.target_in_world).length();
+        // Both segments keep their lengths, so the bend's cosine needs no square root.
+        let cos_bend = ((b_fin - a_fin).dot(c_fin - b_fin) / (a * b)).clamp(-1.0, 1.0);
+        TwoBoneReport {
+            reached: residual <= 1e-5 * (a + b),
+            residual,
+            clamp: reach.clamp,
+            softened: reach.softened,
+            elbow_limited: reach.elbow_limited,
+            elbow_bend: cos_bend.acos(),
+            bend_normal,
+            fallback,
+            elbow_in_world: elbow_goal,
+            wrist_goal_in_world: wrist_goal,
+        }
+    }
 
-        // Step 2: reach direction with fallbacks.
-        let to_target = target - a_pos;
+    /// Step 2 with softening and the elbow limit: the reach direction `u` (with its fallbacks)
+    /// and the distance `d` the wrist goes along it.
+    fn reach(&self, arm: &Arm, a: f64, b: f64) -> Reach {
+        let chain = a + b;
+        let to_target = self.target_in_world - arm.shoulder;
         let dist = to_target.length();
         let mut fallback = Fallback::None;
         let u = if dist > 1e-9 * chain {
-            to_target / dist
+            to_target * (1.0 / dist)
         } else {
             fallback = Fallback::TargetOnShoulder;
-            (c_pos - a_pos)
+            (arm.wrist - arm.shoulder)
                 .try_normalize()
-                .or_else(|| (b_pos - a_pos).try_normalize())
+                .or_else(|| (arm.elbow - arm.shoulder).try_normalize())
                 .unwrap_or(DVec3::Y)
         };
 
@@ -490,7 +487,7 @@ impl TwoBoneJob {
         let m = a.min(b) * 1e-4;
         let near = (a - b).abs() + m;
         let far = chain - m;
-        let (mut d, clamp) = if goal_dist > far {
+        let (mut distance, clamp) = if goal_dist > far {
             (far, ReachClamp::TooFar)
         } else if goal_dist < near {
             (near, ReachClamp::TooNear)
@@ -502,7 +499,8 @@ impl TwoBoneJob {
         // wrist then lies on the shoulder→target line as close to the target as it can.
         let mut elbow_limited = false;
         if let Some(limit) = self.elbow_limit.filter(|l| l.enabled) {
-            let cos_interior = ((a * a + b * b - d * d) / (2.0 * a * b)).clamp(-1.0, 1.0);
+            let cos_interior =
+                ((a * a + b * b - distance * distance) / (2.0 * a * b)).clamp(-1.0, 1.0);
             let bend = std::f64::consts::PI - cos_interior.acos();
             let clamped = bend.clamp(limit.min_bend, limit.max_bend);
             if clamped != bend {
@@ -510,23 +508,44 @@ impl TwoBoneJob {
                 let d_limited = (a * a + b * b + 2.0 * a * b * clamped.cos())
                     .max(0.0)
                     .sqrt();
-                d = d_limited.clamp(near, far);
+                distance = d_limited.clamp(near, far);
             }
         }
+        Reach {
+            u,
+            distance,
+            clamp,
+            softened,
+            elbow_limited,
+            fallback,
+        }
+    }
 
-        // Step 3: bend plane from the pole, with fallbacks.
+    /// Step 3: the unit bend direction `v ⟂ u` from the pole (with its fallbacks and the
+    /// twist), the bend normal `u × v`, and the first fallback taken.
+    fn bend_plane(
+        &self,
+        arm: &Arm,
+        u: DVec3,
+        chain: f64,
+        fallback: Fallback,
+    ) -> (DVec3, DVec3, Fallback) {
+        // `w`'s part off the `u` line, when it is longer than 1e-9·max(|w|, a+b) (compared
+        // squared).
         let project = |w: DVec3| {
             let p = w - u * w.dot(u);
-            let tol = 1e-9 * w.length().max(chain);
-            (p.length() > tol).then(|| p.normalize())
+            let len_sq = p.length_squared();
+            (len_sq > 1e-18 * w.length_squared().max(chain * chain))
+                .then(|| p * (1.0 / len_sq.sqrt()))
         };
-        let mut v = match project(self.pole_in_world - a_pos) {
+        let mut fallback = fallback;
+        let mut v = match project(self.pole_in_world - arm.shoulder) {
             Some(v) => v,
             None => {
                 if fallback == Fallback::None {
                     fallback = Fallback::PoleOnAxis;
                 }
-                project(b_pos - a_pos).unwrap_or_else(|| {
+                project(arm.elbow - arm.shoulder).unwrap_or_else(|| {
                     let axis = [DVec3::X, DVec3::Y, DVec3::Z]
                         .into_iter()
                         .min_by(|p, q| p.dot(u).abs().total_cmp(&q.dot(u).abs()))
@@ -538,53 +557,99 @@ impl TwoBoneJob {
         if self.twist != 0.0 {
             v = DQuat::from_axis_angle(u, self.twist) * v;
         }
-        let bend_normal = u.cross(v).normalize();
+        // `u` and `v` are orthonormal, so their cross product is unit to rounding.
+        (v, u.cross(v), fallback)
+    }
 
-        // Step 4: cosine law.
-        let x = (a * a + d * d - b * b) / (2.0 * d);
-        let h = (a * a - x * x).max(0.0).sqrt();
-        let elbow_goal = a_pos + u * x + v * h;
-        let wrist_goal = a_pos + u * d;
-
-        // Step 5: upper arm, refresh, forearm, refresh.
-        let delta = rotation_between(b_pos - a_pos, elbow_goal - a_pos, bend_normal);
-        apply_world_rotation(skeleton, pose, root, delta);
-        refresh_path(skeleton, pose, root, tip);
-        let b_now = pose.world_position(mid);
-        let c_now = pose.world_position(tip);
-        let delta = rotation_between(c_now - b_now, wrist_goal - b_now, bend_normal);
-        apply_world_rotation(skeleton, pose, mid, delta);
-
-        if self.weight < 1.0 {
-            let solved = (pose.local(root).rotation, pose.local(mid).rotation);
-            pose.set_local_rotation(root, saved.0.slerp(solved.0, self.weight).normalize());
-            pose.set_local_rotation(mid, saved.1.slerp(solved.1, self.weight).normalize());
-            refresh_path(skeleton, pose, root, tip);
-        } else {
-            // Only the forearm changed since the last refresh.
-            refresh_path(skeleton, pose, mid, tip);
-        }
-
-        let a_fin = pose.world_position(root);
-        let b_fin = pose.world_position(mid);
-        let c_fin = pose.world_position(tip);
-        let residual = (c_fin - target).length();
-        let elbow_bend = (b_fin - a_fin).angle_between(c_fin - b_fin);
-        TwoBoneReport {
-            reached: residual <= 1e-5 * chain,
-            residual,
-            clamp,
-            softened,
-            elbow_limited,
-            elbow_bend: if elbow_bend.is_finite() {
-                elbow_bend
-            } else {
-                0.0
-            },
+    /// Step 5: turns the upper arm by the shortest arc from `B−A` to `B*−A`, then the forearm
+    /// from `C−B` to `C*−B` with `B`, `C` where the first turn moved them, and writes both as
+    /// local rotations (blended with `saved` by the weight). Turning the upper arm about the
+    /// shoulder moves the elbow and wrist rigidly, so their new positions and world rotations
+    /// are computed, not refreshed and read back (the forearm's parent may be a twist bone below
+    /// the upper arm: it turns with it). Refreshes the path `root → tip` once. Returns the
+    /// moved elbow and wrist at full weight, `None` when blended.
+    #[allow(clippy::too_many_arguments)]
+    fn turn_arm(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        arm: &Arm,
+        (a, b): (f64, f64),
+        elbow_goal: DVec3,
+        wrist_goal: DVec3,
+        bend_normal: DVec3,
+        saved: (DQuat, DQuat),
+    ) -> Option<(DVec3, DVec3)> {
+        let (root, mid) = (self.root, self.mid);
+        // |B−A| = |B*−A| = a and |C−B| = |C*−B*| = b by construction.
+        let turn_upper = arc_with_norms(
+            arm.elbow - arm.shoulder,
+            elbow_goal - arm.shoulder,
+            a * a,
             bend_normal,
-            fallback,
-            elbow_in_world: elbow_goal,
-            wrist_goal_in_world: wrist_goal,
+        );
+        let b_now = arm.shoulder + turn_upper * (arm.elbow - arm.shoulder);
+        let c_now = arm.shoulder + turn_upper * (arm.wrist - arm.shoulder);
+        let turn_fore = arc_with_norms(c_now - b_now, wrist_goal - b_now, b * b, bend_normal);
+        let root_parent = pose.parent_world_rotation(skeleton, root);
+        let upper_world = turn_upper * pose.world_rotation(root);
+        let fore_parent = turn_upper * pose.parent_world_rotation(skeleton, mid);
+        let fore_world = turn_fore * (turn_upper * pose.world_rotation(mid));
+        let mut upper_local = unit(root_parent.inverse() * upper_world);
+        let mut fore_local = unit(fore_parent.inverse() * fore_world);
+        let blended = self.weight < 1.0;
+        if blended {
+            upper_local = saved.0.slerp(upper_local, self.weight).normalize();
+            fore_local = saved.1.slerp(fore_local, self.weight).normalize();
         }
+        pose.set_local_rotation(root, upper_local);
+        pose.set_local_rotation(mid, fore_local);
+        refresh_path(skeleton, pose, root, self.tip);
+        (!blended).then(|| (b_now, b_now + turn_fore * (c_now - b_now)))
+    }
+}
+
+/// The chain's joints in world space before the solve.
+struct Arm {
+    shoulder: DVec3,
+    elbow: DVec3,
+    wrist: DVec3,
+}
+
+/// What step 2 found.
+struct Reach {
+    u: DVec3,
+    distance: f64,
+    clamp: ReachClamp,
+    softened: bool,
+    elbow_limited: bool,
+    fallback: Fallback,
+}
+
+/// [`rotation_between`] when `|from|·|to|` is known to rounding (`norms`), saving a square
+/// root; falls back to it near the opposite direction and for unusable `norms`.
+#[inline]
+fn arc_with_norms(from: DVec3, to: DVec3, norms: f64, preferred_axis: DVec3) -> DQuat {
+    let dot = from.dot(to);
+    let w = norms + dot;
+    if norms >= f64::MIN_POSITIVE && norms.is_finite() && w >= 1e-6 * norms {
+        let cross = from.cross(to);
+        let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
+        DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv)
+    } else {
+        rotation_between(from, to, preferred_axis)
+    }
+}
+
+/// `q` normalised. A product of unit quaternions is unit to rounding, where one Newton step
+/// (`q · (3 − |q|²)/2`) restores it without a square root; anything farther off is normalised
+/// exactly.
+#[inline]
+fn unit(q: DQuat) -> DQuat {
+    let n = q.length_squared();
+    if (n - 1.0).abs() < 1e-8 {
+        q * (1.5 - 0.5 * n)
+    } else {
+        q.normalize()
     }
 }

@@ -8,10 +8,12 @@
 
 mod humanoid;
 mod pose;
+mod rotation;
 mod skeleton;
 mod transform;
 
 pub use humanoid::*;
 pub use pose::Pose;
+pub use rotation::{apply_world_rotation, rotation_between};
 pub use skeleton::{Bone, Skeleton, SkeletonError};
 pub use transform::Transform;

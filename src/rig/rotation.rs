@@ -1,0 +1,65 @@
+//! Rotations between directions, and turning a bone in world space: the two corrections of
+//! seed 001's step 5, shared by the two-bone solver, the palm turn and seating.
+
+use super::{Pose, Skeleton};
+use glam::{DQuat, DVec3};
+
+/// Rotation taking direction `from` to direction `to` (neither need be unit).
+///
+/// Regular case: the shortest arc. When the directions are nearly opposite
+/// (`1 + dot < 1e-6`) but `|cross|` still defines an axis, the rotation is built from
+/// `axis = cross/|cross|`, `angle = atan2(|cross|, dot)`, which keeps the tiny remaining
+/// sine measurable (seed 001, §6). Exactly opposite directions (cross ≈ 0) turn by π about
+/// `preferred_axis` made perpendicular to `from`, or about any perpendicular when that fails.
+/// Zero-length inputs give the identity.
+pub fn rotation_between(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat {
+    // Fast path: the half-way quaternion `normalize(f × t, |f||t| + f·t)` is the shortest arc
+    // without normalising either input first (one square root instead of three).
+    let norms_sq = from.length_squared() * to.length_squared();
+    if norms_sq >= f64::MIN_POSITIVE && norms_sq.is_finite() {
+        let norms = norms_sq.sqrt();
+        let dot = from.dot(to);
+        let w = norms + dot;
+        if w >= 1e-6 * norms {
+            // 1 + cos ≥ 1e-6: the regular case of the seed.
+            let cross = from.cross(to);
+            let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
+            return DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv);
+        }
+    }
+    rotation_between_slow(from, to, preferred_axis)
+}
+
+/// [`rotation_between`] for nearly opposite, tiny or huge inputs.
+#[cold]
+fn rotation_between_slow(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat {
+    let (Some(f), Some(t)) = (from.try_normalize(), to.try_normalize()) else {
+        return DQuat::IDENTITY;
+    };
+    let dot = f.dot(t).clamp(-1.0, 1.0);
+    if 1.0 + dot >= 1e-6 {
+        return DQuat::from_rotation_arc(f, t);
+    }
+    let cross = f.cross(t);
+    let sine = cross.length();
+    if sine > 1e-300 {
+        return DQuat::from_axis_angle(cross / sine, sine.atan2(dot));
+    }
+    let axis = (preferred_axis - f * preferred_axis.dot(f))
+        .try_normalize()
+        .unwrap_or_else(|| f.any_orthonormal_vector());
+    DQuat::from_axis_angle(axis, std::f64::consts::PI)
+}
+
+/// Turns `bone` in world space by `delta` and writes the result as a local rotation through
+/// the parent's world rotation: `local = parent_world_rot⁻¹ · (delta · world_rot)`.
+/// Does not refresh world transforms.
+///
+/// # Panics
+///
+/// If `bone` is not a bone index of `pose`.
+pub fn apply_world_rotation(skeleton: &Skeleton, pose: &mut Pose, bone: usize, delta: DQuat) {
+    let world_new = delta * pose.world_rotation(bone);
+    let parent = pose.parent_world_rotation(skeleton, bone);
+    pose.set_local_rotation(bone, (parent.inverse() * world_new).normalize());
+}
