@@ -6,9 +6,12 @@
 //! Prints a SKIP line and exits cleanly when no adapter exists.
 
 use anglerpose::render::capture::{CAPTURE_FORMAT, OffscreenTarget};
-use anglerpose::render::demo::{self, DemoView};
+#[path = "../tests/support/demo.rs"]
+mod demo;
+
 use anglerpose::render::{Gpu, Renderer};
 use criterion::{Criterion, criterion_group, criterion_main};
+use demo::DemoView;
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {

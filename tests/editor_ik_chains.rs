@@ -271,7 +271,7 @@ fn ccd_arms_overlay_their_links_and_limits() {
     let ccd = stage.frame(camera, &ed.view).overlays;
     let arm = stage.actor.arm(Side::Right).clone();
     let at = |p: DVec3| [p.x as f32, p.y as f32, p.z as f32];
-    use anglerpose::render::overlay::colors;
+    use anglerpose::stage::colors;
     let link = colors::linear(colors::LINK, 1.0);
     for bone in [arm.fore, arm.upper] {
         let c = at(stage.pose.world_position(bone));

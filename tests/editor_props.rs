@@ -210,10 +210,7 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
     // The marker overlays are drawn only for an artist's rod.
     let ed = with_surf_rod();
     let frame = ed.doc.stage.frame(ed.render_camera(), &ed.view);
-    let blue = anglerpose::render::overlay::colors::linear(
-        anglerpose::render::overlay::colors::ROD_MARKER,
-        1.0,
-    );
+    let blue = anglerpose::stage::colors::linear(anglerpose::stage::colors::ROD_MARKER, 1.0);
     assert_eq!(
         frame
             .overlays

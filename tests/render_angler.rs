@@ -6,7 +6,7 @@ use support::golden::check_golden;
 
 use anglerpose::render::capture::render_to_image;
 use anglerpose::render::gpu::test_gpu;
-use anglerpose::render::overlay::colors;
+use anglerpose::stage::colors;
 use anglerpose::stage::{CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for};
 use image::RgbaImage;
 

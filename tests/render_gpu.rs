@@ -8,17 +8,17 @@ mod support;
 use support::golden::{GOLDEN_MIN_MATCHING, check_golden, matching_fraction};
 
 use anglerpose::render::capture::{CAPTURE_FORMAT, capture};
-use anglerpose::render::demo::{self, DemoView};
 use anglerpose::render::gpu::test_gpu;
-use anglerpose::render::overlay::colors;
-use anglerpose::render::skinned::gpu_skin_positions;
+use anglerpose::render::skin_check::gpu_skin_positions;
 use anglerpose::render::{
     Camera, FrameData, Gpu, MeshData, MeshHandle, OverlayArc, OverlayLine, OverlaySphere, Overlays,
     RenderError, Renderer,
 };
 use anglerpose::rig::{Bone, Pose, Skeleton, Transform};
+use anglerpose::stage::colors;
 use glam::{DMat4, DQuat, DVec3, Vec3};
 use image::RgbaImage;
+use support::demo::{self, DemoView};
 
 fn hex_rgb(hex: u32) -> [u8; 3] {
     [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8]

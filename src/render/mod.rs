@@ -16,18 +16,20 @@
 //! Use: `Gpu::new_headless()` (or `Gpu::from_instance` with a window surface) →
 //! `Renderer::new(&gpu, format, gpu.best_sample_count(format))` → `upload_mesh` once per mesh →
 //! each frame build a [`FrameData`] and call `Renderer::render` (or `encode` into your own
-//! encoder). One-shot PNG capture: [`capture::render_to_image`]. [`demo`] holds a synthetic
-//! scene used by the tests and benches.
+//! encoder). One-shot PNG capture: [`capture::render_to_image`]. With the
+//! `test-support` feature (on for tests and benches), `skin_check` reads GPU-skinned
+//! positions back; the synthetic demo scene of the renderer's tests is `tests/support/demo.rs`.
 
 pub mod camera;
 pub mod capture;
-pub mod demo;
 pub mod draw_data;
 pub mod gpu;
 pub mod grid;
 pub mod mesh;
 pub mod overlay;
 mod renderer;
+#[cfg(feature = "test-support")]
+pub mod skin_check;
 pub mod skinned;
 
 pub use camera::Camera;

@@ -5,10 +5,10 @@
 //! off the arcs are drawn faint, like the two-bone elbow's.
 
 use super::Stage;
+use super::colors;
 use crate::fishing::CcdLinkRole;
 use crate::ik::limits::{EulerLimit, HingeLimit, LimitArc};
 use crate::render::OverlayArc;
-use crate::render::overlay::colors;
 use crate::rig::Side;
 use glam::{DQuat, DVec3};
 use std::f64::consts::PI;

@@ -3,6 +3,7 @@
 //! draws. Shared by `anglerpose render` and the editor; headless.
 
 mod ccd_overlays;
+pub mod colors;
 mod meshes;
 mod overlays;
 mod props;

@@ -7,10 +7,10 @@
 
 use super::Stage;
 use super::ccd_overlays::overlay_arc;
+use super::colors;
 use crate::fishing::{ArmSolverKind, PoseEvaluation, SIDES};
 use crate::ik::limits::LimitArc;
 use crate::ik::two_bone::ElbowLimit;
-use crate::render::overlay::colors;
 use crate::render::{OverlayLine, OverlaySphere, OverlayTriangle, Overlays};
 use crate::rig::Pose;
 use glam::{DQuat, DVec3};

@@ -3,7 +3,7 @@
 //! handle; the editor drags them along the blank.
 
 use super::Stage;
-use crate::render::overlay::colors;
+use super::colors;
 use crate::render::{OverlayLine, OverlaySphere, Overlays};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,7 @@ pub mod angler;
 pub mod arm;
 pub mod checks;
 pub mod clients;
+pub mod demo;
 pub mod figures;
 pub mod gltf_edit;
 pub mod golden;

@@ -1,12 +1,13 @@
 //! A small synthetic scene (a bent, skinned three-bone "figure" tube, a textured stool, a rod,
 //! a landing net, CCD-helper overlays and a limit arc) for tests, benches and smoke checks of
 //! the renderer without the bundled angler.
+#![allow(dead_code)]
 
-use super::overlay::colors;
-use super::{
+use anglerpose::render::{
     Camera, FrameData, MeshData, MeshHandle, OverlayArc, OverlayLine, OverlaySphere,
     OverlayTriangle, Overlays, RigidDraw, SkinnedDraw, TextureData,
 };
+use anglerpose::stage::colors;
 use glam::{Mat4, Quat, Vec3};
 use std::f32::consts::TAU;
 
