@@ -1,0 +1,334 @@
+//! The stages of one two-bone solve (see the module docs of [`super`] for the steps):
+//! `reach`, `bend_plane`, the cosine law and `turn_arm`, and the chain refreshes they need.
+
+use super::{Fallback, ReachClamp, TwoBoneJob, TwoBoneReport};
+use crate::rig::{Pose, Skeleton, rotation_between};
+use glam::{DQuat, DVec3};
+
+impl TwoBoneJob {
+    /// Solves without validating. Precondition: `validate()` passed for this skeleton and a
+    /// pose with the same segment lengths, and `pose` world transforms are current. Refreshes
+    /// the world transforms of `root`'s subtree before returning.
+    ///
+    /// # Panics
+    ///
+    /// If `root`, `mid` or `tip` is not a bone index of `skeleton` and `pose`.
+    pub fn solve_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
+        let report = self.solve_chain_unchecked(skeleton, pose);
+        refresh_off_path(skeleton, pose, self.root, self.tip);
+        report
+    }
+
+    /// Like [`TwoBoneJob::solve_unchecked`], but refreshes only the bones on the path
+    /// `root → tip`: descendants of `tip` and side branches stay stale until the caller
+    /// refreshes `root`'s subtree (the pose pipeline does so once, after palm and fingers).
+    ///
+    /// # Panics
+    ///
+    /// If `root`, `mid` or `tip` is not a bone index of `skeleton` and `pose`.
+    pub fn solve_chain_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
+        let (root, mid, tip) = (self.root, self.mid, self.tip);
+        let arm = Arm {
+            shoulder: pose.world_position(root),
+            elbow: pose.world_position(mid),
+            wrist: pose.world_position(tip),
+        };
+        let (a, b) = (
+            (arm.elbow - arm.shoulder).length(),
+            (arm.wrist - arm.elbow).length(),
+        );
+        let saved = (pose.local(root).rotation, pose.local(mid).rotation);
+        let reach = self.reach(&arm, a, b);
+        let (v, bend_normal, fallback) = self.bend_plane(&arm, reach.u, a + b, reach.fallback);
+        // Step 4: cosine law.
+        let d = reach.distance;
+        let x = (a * a + d * d - b * b) / (2.0 * d);
+        let h = (a * a - x * x).max(0.0).sqrt();
+        let elbow_goal = arm.shoulder + reach.u * x + v * h;
+        let wrist_goal = arm.shoulder + reach.u * d;
+        let turned = self.turn_arm(
+            skeleton,
+            pose,
+            &arm,
+            (a, b),
+            elbow_goal,
+            wrist_goal,
+            bend_normal,
+            saved,
+        );
+        // At full weight the joints are where the turns moved them (the refresh computes the
+        // same to rounding); a blend has to be read back.
+        let (a_fin, b_fin, c_fin) = match turned {
+            Some((elbow, wrist)) => (arm.shoulder, elbow, wrist),
+            None => (
+                pose.world_position(root),
+                pose.world_position(mid),
+                pose.world_position(tip),
+            ),
+        };
+        let residual = (c_fin - self.target_in_world).length();
+        // Both segments keep their lengths, so the bend's cosine needs no square root.
+        let cos_bend = ((b_fin - a_fin).dot(c_fin - b_fin) / (a * b)).clamp(-1.0, 1.0);
+        TwoBoneReport {
+            reached: residual <= 1e-5 * (a + b),
+            residual,
+            clamp: reach.clamp,
+            softened: reach.softened,
+            elbow_limited: reach.elbow_limited,
+            elbow_bend: cos_bend.acos(),
+            bend_normal,
+            fallback,
+            elbow_in_world: elbow_goal,
+            wrist_goal_in_world: wrist_goal,
+        }
+    }
+
+    /// Step 2 with softening and the elbow limit: the reach direction `u` (with its fallbacks)
+    /// and the distance `d` the wrist goes along it.
+    fn reach(&self, arm: &Arm, a: f64, b: f64) -> Reach {
+        let chain = a + b;
+        let to_target = self.target_in_world - arm.shoulder;
+        let dist = to_target.length();
+        let mut fallback = Fallback::None;
+        let u = if dist > 1e-9 * chain {
+            to_target * (1.0 / dist)
+        } else {
+            fallback = Fallback::TargetOnShoulder;
+            (arm.wrist - arm.shoulder)
+                .try_normalize()
+                .or_else(|| (arm.elbow - arm.shoulder).try_normalize())
+                .unwrap_or(DVec3::Y)
+        };
+
+        // Softening (ozz-animation): lag behind targets beyond `soften · (a+b)`, approaching
+        // full reach asymptotically.
+        let mut goal_dist = dist;
+        let mut softened = false;
+        let da = chain * self.soften;
+        let ds = chain - da;
+        if ds > 0.0 && dist > da {
+            // ozz approximates 1 − e^(−α) with a polynomial; the exact exponential keeps
+            // the slope 1 at the start (no kink) and never passes the target.
+            let alpha = (dist - da) / ds;
+            goal_dist = da + ds * (1.0 - (-alpha).exp());
+            softened = true;
+        }
+
+        // Reach clamp with margin.
+        let m = a.min(b) * 1e-4;
+        let near = (a - b).abs() + m;
+        let far = chain - m;
+        let (mut distance, clamp) = if goal_dist > far {
+            (far, ReachClamp::TooFar)
+        } else if goal_dist < near {
+            (near, ReachClamp::TooNear)
+        } else {
+            (goal_dist, ReachClamp::None)
+        };
+
+        // Elbow hinge limit: the bend angle follows from d; a clamped bend fixes d, and the
+        // wrist then lies on the shoulder→target line as close to the target as it can.
+        let mut elbow_limited = false;
+        if let Some(limit) = self.elbow_limit.filter(|l| l.enabled) {
+            let cos_interior =
+                ((a * a + b * b - distance * distance) / (2.0 * a * b)).clamp(-1.0, 1.0);
+            let bend = std::f64::consts::PI - cos_interior.acos();
+            let clamped = bend.clamp(limit.min_bend, limit.max_bend);
+            if clamped != bend {
+                elbow_limited = true;
+                let d_limited = (a * a + b * b + 2.0 * a * b * clamped.cos())
+                    .max(0.0)
+                    .sqrt();
+                distance = d_limited.clamp(near, far);
+            }
+        }
+        Reach {
+            u,
+            distance,
+            clamp,
+            softened,
+            elbow_limited,
+            fallback,
+        }
+    }
+
+    /// Step 3: the unit bend direction `v ⟂ u` from the pole (with its fallbacks and the
+    /// twist), the bend normal `u × v`, and the first fallback taken.
+    fn bend_plane(
+        &self,
+        arm: &Arm,
+        u: DVec3,
+        chain: f64,
+        fallback: Fallback,
+    ) -> (DVec3, DVec3, Fallback) {
+        // `w`'s part off the `u` line, when it is longer than 1e-9·max(|w|, a+b) (compared
+        // squared).
+        let project = |w: DVec3| {
+            let p = w - u * w.dot(u);
+            let len_sq = p.length_squared();
+            (len_sq > 1e-18 * w.length_squared().max(chain * chain))
+                .then(|| p * (1.0 / len_sq.sqrt()))
+        };
+        let mut fallback = fallback;
+        let mut v = match project(self.pole_in_world - arm.shoulder) {
+            Some(v) => v,
+            None => {
+                if fallback == Fallback::None {
+                    fallback = Fallback::PoleOnAxis;
+                }
+                project(arm.elbow - arm.shoulder).unwrap_or_else(|| {
+                    let axis = [DVec3::X, DVec3::Y, DVec3::Z]
+                        .into_iter()
+                        .min_by(|p, q| p.dot(u).abs().total_cmp(&q.dot(u).abs()))
+                        .unwrap_or(DVec3::X);
+                    (axis - u * axis.dot(u)).normalize()
+                })
+            }
+        };
+        if self.twist != 0.0 {
+            v = DQuat::from_axis_angle(u, self.twist) * v;
+        }
+        // `u` and `v` are orthonormal, so their cross product is unit to rounding.
+        (v, u.cross(v), fallback)
+    }
+
+    /// Step 5: turns the upper arm by the shortest arc from `B−A` to `B*−A`, then the forearm
+    /// from `C−B` to `C*−B` with `B`, `C` where the first turn moved them, and writes both as
+    /// local rotations (blended with `saved` by the weight). Turning the upper arm about the
+    /// shoulder moves the elbow and wrist rigidly, so their new positions and world rotations
+    /// are computed, not refreshed and read back (the forearm's parent may be a twist bone below
+    /// the upper arm: it turns with it). Refreshes the path `root → tip` once. Returns the
+    /// moved elbow and wrist at full weight, `None` when blended.
+    #[allow(clippy::too_many_arguments)]
+    fn turn_arm(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        arm: &Arm,
+        (a, b): (f64, f64),
+        elbow_goal: DVec3,
+        wrist_goal: DVec3,
+        bend_normal: DVec3,
+        saved: (DQuat, DQuat),
+    ) -> Option<(DVec3, DVec3)> {
+        let (root, mid) = (self.root, self.mid);
+        // |B−A| = |B*−A| = a and |C−B| = |C*−B*| = b by construction.
+        let turn_upper = arc_with_norms(
+            arm.elbow - arm.shoulder,
+            elbow_goal - arm.shoulder,
+            a * a,
+            bend_normal,
+        );
+        let b_now = arm.shoulder + turn_upper * (arm.elbow - arm.shoulder);
+        let c_now = arm.shoulder + turn_upper * (arm.wrist - arm.shoulder);
+        let turn_fore = arc_with_norms(c_now - b_now, wrist_goal - b_now, b * b, bend_normal);
+        let root_parent = pose.parent_world_rotation(skeleton, root);
+        let upper_world = turn_upper * pose.world_rotation(root);
+        let fore_parent = turn_upper * pose.parent_world_rotation(skeleton, mid);
+        let fore_world = turn_fore * (turn_upper * pose.world_rotation(mid));
+        let mut upper_local = unit(root_parent.inverse() * upper_world);
+        let mut fore_local = unit(fore_parent.inverse() * fore_world);
+        let blended = self.weight < 1.0;
+        if blended {
+            upper_local = saved.0.slerp(upper_local, self.weight).normalize();
+            fore_local = saved.1.slerp(fore_local, self.weight).normalize();
+        }
+        pose.set_local_rotation(root, upper_local);
+        pose.set_local_rotation(mid, fore_local);
+        refresh_path(skeleton, pose, root, self.tip);
+        (!blended).then(|| (b_now, b_now + turn_fore * (c_now - b_now)))
+    }
+}
+
+/// The chain's joints in world space before the solve.
+struct Arm {
+    shoulder: DVec3,
+    elbow: DVec3,
+    wrist: DVec3,
+}
+
+/// What step 2 found.
+struct Reach {
+    u: DVec3,
+    distance: f64,
+    clamp: ReachClamp,
+    softened: bool,
+    elbow_limited: bool,
+    fallback: Fallback,
+}
+
+/// [`rotation_between`] when `|from|·|to|` is known to rounding (`norms`), saving a square
+/// root; falls back to it near the opposite direction and for unusable `norms`.
+#[inline]
+fn arc_with_norms(from: DVec3, to: DVec3, norms: f64, preferred_axis: DVec3) -> DQuat {
+    let dot = from.dot(to);
+    let w = norms + dot;
+    if norms >= f64::MIN_POSITIVE && norms.is_finite() && w >= 1e-6 * norms {
+        let cross = from.cross(to);
+        let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
+        DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv)
+    } else {
+        rotation_between(from, to, preferred_axis)
+    }
+}
+
+/// `q` normalised. A product of unit quaternions is unit to rounding, where one Newton step
+/// (`q · (3 − |q|²)/2`) restores it without a square root; anything farther off is normalised
+/// exactly.
+#[inline]
+fn unit(q: DQuat) -> DQuat {
+    let n = q.length_squared();
+    if (n - 1.0).abs() < 1e-8 {
+        q * (1.5 - 0.5 * n)
+    } else {
+        q.normalize()
+    }
+}
+
+/// Refreshes the bones on the path from `from` (inclusive) down to its descendant `to`.
+fn refresh_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
+    // Paths in arm rigs are short (≤ a few twist bones); walk up from `to` into a small array.
+    let mut path = [0usize; 16];
+    let mut len = 0;
+    let mut cur = to;
+    loop {
+        if len == path.len() {
+            // Unusually long path: refresh the whole subtree instead.
+            pose.refresh_subtree(skeleton, from);
+            return;
+        }
+        path[len] = cur;
+        len += 1;
+        if cur == from {
+            break;
+        }
+        match skeleton.parent(cur) {
+            Some(p) => cur = p,
+            None => break,
+        }
+    }
+    for &b in path[..len].iter().rev() {
+        pose.refresh_bone(skeleton, b);
+    }
+}
+
+/// Refreshes every descendant of `from` that is not on the (already refreshed) path
+/// `from → to`: the subtrees hanging off the path, and everything below `to`.
+/// Precondition: `to` is a descendant of `from`.
+fn refresh_off_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
+    for &child in skeleton.children(to) {
+        pose.refresh_subtree(skeleton, child);
+    }
+    let mut on_path = to;
+    while on_path != from {
+        let Some(b) = skeleton.parent(on_path) else {
+            break;
+        };
+        for &child in skeleton.children(b) {
+            if child != on_path {
+                pose.refresh_subtree(skeleton, child);
+            }
+        }
+        on_path = b;
+    }
+}
