@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::checks::assert_preset_ok;
 use support::figures::{forest, lone_hand, palm_robot};
-use support::gltf_edit::{Doc, quat, shared_models};
+use support::gltf_edit::{Doc, quat, quat_mul, shared_models};
 
 const SAMPLES: usize = 600;
 
@@ -122,16 +122,7 @@ fn a_character_in_any_frame_sits_exactly_as_in_its_own() {
             ("leaning armature", quat(x, -35.0), 1.0),
             (
                 "0.01 armature, z-up, facing -z",
-                {
-                    // Rx(90°) · Ry(180°)
-                    let (a, b) = (quat(x, 90.0), quat(y, 180.0));
-                    [
-                        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-                        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-                        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-                        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-                    ]
-                },
+                quat_mul(quat(x, 90.0), quat(y, 180.0)),
                 0.01,
             ),
         ];
