@@ -7,11 +7,10 @@
 use super::EditorState;
 use super::camera::world_per_pixel;
 use super::drag::camera_forward;
-use super::pick::{
-    Axis, GizmoPart, Handle, handle_axes_in_world, handle_position, held_grip, sphere_radius,
-};
+use super::pick::{Axis, GizmoPart, Handle, handle_axes_in_world, handle_position, held_grip};
 use crate::fishing::SIDES;
 use crate::render::{Camera, FrameData, OverlayLine, OverlaySphere};
+use crate::stage::sphere_radius;
 use glam::DVec3;
 
 const GRIP: [f32; 4] = [0.25, 0.85, 1.0, 1.0];

@@ -7,7 +7,7 @@ use crate::fishing::{ArmSolverKind, GripKind, SIDES};
 use crate::render::Camera;
 use crate::rig::Side;
 use crate::stage::rod_markers::{RodMarker, marker_in_world};
-use crate::stage::{Stage, ViewOptions};
+use crate::stage::{Stage, ViewOptions, sphere_radius};
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
@@ -102,11 +102,6 @@ impl Axis {
             Axis::Z => DVec3::Z,
         }
     }
-}
-
-/// Radius of the overlay spheres for `stage` (matches `stage::arm_overlays`).
-pub fn sphere_radius(stage: &Stage) -> f64 {
-    0.011 * stage.actor.height
 }
 
 /// Minimum pick radius on screen, pixels.

@@ -13,7 +13,7 @@ mod setup;
 mod view;
 
 pub use meshes::{MeshTable, mesh_data_from_primitive};
-pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc};
+pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc, sphere_radius};
 pub use props::{NetSource, PropSources, Props, RodGrips, RodSource};
 pub use setup::{PreparedActor, prepare};
 pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled};

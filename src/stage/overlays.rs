@@ -89,11 +89,16 @@ pub fn elbow_limit_arc(
     }
 }
 
+/// Radius of the overlay spheres for `stage`, metres: 1.1% of the actor's height (what the
+/// editor also picks them by).
+pub fn sphere_radius(stage: &Stage) -> f64 {
+    0.011 * stage.actor.height
+}
+
 /// Overlays for both arms of `stage` as evaluated in `eval`.
 pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptions) -> Overlays {
     let pose: &Pose = &stage.pose;
-    let size = stage.actor.height;
-    let radius = (0.011 * size) as f32;
+    let radius = sphere_radius(stage) as f32;
     let mut out = Overlays::default();
     if options.bone_lines {
         let skel = &stage.actor.skeleton;
