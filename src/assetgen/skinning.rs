@@ -41,9 +41,9 @@ pub fn segment_closest(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
     a + ab * t
 }
 
-/// Whether the straight path from the surface point `from` to `to` stays inside `field`
-/// (within `tolerance`), sampled every half `voxel` after the first `voxel` (the surface
-/// itself is only known to a voxel).
+/// Whether the straight path from the surface point `from` to `to` stays inside `field` (to a
+/// quarter voxel), sampled every half `voxel` after the first `voxel` (the surface itself is
+/// only known to a voxel).
 fn inside_all_the_way(
     field: &Field,
     from: DVec3,
@@ -59,8 +59,8 @@ fn inside_all_the_way(
     })
 }
 
-/// The candidate (index into `candidates`) each vertex is tied to, and its distance from it:
-/// the nearest visible candidate, else the nearest.
+/// The candidate (index into `candidates`, which must not be empty) each vertex is tied to,
+/// and its distance from it: the nearest visible candidate, else the nearest.
 fn tie_vertices(
     joints: &[Joint],
     candidates: &[usize],
