@@ -24,6 +24,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
+use support::editor::editor_in;
 use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -58,13 +59,7 @@ fn preset_in(dir: &Path) -> PathBuf {
 
 fn editor(path: &Path) -> EditorState {
     let (doc, _) = files::open(path).unwrap();
-    let mut ed = EditorState::new(doc);
-    ed.apply(C::SetViewport {
-        width: 800,
-        height: 600,
-    })
-    .unwrap();
-    ed
+    editor_in(doc, [800, 600])
 }
 
 /// A few edits of different kinds: a target drag, a finger curl, the time, the elbow limit.

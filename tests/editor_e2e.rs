@@ -7,9 +7,10 @@
 mod support;
 
 use anglerpose::editor::pick::handle_pixel;
-use anglerpose::editor::{EditorCommand as C, EditorState, Handle, files};
+use anglerpose::editor::{Handle, files};
 use anglerpose::rig::Side;
 use std::time::Duration;
+use support::editor::{bundled_preset_in, editor_in};
 use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
 
 #[test]
@@ -18,13 +19,9 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
         return;
     };
     let dir = test_dir("e2e");
-    let preset = dir.join("pose.json");
     let layout = dir.join("layout.json");
     let shot = dir.join("viewport.png");
-    // A preset of the bundled angler, so Ctrl+S saves without a file dialog.
-    let mut doc = files::open_default().unwrap();
-    files::save(&mut doc, &preset).unwrap();
-    let original = std::fs::read_to_string(&preset).unwrap();
+    let (preset, original) = bundled_preset_in(&dir);
 
     let mut editor = Editor::start(
         &x,
@@ -53,12 +50,7 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
 
     // The same camera the editor uses: the opened preset in a viewport of the laid-out size.
     let (doc, _) = files::open(&preset).unwrap();
-    let mut ed = EditorState::new(doc);
-    ed.apply(C::SetViewport {
-        width: size[0],
-        height: size[1],
-    })
-    .unwrap();
+    let ed = editor_in(doc, size);
     let start = handle_pixel(
         &ed.doc.stage,
         &ed.render_camera(),
@@ -132,13 +124,7 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
         (wrist_after - wrist_before).length() > 0.02,
         "the wrist followed"
     );
-    let mut check = EditorState::new(saved);
-    check
-        .apply(C::SetViewport {
-            width: size[0],
-            height: size[1],
-        })
-        .unwrap();
+    let check = editor_in(saved, size);
     let landed = handle_pixel(
         &check.doc.stage,
         &check.render_camera(),

@@ -3,23 +3,15 @@
 //! under the mouse (and highlighted), dragging them moves along the arrow, in the plane or
 //! turns about the ring's axis; a number typed during the drag sets the exact value.
 
+mod support;
+
 use anglerpose::editor::camera::{world_per_pixel, world_to_pixel};
-use anglerpose::editor::files;
 use anglerpose::editor::gizmo::{AXIS_PX, RING_PX, editor_frame, gizmo_axes, pick_gizmo};
 use anglerpose::editor::pick::{Axis, GizmoMode, GizmoPart, GizmoSpace, handle_position};
 use anglerpose::editor::{EditorCommand as C, EditorState, Handle};
 use anglerpose::rig::Side;
 use glam::{DQuat, DVec3};
-
-fn editor() -> EditorState {
-    let mut ed = EditorState::new(files::open_default().expect("bundled angler"));
-    ed.apply(C::SetViewport {
-        width: 1280,
-        height: 720,
-    })
-    .unwrap();
-    ed
-}
+use support::editor::bundled_editor;
 
 fn select(ed: &mut EditorState, handle: Handle) {
     ed.apply(C::Select {
@@ -78,7 +70,7 @@ fn visible_axis(ed: &EditorState, axes: &[(Axis, DVec3); 3], length: f64) -> (Ax
 
 #[test]
 fn an_arrow_is_picked_highlighted_and_drags_along_its_axis() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     select(&mut ed, Handle::Target(Side::Right));
     let axes = gizmo_axes(&ed, Handle::Target(Side::Right));
     let (axis, dir) = visible_axis(&ed, &axes, AXIS_PX);
@@ -118,7 +110,7 @@ fn an_arrow_is_picked_highlighted_and_drags_along_its_axis() {
 
 #[test]
 fn a_plane_square_moves_in_its_plane() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let handle = Handle::Pole(Side::Right);
     select(&mut ed, handle);
     let axes = gizmo_axes(&ed, handle);
@@ -157,7 +149,7 @@ fn a_plane_square_moves_in_its_plane() {
 
 #[test]
 fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let handle = Handle::Grip(Side::Right);
     select(&mut ed, handle);
     ed.apply(C::SetGizmoMode {
@@ -239,7 +231,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
 
 #[test]
 fn q_uses_the_selections_own_axes() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let handle = Handle::Target(Side::Right);
     select(&mut ed, handle);
     ed.apply(C::SetGizmoSpace {
@@ -279,7 +271,7 @@ fn q_uses_the_selections_own_axes() {
 
 #[test]
 fn the_rod_moves_with_w_by_its_rod_adjustment() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     select(&mut ed, Handle::Rod);
     ed.apply(C::SetGizmoMode {
         mode: Some(GizmoMode::Move),

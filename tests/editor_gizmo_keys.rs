@@ -9,10 +9,11 @@
 mod support;
 
 use anglerpose::editor::pick::handle_pixel;
-use anglerpose::editor::{EditorCommand as C, EditorState, Handle, files};
+use anglerpose::editor::{Handle, files};
 use anglerpose::rig::Side;
 use glam::DVec3;
 use std::time::Duration;
+use support::editor::{bundled_preset_in, editor_in};
 use support::xwin::{Editor, Xvfb, read_layout, test_dir, wait_for};
 
 #[test]
@@ -21,21 +22,13 @@ fn typing_a_number_during_a_drag_sets_the_exact_distance() {
         return;
     };
     let dir = test_dir("gizmo-keys");
-    let preset = dir.join("pose.json");
-    let mut doc = files::open_default().unwrap();
-    files::save(&mut doc, &preset).unwrap();
-    let original = std::fs::read_to_string(&preset).unwrap();
+    let (preset, original) = bundled_preset_in(&dir);
     let (mut editor, layout) = Editor::start_laid_out(&x, &dir, "editor", &preset);
     let (origin, size) = read_layout(&layout).unwrap();
     let window = x.editor_window();
     x.xdotool(&["windowfocus", "--sync", &window]);
     let (doc, _) = files::open(&preset).unwrap();
-    let mut ed = EditorState::new(doc);
-    ed.apply(C::SetViewport {
-        width: size[0],
-        height: size[1],
-    })
-    .unwrap();
+    let ed = editor_in(doc, size);
     let handle = Handle::Target(Side::Right);
     let start = handle_pixel(&ed.doc.stage, &ed.render_camera(), handle).unwrap();
     let mv = |p: [f64; 2]| {

@@ -2,29 +2,22 @@
 //! markers along the blank (undoable), saving a preset that names them and opening it again,
 //! and what a dropped file is taken for.
 
+mod support;
+
 use anglerpose::editor::command::PropKind;
 use anglerpose::editor::files;
 use anglerpose::editor::{EditorCommand as C, EditorState, Handle};
 use anglerpose::stage::bundled_assets_dir;
 use anglerpose::stage::rod_markers::{RodMarker, blank_in_world, marker_in_world};
 use std::path::PathBuf;
+use support::editor::bundled_editor;
 
 fn asset(name: &str) -> PathBuf {
     bundled_assets_dir().join(name)
 }
 
-fn editor() -> EditorState {
-    let mut ed = EditorState::new(files::open_default().expect("bundled angler"));
-    ed.apply(C::SetViewport {
-        width: 1280,
-        height: 720,
-    })
-    .unwrap();
-    ed
-}
-
 fn with_surf_rod() -> EditorState {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     ed.apply(C::UseProp {
         prop: PropKind::Rod,
         path: Some(asset("rod_surf.glb")),
@@ -35,7 +28,7 @@ fn with_surf_rod() -> EditorState {
 
 #[test]
 fn using_an_artists_rod_replaces_the_bundled_one() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let generation = ed.doc.generation;
     let before = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
     assert!(marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).is_none());
@@ -66,7 +59,7 @@ fn using_an_artists_rod_replaces_the_bundled_one() {
 
 #[test]
 fn a_file_that_is_no_rod_is_refused_and_nothing_changes() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let snapshot = ed.doc.snapshot();
     let e = ed
         .apply(C::UseProp {
@@ -182,7 +175,7 @@ fn a_saved_preset_names_the_props_and_opens_with_them() {
     assert!(v.get("seat").is_none());
     let gear = ed.doc.stage.actor.gear;
     let rod = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
-    let mut again = editor();
+    let mut again = bundled_editor();
     again.apply(C::Open { path }).unwrap();
     assert_eq!(again.doc.stage.actor.gear, gear);
     let rod_again = again.doc.stage.evaluation().unwrap().frames.actor_from_rod;
@@ -221,7 +214,7 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
         3,
         "butt, rear grip and reel seat"
     );
-    let bundled = editor();
+    let bundled = bundled_editor();
     let frame = bundled
         .doc
         .stage
@@ -292,7 +285,7 @@ fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
         m.notes
     );
     // The bundled rod has nothing to correct.
-    editor()
+    bundled_editor()
         .apply(C::SetRodFrame {
             flip_ends: true,
             length: None,

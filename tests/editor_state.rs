@@ -1,21 +1,13 @@
 //! UI-logic tests of the headless editor: every action goes through `EditorState::apply`,
 //! exactly like the window's input handling.
 
+mod support;
+
 use anglerpose::editor::files;
 use anglerpose::editor::{Axis, EditorCommand as C, EditorState, Handle, Snapshot};
 use anglerpose::rig::Side;
 use glam::DVec3;
-
-fn editor() -> EditorState {
-    let doc = files::open_default().expect("bundled angler");
-    let mut ed = EditorState::new(doc);
-    ed.apply(C::SetViewport {
-        width: 1280,
-        height: 720,
-    })
-    .unwrap();
-    ed
-}
+use support::editor::bundled_editor;
 
 fn wrist(ed: &EditorState, side: Side) -> DVec3 {
     let stage = &ed.doc.stage;
@@ -63,7 +55,7 @@ fn state_of(ed: &EditorState) -> (Snapshot, Vec<DVec3>) {
 
 #[test]
 fn toggling_limits_changes_the_solve() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     // A tight elbow limit that the seated pose needs to exceed.
     let bend = ed
         .doc
@@ -113,7 +105,7 @@ fn toggling_limits_changes_the_solve() {
 
 #[test]
 fn dragging_a_target_moves_the_wrist_and_undo_redo_are_exact() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let before = state_of(&ed);
     let wrist_before = wrist(&ed, Side::Right);
     let end = drag(&mut ed, Handle::Target(Side::Right), [40.0, -30.0]);
@@ -140,7 +132,7 @@ fn dragging_a_target_moves_the_wrist_and_undo_redo_are_exact() {
 
 #[test]
 fn escape_during_a_drag_restores_exactly() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let before = state_of(&ed);
     drag(&mut ed, Handle::Target(Side::Left), [-35.0, 25.0]);
     assert_ne!(state_of(&ed), before, "the drag re-solves live");
@@ -157,7 +149,7 @@ fn escape_during_a_drag_restores_exactly() {
 
 #[test]
 fn axis_constrained_drag_moves_along_the_axis_only() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let target_before = ed
         .doc
         .stage
@@ -196,7 +188,7 @@ fn axis_constrained_drag_moves_along_the_axis_only() {
 
 #[test]
 fn dragging_a_pole_changes_the_elbow() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let elbow_before = elbow(&ed, Side::Right);
     let wrist_before = wrist(&ed, Side::Right);
     let pole_before = ed.doc.stage.calibration.poles.right.pole_in_actor;
@@ -218,7 +210,7 @@ fn dragging_a_pole_changes_the_elbow() {
 
 #[test]
 fn rotating_the_rod_edits_rod_adjust() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let tip_before = anglerpose::editor::pick::rod_segment(&ed.doc.stage)
         .unwrap()
         .1;
@@ -252,7 +244,7 @@ fn save_then_reopen_gives_the_identical_pose() {
     std::fs::create_dir_all(&dir).unwrap();
     // SAFETY: tests in this file do not read the variable concurrently except through save.
     unsafe { std::env::set_var("ANGLERPOSE_STATE_DIR", dir.join("state")) };
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     drag(&mut ed, Handle::Target(Side::Right), [30.0, 20.0]);
     ed.apply(C::EndDrag).unwrap();
     ed.apply(C::SetFingerCurl {
@@ -268,7 +260,7 @@ fn save_then_reopen_gives_the_identical_pose() {
     .unwrap();
     assert!(!ed.doc.dirty);
     let saved = state_of(&ed);
-    let mut other = editor();
+    let mut other = bundled_editor();
     other.apply(C::Open { path: path.clone() }).unwrap();
     assert_eq!(state_of(&other), saved);
     assert_eq!(other.doc.path.as_deref(), Some(path.as_path()));
@@ -277,7 +269,7 @@ fn save_then_reopen_gives_the_identical_pose() {
 
 #[test]
 fn time_scrubbing_is_not_an_undo_step_and_playback_advances() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     ed.apply(C::SetTime { seconds: 5.0 }).unwrap();
     assert!((ed.doc.stage.state.time() - 5.0).abs() < 1e-9);
     assert_eq!(ed.history.undo_len(), 0);
@@ -290,7 +282,7 @@ fn time_scrubbing_is_not_an_undo_step_and_playback_advances() {
 
 #[test]
 fn bad_edits_are_refused_and_leave_the_document() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let before = state_of(&ed);
     assert!(ed.apply(C::SetRodLength { metres: 9.0 }).is_err());
     assert!(
@@ -315,7 +307,7 @@ fn bad_edits_are_refused_and_leave_the_document() {
 
 #[test]
 fn slider_groups_undo_as_one_step() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let before = state_of(&ed);
     ed.apply(C::BeginGroup).unwrap();
     for v in [0.7, 0.6, 0.5, 0.4] {
@@ -333,7 +325,7 @@ fn slider_groups_undo_as_one_step() {
 
 #[test]
 fn pole_search_proposal_is_one_undoable_step() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let before = state_of(&ed);
     ed.apply(C::ApplyPoleProposal).unwrap();
     let p = ed.last_proposal.expect("proposal");
@@ -463,7 +455,7 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
 
 #[test]
 fn export_animation_writes_the_clips_without_touching_the_document() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     ed.apply(C::SetTime { seconds: 4.2 }).unwrap();
     let (before, positions) = state_of(&ed);
     let undo = ed.history.undo_len();
@@ -513,7 +505,7 @@ fn export_animation_writes_the_clips_without_touching_the_document() {
 
 #[test]
 fn twist_is_an_undoable_setting_saved_in_the_preset() {
-    let mut ed = editor();
+    let mut ed = bundled_editor();
     let elbow0 = elbow(&ed, Side::Right);
     ed.apply(C::SetTwist {
         side: Side::Right,

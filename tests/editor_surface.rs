@@ -19,11 +19,12 @@
 mod support;
 
 use anglerpose::editor::pick::handle_pixel;
-use anglerpose::editor::{EditorCommand as C, EditorState, Handle, files};
+use anglerpose::editor::{Handle, files};
 use anglerpose::rig::Side;
 use std::ffi::OsStr;
 use std::path::Path;
 use std::time::Duration;
+use support::editor::editor_in;
 use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
 
 const TEST: &str = "editor surface";
@@ -189,12 +190,7 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
         .to_rgba8();
     assert_eq!([img.width(), img.height()], size, "screenshot size");
     let (doc, _) = files::open(&character).unwrap();
-    let mut ed = EditorState::new(doc);
-    ed.apply(C::SetViewport {
-        width: size[0],
-        height: size[1],
-    })
-    .unwrap();
+    let ed = editor_in(doc, size);
     let wrist = handle_pixel(
         &ed.doc.stage,
         &ed.render_camera(),

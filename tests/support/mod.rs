@@ -3,6 +3,7 @@ pub mod arm;
 pub mod checks;
 pub mod clients;
 pub mod demo;
+pub mod editor;
 pub mod figures;
 pub mod gltf_edit;
 pub mod golden;
