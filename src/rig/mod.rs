@@ -8,7 +8,7 @@
 
 mod humanoid;
 mod pose;
-mod rotation;
+pub(crate) mod rotation;
 mod skeleton;
 mod transform;
 

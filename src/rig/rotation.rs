@@ -16,18 +16,26 @@ pub fn rotation_between(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat 
     // Fast path: the half-way quaternion `normalize(f × t, |f||t| + f·t)` is the shortest arc
     // without normalising either input first (one square root instead of three).
     let norms_sq = from.length_squared() * to.length_squared();
-    if norms_sq >= f64::MIN_POSITIVE && norms_sq.is_finite() {
-        let norms = norms_sq.sqrt();
-        let dot = from.dot(to);
-        let w = norms + dot;
-        if w >= 1e-6 * norms {
-            // 1 + cos ≥ 1e-6: the regular case of the seed.
-            let cross = from.cross(to);
-            let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
-            return DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv);
-        }
+    if norms_sq >= f64::MIN_POSITIVE
+        && norms_sq.is_finite()
+        && let Some(q) = half_way_arc(from, to, norms_sq.sqrt())
+    {
+        return q;
     }
     rotation_between_slow(from, to, preferred_axis)
+}
+
+/// The shortest arc from `from` to `to` as the half-way quaternion
+/// `normalize(f × t, |f||t| + f·t)`, given `norms = |f||t|` (positive, finite), in the regular
+/// case of seed 001 (`1 + cos ≥ 1e-6`); `None` when the directions are nearly opposite.
+#[inline]
+pub(crate) fn half_way_arc(from: DVec3, to: DVec3, norms: f64) -> Option<DQuat> {
+    let w = norms + from.dot(to);
+    (w >= 1e-6 * norms).then(|| {
+        let cross = from.cross(to);
+        let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
+        DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv)
+    })
 }
 
 /// [`rotation_between`] for nearly opposite, tiny or huge inputs.

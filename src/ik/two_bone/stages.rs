@@ -2,6 +2,7 @@
 //! `reach`, `bend_plane`, the cosine law and `turn_arm`, and the chain refreshes they need.
 
 use super::{Fallback, ReachClamp, TwoBoneJob, TwoBoneReport};
+use crate::rig::rotation::half_way_arc;
 use crate::rig::{Pose, Skeleton, rotation_between};
 use glam::{DQuat, DVec3};
 
@@ -261,15 +262,11 @@ struct Reach {
 /// root; falls back to it near the opposite direction and for unusable `norms`.
 #[inline]
 fn arc_with_norms(from: DVec3, to: DVec3, norms: f64, preferred_axis: DVec3) -> DQuat {
-    let dot = from.dot(to);
-    let w = norms + dot;
-    if norms >= f64::MIN_POSITIVE && norms.is_finite() && w >= 1e-6 * norms {
-        let cross = from.cross(to);
-        let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
-        DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv)
-    } else {
-        rotation_between(from, to, preferred_axis)
-    }
+    let usable = norms >= f64::MIN_POSITIVE && norms.is_finite();
+    usable
+        .then(|| half_way_arc(from, to, norms))
+        .flatten()
+        .unwrap_or_else(|| rotation_between(from, to, preferred_axis))
 }
 
 /// `q` normalised. A product of unit quaternions is unit to rounding, where one Newton step
