@@ -41,8 +41,8 @@ fn calibrate_characters(c: &mut Criterion) {
             b.iter(|| {
                 calibrate(
                     black_box(&stage.actor),
-                    &stage.settings,
-                    &stage.state.params,
+                    &stage.inputs.settings,
+                    &stage.inputs.state.params,
                     600,
                     threads,
                 )

@@ -2,7 +2,7 @@
 //! two-bone and with CCD arms, and a 600-sample timeline analysis on all cores and on one.
 
 use anglerpose::fishing::{
-    ActorRig, ArmSolverKind, Poser, SIDES, SessionParams, SessionState, SolverSettings,
+    ActorRig, ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
     analyse_timeline, analyse_timeline_on,
 };
 use anglerpose::gltf_io::{self, skin_matrices_into};
@@ -25,19 +25,13 @@ fn fishing(c: &mut Criterion) {
         let mut pose = actor.base.clone();
         let mut palette = Vec::new();
         let mut k = 0usize;
+        let mut inputs = PoseInputs::new(calib.clone(), *settings, SessionState::default());
         c.bench_function(name, |b| {
             b.iter(|| {
                 k = (k + 1) % 600;
-                let state = SessionState::at_fraction(k as f64 / 599.0, params);
+                inputs.state = SessionState::at_fraction(k as f64 / 599.0, params);
                 let eval = poser
-                    .evaluate(
-                        &actor,
-                        &calib,
-                        settings,
-                        &state,
-                        &Transform::IDENTITY,
-                        &mut pose,
-                    )
+                    .evaluate(&actor, &inputs, &Transform::IDENTITY, &mut pose)
                     .expect("pose");
                 skin_matrices_into(skin, &pose, &mut palette);
                 let _ = black_box((eval, &palette));

@@ -78,11 +78,11 @@ fn angler(c: &mut Criterion, gpu: &Gpu, target: &OffscreenTarget) {
     let mut stage = Stage::bundled().expect("bundled stage");
     let camera = camera_for(CameraPreset::ThreeQuarter, [1280, 720]);
     let view = ViewOptions::default();
-    let params = stage.state.params;
+    let params = stage.inputs.state.params;
     let mut k = 0usize;
     let mut step = move |stage: &mut Stage| {
         k = (k + 1) % 600;
-        stage.state = SessionState::at_fraction(k as f64 / 599.0, params);
+        stage.inputs.state = SessionState::at_fraction(k as f64 / 599.0, params);
         stage.update().expect("pose");
         stage.frame(camera, &view)
     };

@@ -76,9 +76,9 @@ pub fn preset_pose(data: &[u8]) -> bool {
         return false;
     };
     assert_posed_sound(&stage, "apply_to");
-    let params = stage.state.params;
+    let params = stage.inputs.state.params;
     for u in [0.0, 0.37, 1.0] {
-        stage.state = SessionState::at_fraction(u, params);
+        stage.inputs.state = SessionState::at_fraction(u, params);
         if stage.update().is_err() {
             return false;
         }
@@ -95,15 +95,15 @@ pub fn preset_retarget(data: &[u8]) -> bool {
     };
     let (calibration, settings, report) = retarget(
         &source.actor,
-        &source.calibration,
-        &source.settings,
+        &source.inputs.calibration,
+        &source.inputs.settings,
         &target.actor,
     );
     assert!(report.arm_scale.left.is_finite() && report.arm_scale.right.is_finite());
     let mut stage = target.clone();
-    stage.calibration = calibration.clone();
-    stage.settings = settings;
-    stage.state = source.state;
+    stage.inputs.calibration = calibration.clone();
+    stage.inputs.settings = settings;
+    stage.inputs.state = source.inputs.state;
     if stage.update().is_err() {
         return false;
     }
@@ -111,14 +111,14 @@ pub fn preset_retarget(data: &[u8]) -> bool {
     let refined = crate::fishing::refine(
         &stage.actor,
         &settings,
-        &source.state.params,
+        &source.inputs.state.params,
         calibration,
         false,
         4,
         1,
     );
     if let Ok((c, _)) = refined {
-        stage.calibration = c;
+        stage.inputs.calibration = c;
         if stage.update().is_ok() {
             assert_posed_sound(&stage, "refined");
         }

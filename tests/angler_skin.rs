@@ -105,8 +105,8 @@ fn no_edge_of_the_bundled_angler_stretches_far_at_any_phase() {
         let mut phase_p999: f64 = 0.0;
         let mut phase_worst = (0.0, String::new());
         for i in 0..SAMPLES {
-            stage.state.phase = phase;
-            stage.state.t = i as f64 / (SAMPLES - 1) as f64;
+            stage.inputs.state.phase = phase;
+            stage.inputs.state.t = i as f64 / (SAMPLES - 1) as f64;
             stage.update().expect("pose");
             let posed: Vec<Vec<[f32; 3]>> = prims
                 .iter()
@@ -132,7 +132,7 @@ fn no_edge_of_the_bundled_angler_stretches_far_at_any_phase() {
                     worst,
                     format!(
                         "t {:.1}: {} ↔ {}",
-                        stage.state.t,
+                        stage.inputs.state.t,
                         weighting(&stage, at, e.a),
                         weighting(&stage, at, e.b)
                     ),

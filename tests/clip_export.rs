@@ -105,7 +105,7 @@ fn export_clip(name: &str, preset: &Path, extra: &[&str]) -> (PathBuf, String) {
 /// The solver's world positions at session time `time`: every character node, then the rod
 /// and net holders.
 fn solved(stage: &mut Stage, state: SessionState) -> Vec<DVec3> {
-    stage.state = state;
+    stage.inputs.state = state;
     let frames = stage.update().unwrap().frames;
     let mut out: Vec<DVec3> = (0..stage.pose.len())
         .map(|b| stage.pose.world_position(b))
@@ -130,11 +130,11 @@ fn dist(a: DVec3, b: [f64; 3]) -> f64 {
 }
 
 fn session_frames(stage: &Stage) -> usize {
-    (stage.state.params.total_duration() * FPS as f64 - 0.01).ceil() as usize + 1
+    (stage.inputs.state.params.total_duration() * FPS as f64 - 0.01).ceil() as usize + 1
 }
 
 fn frame_time(stage: &Stage, k: usize) -> f64 {
-    (k as f64 / FPS as f64).min(stage.state.params.total_duration())
+    (k as f64 / FPS as f64).min(stage.inputs.state.params.total_duration())
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn session_clips_pass_the_validator_and_play_in_threejs_as_solved() {
 
         let mut stage = stage_of(&preset);
         let nodes = export_nodes(&stage);
-        let params = stage.state.params;
+        let params = stage.inputs.state.params;
         // 40 sampled frame times over the whole session, both ends included.
         let last = session_frames(&stage) - 1;
         let frames: Vec<usize> = (0..40).map(|i| i * last / 39).collect();
@@ -218,7 +218,7 @@ fn blender_imports_and_plays_the_session_clip_as_solved() {
     for (name, preset) in presets() {
         let (glb, _) = export_clip(&name, &preset, &[]);
         let mut stage = stage_of(&preset);
-        let params = stage.state.params;
+        let params = stage.inputs.state.params;
         let last = session_frames(&stage) as u32 - 1;
         let frames: Vec<u32> = (0..8).map(|i| i * last / 7).collect();
         let played = blender_clip(&python, &glb, "session", FPS, &frames);
@@ -325,15 +325,18 @@ fn clips_keep_the_stated_bound_layout_and_hemispheres() {
     let bundled = bundled_assets_dir().join("presets");
     for name in ["seated_hold.json", "ccd_arms.json", "landing.json"] {
         let mut stage = stage_of(&bundled.join(name));
-        let own = (stage.state, stage.pose.clone());
+        let own = (stage.inputs.state, stage.pose.clone());
         let clips = preset::bake_clips(&mut stage, &ClipOptions::default()).unwrap();
-        assert_eq!(stage.state, own.0, "{name}: the stage's state is put back");
+        assert_eq!(
+            stage.inputs.state, own.0,
+            "{name}: the stage's state is put back"
+        );
         assert_eq!(stage.pose, own.1, "{name}: the stage's pose is put back");
         let names: Vec<&str> = clips.iter().map(|c| c.name.as_str()).collect();
         let mut want = vec!["session"];
         want.extend(Phase::ALL.iter().map(|p| p.name()));
         assert_eq!(names, want);
-        let params = stage.state.params;
+        let params = stage.inputs.state.params;
         let skinned: Vec<usize> = stage
             .character
             .meshes
@@ -445,7 +448,7 @@ fn a_zero_tolerance_keeps_every_key_and_a_phase_range_bakes_only_those_phases() 
         names,
         ["session", "cast_wind_up", "cast_forward", "release"]
     );
-    let p = stage.state.params;
+    let p = stage.inputs.state.params;
     let length = p.phase_duration(Phase::CastWindUp)
         + p.phase_duration(Phase::CastForward)
         + p.phase_duration(Phase::Release);
@@ -511,7 +514,7 @@ fn the_cli_reports_the_reduction_and_its_session_time_is_solve_time() {
     let stage = stage_of(&preset);
     for k in [0usize, 45, 100] {
         let time = k as f64 / FPS as f64;
-        let state = SessionState::at_time(time, stage.state.params);
+        let state = SessionState::at_time(time, stage.inputs.state.params);
         let out = run_ok(bin().args([
             "solve",
             "--preset",

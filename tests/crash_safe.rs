@@ -54,7 +54,7 @@ fn write_versions(dir: &Path) -> (Vec<u8>, Vec<u8>) {
     let version = |poses: usize, t: f64| {
         let mut p = base.clone();
         for i in 0..poses {
-            let mut state = p.state;
+            let mut state = p.inputs.state;
             state.t = t;
             p.poses.insert(
                 format!("pose_{i:05}"),

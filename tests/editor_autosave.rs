@@ -214,14 +214,14 @@ fn an_earlier_sessions_autosave_is_kept_until_recovered_or_discarded() {
 fn assert_same_work(a: &Path, b: &Path) {
     let (pa, pb) = (load(a), load(b));
     assert_eq!(
-        pa.calibration,
-        pb.calibration,
+        pa.inputs.calibration,
+        pb.inputs.calibration,
         "{} vs {}",
         a.display(),
         b.display()
     );
-    assert_eq!(pa.settings, pb.settings);
-    assert_eq!(pa.state, pb.state);
+    assert_eq!(pa.inputs.settings, pb.inputs.settings);
+    assert_eq!(pa.inputs.state, pb.inputs.state);
     assert_eq!(pa.character.sha256, pb.character.sha256);
     assert_eq!(document_state(&editor(a)), document_state(&editor(b)));
 }
@@ -294,8 +294,8 @@ fn end_to_end_a_killed_editor_is_recovered_with_recover_and_saved() {
         replay.apply(cmd).unwrap();
     }
     assert_ne!(
-        load(&autosave).calibration,
-        load(&preset).calibration,
+        load(&autosave).inputs.calibration,
+        load(&preset).inputs.calibration,
         "edited"
     );
     assert_eq!(

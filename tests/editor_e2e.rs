@@ -165,12 +165,12 @@ fn showing_a_preset_does_not_change_it() {
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/presets/cast.json"),
     )
     .unwrap();
-    doc.stage.settings.soften = 0.5;
+    doc.stage.inputs.settings.soften = 0.5;
     files::save(&mut doc, &input).unwrap();
     let input_json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&input).unwrap()).unwrap();
     assert_eq!(input_json["settings"]["soften"], 0.5);
-    let seconds = doc.stage.state.time();
+    let seconds = doc.stage.inputs.state.time();
     assert_ne!(
         (seconds * 100.0).round() / 100.0,
         seconds,

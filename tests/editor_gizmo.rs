@@ -124,7 +124,7 @@ fn a_plane_square_moves_in_its_plane() {
         pick_gizmo(&ed, &camera, at),
         Some(GizmoPart::Plane(Axis::Y))
     );
-    let pole = |ed: &EditorState| ed.doc.stage.calibration.poles.right.pole_in_actor;
+    let pole = |ed: &EditorState| ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
     let before = pole(&ed);
     ed.apply(C::BeginDrag {
         handle,
@@ -207,7 +207,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         pick_gizmo(&ed, &camera, gizmo_pixel(&ed, axes[0].1, AXIS_PX, 0.8)),
         Some(GizmoPart::Arrow(_)) | None
     ));
-    let offset = |ed: &EditorState| ed.doc.stage.calibration.grip(kind).offset_in_object;
+    let offset = |ed: &EditorState| ed.doc.stage.inputs.calibration.grip(kind).offset_in_object;
     let grip_at = |ed: &EditorState| right_grip(ed).translation;
     let (o0, g0) = (offset(&ed), grip_at(&ed));
     let [x, y] = gizmo_pixel(&ed, axes[0].1, AXIS_PX, 0.8);

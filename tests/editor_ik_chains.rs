@@ -71,7 +71,7 @@ fn toggling_one_elbows_limit_changes_that_arm_only() {
         left_before,
         "left arm untouched"
     );
-    let s = ed.doc.stage.settings;
+    let s = ed.doc.stage.inputs.settings;
     assert!(s.arms.left.elbow_limit.enabled && !s.arms.right.elbow_limit.enabled);
     assert_eq!(ed.history.undo_len(), undo_before + 1);
     // The global switch still overrides: off frees the left elbow as well.
@@ -156,7 +156,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         max_deg: Some([35.0, 0.0, 0.0]),
     })
     .unwrap();
-    let l = ed.doc.stage.settings.arms.right.ccd.forearm;
+    let l = ed.doc.stage.inputs.settings.arms.right.ccd.forearm;
     assert!((l.rotation_max.unwrap().x - 35f64.to_radians()).abs() < 1e-15);
     let eval = ed.doc.stage.evaluation().unwrap();
     let r = eval.arms.right;
@@ -177,7 +177,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         blend: Some(0.5),
     })
     .unwrap();
-    let s = ed.doc.stage.settings.arms.right.ccd;
+    let s = ed.doc.stage.inputs.settings.arms.right.ccd;
     assert_eq!(s.blend_factor, Some(0.5));
     assert!((s.max_angle.unwrap() - 5f64.to_radians()).abs() < 1e-15);
     assert_eq!(ed.history.undo_len(), 6);

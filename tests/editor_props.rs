@@ -41,7 +41,7 @@ fn using_an_artists_rod_replaces_the_bundled_one() {
     assert_eq!(ed.doc.generation, generation + 1, "meshes re-upload");
     let gear = ed.doc.stage.actor.gear.rod;
     assert!((gear.length - 3.9).abs() < 0.01 && (gear.reel_seat - 0.68).abs() < 0.02);
-    assert_eq!(ed.doc.stage.state.params.rod_length, gear.length);
+    assert_eq!(ed.doc.stage.inputs.state.params.rod_length, gear.length);
     // The reel seat stays at the hand, so the longer rod's butt slides back along the blank.
     let after = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
     assert!((after.translation - before.translation).length() > 0.2);

@@ -191,8 +191,8 @@ fn dragging_a_pole_changes_the_elbow() {
     let mut ed = bundled_editor();
     let elbow_before = elbow(&ed, Side::Right);
     let wrist_before = wrist(&ed, Side::Right);
-    let pole_before = ed.doc.stage.calibration.poles.right.pole_in_actor;
-    let left_before = ed.doc.stage.calibration.poles.left.clone();
+    let pole_before = ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
+    let left_before = ed.doc.stage.inputs.calibration.poles.left.clone();
     drag(&mut ed, Handle::Pole(Side::Right), [-150.0, -120.0]);
     ed.apply(C::EndDrag).unwrap();
     let moved = elbow(&ed, Side::Right) - elbow_before;
@@ -200,12 +200,12 @@ fn dragging_a_pole_changes_the_elbow() {
     // The wrist stays on its target: only the bend plane turns.
     assert!((wrist(&ed, Side::Right) - wrist_before).length() < 1e-6);
     // The constant pole changed (per-phase editing is off); the left arm is untouched.
-    let pole = ed.doc.stage.calibration.poles.right.pole_in_actor;
+    let pole = ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
     assert!(
         (pole - pole_before).length() > 0.05,
         "{pole} vs {pole_before}"
     );
-    assert_eq!(ed.doc.stage.calibration.poles.left, left_before);
+    assert_eq!(ed.doc.stage.inputs.calibration.poles.left, left_before);
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn rotating_the_rod_edits_rod_adjust() {
     })
     .unwrap();
     ed.apply(C::EndDrag).unwrap();
-    let adj = ed.doc.stage.calibration.rod_adjust;
+    let adj = ed.doc.stage.inputs.calibration.rod_adjust;
     assert!(
         adj.rotation.angle_between(glam::DQuat::IDENTITY) > 0.05,
         "{adj:?}"
@@ -271,13 +271,13 @@ fn save_then_reopen_gives_the_identical_pose() {
 fn time_scrubbing_is_not_an_undo_step_and_playback_advances() {
     let mut ed = bundled_editor();
     ed.apply(C::SetTime { seconds: 5.0 }).unwrap();
-    assert!((ed.doc.stage.state.time() - 5.0).abs() < 1e-9);
+    assert!((ed.doc.stage.inputs.state.time() - 5.0).abs() < 1e-9);
     assert_eq!(ed.history.undo_len(), 0);
     assert!(!ed.doc.dirty);
     ed.apply(C::Play { on: true }).unwrap();
     ed.apply(C::SetSpeed { value: 2.0 }).unwrap();
     ed.apply(C::Tick { dt: 0.25 }).unwrap();
-    assert!((ed.doc.stage.state.time() - 5.5).abs() < 1e-9);
+    assert!((ed.doc.stage.inputs.state.time() - 5.5).abs() < 1e-9);
 }
 
 #[test]
@@ -351,9 +351,9 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
     }
     let (doc, _) = files::open(&path).expect("mannequiny opens");
     let mut ed = EditorState::new(doc);
-    let before = ed.doc.stage.calibration.clone();
+    let before = ed.doc.stage.inputs.calibration.clone();
     ed.apply(C::FitToCharacter).unwrap();
-    let fitted = ed.doc.stage.calibration.clone();
+    let fitted = ed.doc.stage.inputs.calibration.clone();
     assert_ne!(fitted, before, "the fit changed the calibration");
     assert!(
         ed.message.as_deref().unwrap_or("").contains("0 flip(s)"),
@@ -361,9 +361,14 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
         ed.message
     );
     let s = &ed.doc.stage;
-    let a =
-        anglerpose::fishing::analyse_timeline(&s.actor, &fitted, &s.settings, &s.state.params, 600)
-            .unwrap();
+    let a = anglerpose::fishing::analyse_timeline(
+        &s.actor,
+        &fitted,
+        &s.inputs.settings,
+        &s.inputs.state.params,
+        600,
+    )
+    .unwrap();
     for side in [Side::Left, Side::Right] {
         let ok = a
             .samples
@@ -375,9 +380,9 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
     }
     assert!(ed.doc.dirty);
     ed.apply(C::Undo).unwrap();
-    assert_eq!(ed.doc.stage.calibration, before);
+    assert_eq!(ed.doc.stage.inputs.calibration, before);
     ed.apply(C::Redo).unwrap();
-    assert_eq!(ed.doc.stage.calibration, fitted);
+    assert_eq!(ed.doc.stage.inputs.calibration, fitted);
 }
 
 #[test]
@@ -390,7 +395,10 @@ fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
     }
     let (doc, _) = files::open(&path).expect("CesiumMan opens");
     let mut ed = EditorState::new(doc);
-    let before = (ed.doc.stage.calibration.clone(), ed.doc.stage.settings);
+    let before = (
+        ed.doc.stage.inputs.calibration.clone(),
+        ed.doc.stage.inputs.settings,
+    );
     let preset = anglerpose::preset::io::bundled_preset_path();
     ed.apply(C::ApplyPresetToCharacter { path: preset })
         .unwrap();
@@ -399,10 +407,13 @@ fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
         msg.contains("0 flip(s)") && msg.contains("no finger bones"),
         "{msg}"
     );
-    assert_ne!(ed.doc.stage.calibration, before.0);
+    assert_ne!(ed.doc.stage.inputs.calibration, before.0);
     ed.apply(C::Undo).unwrap();
     assert_eq!(
-        (ed.doc.stage.calibration.clone(), ed.doc.stage.settings),
+        (
+            ed.doc.stage.inputs.calibration.clone(),
+            ed.doc.stage.inputs.settings
+        ),
         before
     );
 }
@@ -428,15 +439,15 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
     .unwrap();
     ed.apply(C::SetTime { seconds: 2.5 }).unwrap();
     let (calib, state, camera, undo) = (
-        ed.doc.stage.calibration.clone(),
-        ed.doc.stage.state,
+        ed.doc.stage.inputs.calibration.clone(),
+        ed.doc.stage.inputs.state,
         ed.camera,
         ed.history.undo_len(),
     );
     ed.apply(C::ReloadCharacter).unwrap();
     assert_eq!(ed.doc.generation, 1);
-    assert_eq!(ed.doc.stage.calibration, calib);
-    assert_eq!(ed.doc.stage.state, state);
+    assert_eq!(ed.doc.stage.inputs.calibration, calib);
+    assert_eq!(ed.doc.stage.inputs.state, state);
     assert_eq!(ed.camera, camera);
     assert_eq!(ed.history.undo_len(), undo);
     assert!(ed.message.as_deref().unwrap_or("").starts_with("reloaded"));
@@ -449,7 +460,10 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
     );
     assert_eq!(ed.doc.generation, 1);
     ed.apply(C::Undo).unwrap();
-    assert_ne!(ed.doc.stage.state, state, "undo still works after a reload");
+    assert_ne!(
+        ed.doc.stage.inputs.state, state,
+        "undo still works after a reload"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -482,7 +496,7 @@ fn export_animation_writes_the_clips_without_touching_the_document() {
     let session = gltf.animations().next().unwrap();
     let input = session.samplers().next().unwrap().input();
     let end = input.max().unwrap()[0].as_f64().unwrap();
-    let p = ed.doc.stage.state.params;
+    let p = ed.doc.stage.inputs.state.params;
     let length = p.phase_duration(anglerpose::fishing::Phase::CastWindUp)
         + p.phase_duration(anglerpose::fishing::Phase::CastForward)
         + p.phase_duration(anglerpose::fishing::Phase::Release);
@@ -512,7 +526,7 @@ fn twist_is_an_undoable_setting_saved_in_the_preset() {
         degrees: 25.0,
     })
     .unwrap();
-    let t = ed.doc.stage.settings.arm(Side::Right).twist;
+    let t = ed.doc.stage.inputs.settings.arm(Side::Right).twist;
     assert!((t - 25f64.to_radians()).abs() < 1e-12);
     assert!(
         (elbow(&ed, Side::Right) - elbow0).length() > 0.01,
@@ -529,9 +543,9 @@ fn twist_is_an_undoable_setting_saved_in_the_preset() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"twist\": 0.436"), "saved: {text}");
     let (doc, _) = files::open(&path).unwrap();
-    assert_eq!(doc.stage.settings.arm(Side::Right).twist, t);
+    assert_eq!(doc.stage.inputs.settings.arm(Side::Right).twist, t);
     ed.apply(C::Undo).unwrap();
-    assert_eq!(ed.doc.stage.settings.arm(Side::Right).twist, 0.0);
+    assert_eq!(ed.doc.stage.inputs.settings.arm(Side::Right).twist, 0.0);
     assert!((elbow(&ed, Side::Right) - elbow0).length() < 1e-12);
     let e = ed
         .apply(C::SetTwist {

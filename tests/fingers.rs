@@ -20,7 +20,7 @@ fn stages() -> Vec<(String, Stage)> {
     }
     for (_, s) in &mut out {
         for side in SIDES {
-            let h = s.calibration.hands.get_mut(side);
+            let h = s.inputs.calibration.hands.get_mut(side);
             h.finger_curl = 0.9;
             h.thumb_curl = 0.8;
         }
@@ -107,7 +107,7 @@ fn finger_world_transforms_are_the_parents_world_times_the_local() {
             s.pose.world_position(*chain.joints.last().unwrap())
         };
         let mut open = stage.clone();
-        open.calibration.hands.right.finger_curl = 0.0;
+        open.inputs.calibration.hands.right.finger_curl = 0.0;
         open.update().unwrap();
         assert!(
             (tip(&stage) - tip(&open)).length() > 0.005,

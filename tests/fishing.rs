@@ -4,8 +4,8 @@
 mod support;
 
 use anglerpose::fishing::{
-    ActorRig, GripCalibration, Handedness, PerSide, Phase, PoleKeys, Poser, SIDES, SessionFrames,
-    SessionParams, SessionState, SolverSettings, analyse_timeline, search_poles,
+    ActorRig, GripCalibration, Handedness, PerSide, Phase, PoleKeys, PoseInputs, Poser, SIDES,
+    SessionFrames, SessionParams, SessionState, SolverSettings, analyse_timeline, search_poles,
 };
 use anglerpose::gltf_io;
 use anglerpose::rig::{HumanoidMap, Pose, Side, Transform};
@@ -31,9 +31,7 @@ fn evaluate(
     let eval = Poser::new()
         .evaluate(
             actor,
-            calib,
-            &SolverSettings::default(),
-            state,
+            &PoseInputs::new(calib.clone(), SolverSettings::default(), *state),
             &Transform::IDENTITY,
             &mut pose,
         )
@@ -198,9 +196,11 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
         let _ = poser
             .evaluate(
                 &actor,
-                &calib,
-                &settings,
-                &SessionState::new(phase, 0.5, state.params),
+                &PoseInputs::new(
+                    calib.clone(),
+                    settings,
+                    SessionState::new(phase, 0.5, state.params),
+                ),
                 &Transform::IDENTITY,
                 &mut pose,
             )
@@ -209,9 +209,7 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
     let _ = poser
         .evaluate(
             &actor,
-            &calib,
-            &settings,
-            &state,
+            &PoseInputs::new(calib.clone(), settings, state),
             &Transform::IDENTITY,
             &mut pose,
         )
@@ -225,9 +223,11 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
     let _ = Poser::new()
         .evaluate(
             &clone,
-            &calib,
-            &settings,
-            &SessionState::new(Phase::Landing, 0.8, state.params),
+            &PoseInputs::new(
+                calib.clone(),
+                settings,
+                SessionState::new(Phase::Landing, 0.8, state.params),
+            ),
             &Transform::IDENTITY,
             &mut other,
         )
@@ -366,7 +366,7 @@ fn twist_turns_the_elbow_about_the_shoulder_wrist_line() {
     let (s0, e0, w0) = arm(&stage, Side::Right);
     let left0 = arm(&stage, Side::Left);
     let twist = 30f64.to_radians();
-    stage.settings.arm_mut(Side::Right).twist = twist;
+    stage.inputs.settings.arm_mut(Side::Right).twist = twist;
     stage.update().unwrap();
     let (s1, e1, w1) = arm(&stage, Side::Right);
     assert!(
@@ -390,7 +390,7 @@ fn twist_turns_the_elbow_about_the_shoulder_wrist_line() {
         "upper arm keeps its length"
     );
 
-    stage.settings.arm_mut(Side::Right).twist = 4.0;
+    stage.inputs.settings.arm_mut(Side::Right).twist = 4.0;
     let e = stage.update().unwrap_err().to_string();
     assert!(
         e.contains("arms.right.twist") && e.contains("outside"),
@@ -415,9 +415,7 @@ fn a_posed_actor_needs_no_further_refresh() {
             let _ = poser
                 .evaluate(
                     &actor,
-                    &calib,
-                    &settings,
-                    &state,
+                    &PoseInputs::new(calib.clone(), settings, state),
                     &Transform::IDENTITY,
                     &mut pose,
                 )

@@ -7,7 +7,7 @@ mod support;
 
 use anglerpose::fishing::{
     ActorRig, ArmSolverKind, CCD_REACH_TOLERANCE, CcdLinkLimits, CcdLinkRole, GripCalibration,
-    Phase, PoseEvaluation, Poser, SIDES, SessionError, SessionState, SolverSettings,
+    Phase, PoseEvaluation, PoseInputs, Poser, SIDES, SessionError, SessionState, SolverSettings,
     analyse_timeline,
 };
 use anglerpose::gltf_io;
@@ -32,14 +32,8 @@ fn evaluate(
     state: &SessionState,
 ) -> Result<(Pose, PoseEvaluation), SessionError> {
     let mut pose = actor.base.clone();
-    let eval = Poser::new().evaluate(
-        actor,
-        calib,
-        settings,
-        state,
-        &Transform::IDENTITY,
-        &mut pose,
-    )?;
+    let inputs = PoseInputs::new(calib.clone(), *settings, *state);
+    let eval = Poser::new().evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
     Ok((pose, eval))
 }
 

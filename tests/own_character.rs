@@ -36,13 +36,13 @@ fn load_edited(path: &Path, doc: &Doc) -> Character {
 fn assert_calibrated(name: &str, stage: &mut Stage) {
     let (calib, report) = calibrate(
         &stage.actor,
-        &stage.settings,
-        &stage.state.params,
+        &stage.inputs.settings,
+        &stage.inputs.state.params,
         SAMPLES,
         2,
     )
     .unwrap();
-    stage.calibration = calib;
+    stage.inputs.calibration = calib;
     let fractions = assert_preset_ok(name, stage);
     assert_eq!(
         report.reached_fraction, fractions,
@@ -403,7 +403,7 @@ fn palm_bones_beside_the_hand_turn_with_it_as_one_piece() {
     }
     let mut turned = 0.0f64;
     for phase in Phase::ALL {
-        stage.state = SessionState::new(phase, 0.5, stage.state.params);
+        stage.inputs.state = SessionState::new(phase, 0.5, stage.inputs.state.params);
         let eval = *stage.update().unwrap();
         for side in [Side::Left, Side::Right] {
             let arm = stage.actor.arm(side);
@@ -429,7 +429,7 @@ fn palm_bones_beside_the_hand_turn_with_it_as_one_piece() {
 fn ccd_forearm_hinges_follow_the_detected_elbow_axis() {
     let angler = Stage::bundled().unwrap();
     assert_eq!(
-        angler.settings,
+        angler.inputs.settings,
         anglerpose::fishing::SolverSettings::default()
     );
     let Some(dir) = shared_models("ccd_forearm_hinges_follow_the_detected_elbow_axis") else {
@@ -443,7 +443,14 @@ fn ccd_forearm_hinges_follow_the_detected_elbow_axis() {
         let stage = stage_of(gltf_io::load(dir.join(file)).unwrap());
         for side in [Side::Left, Side::Right] {
             let axis = stage.actor.arm(side).elbow_axis_in_upper_arm;
-            let hinge = stage.settings.arm(side).ccd.forearm.limitation.unwrap();
+            let hinge = stage
+                .inputs
+                .settings
+                .arm(side)
+                .ccd
+                .forearm
+                .limitation
+                .unwrap();
             let angle = hinge.angle_between(axis).min(hinge.angle_between(-axis));
             assert!(
                 angle <= 10f64.to_radians(),
@@ -513,12 +520,12 @@ fn solve_reports_every_node_of_a_file_with_duplicate_names() {
 #[test]
 fn left_handed_sessions_calibrate_too() {
     let mut stage = Stage::bundled().unwrap();
-    stage.state.params.handedness = anglerpose::fishing::Handedness::Left;
+    stage.inputs.state.params.handedness = anglerpose::fishing::Handedness::Left;
     assert_calibrated("left-handed angler", &mut stage);
     let Some(path) = shared("mannequiny-0.3.0.glb", "left_handed_sessions_calibrate_too") else {
         return;
     };
     let mut stage = stage_of(gltf_io::load(path).unwrap());
-    stage.state.params.handedness = anglerpose::fishing::Handedness::Left;
+    stage.inputs.state.params.handedness = anglerpose::fishing::Handedness::Left;
     assert_calibrated("left-handed mannequiny", &mut stage);
 }

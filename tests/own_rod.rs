@@ -131,8 +131,8 @@ fn calibrated_on_file(character: &Path, rod_file: &Path) {
     let mut stage = Stage::new(gltf_io::load(character).unwrap(), props).unwrap();
     let (calibration, report) = calibrate(
         &stage.actor,
-        &stage.settings,
-        &stage.state.params,
+        &stage.inputs.settings,
+        &stage.inputs.state.params,
         600,
         default_threads(),
     )
@@ -146,8 +146,8 @@ fn calibrated_on_file(character: &Path, rod_file: &Path) {
         assert!(f >= 0.95, "{who}: {side} arm reaches {:.1}%", 100.0 * f);
     }
     assert_eq!(report.flips, 0, "{who}: flips");
-    stage.calibration = calibration;
-    stage.state = SessionState::new(Phase::SeatedHold, 0.5, stage.state.params);
+    stage.inputs.calibration = calibration;
+    stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
     stage.reset_flip_tracking();
     stage.update().unwrap();
     for (side, d) in ["left", "right"].into_iter().zip(wrist_off_axis(&stage)) {
@@ -170,7 +170,11 @@ fn calibrated_on_file(character: &Path, rod_file: &Path) {
         .to_affine()
         .inverse()
         .transform_point3(front.translation);
-    let offset = stage.calibration.grip(GripKind::RodFront).offset_in_object;
+    let offset = stage
+        .inputs
+        .calibration
+        .grip(GripKind::RodFront)
+        .offset_in_object;
     assert!(
         (along - offset - DVec3::Y * seat).length() < 1e-9,
         "{who}: front grip"
@@ -227,7 +231,7 @@ fn the_stage_draws_the_rod_in_its_canonical_frame() {
 #[test]
 fn a_thicker_handle_curls_the_fingers_less() {
     let state = SessionState::default();
-    let calib = Stage::bundled().unwrap().calibration;
+    let calib = Stage::bundled().unwrap().inputs.calibration;
     let fit = anglerpose::fishing::BodyFit::IDENTITY;
     let bundled = SessionFrames::evaluate_geared(&state, &calib, &fit, &Gear::BUNDLED);
     assert_eq!(bundled, SessionFrames::evaluate(&state, &calib));

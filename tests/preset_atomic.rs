@@ -62,8 +62,8 @@ fn an_invalid_preset_is_not_saved() {
     let mut preset = io::load_preset(&source).unwrap();
     io::save_preset_atomic(&path, &preset).unwrap();
     let before = std::fs::read(&path).unwrap();
-    preset.state.t = f64::NAN;
-    preset.calibration.hands.left.finger_curl = f64::INFINITY;
+    preset.inputs.state.t = f64::NAN;
+    preset.inputs.calibration.hands.left.finger_curl = f64::INFINITY;
     match io::save_preset_atomic(&path, &preset) {
         Err(PresetError::NotSaved { problems, .. }) => {
             let paths: Vec<_> = problems.iter().map(|p| p.path.as_str()).collect();

@@ -172,13 +172,19 @@ fn version_0_is_migrated() {
     assert_eq!(preset.character.sha256, None);
     assert!(preset.poses.is_empty());
     assert_eq!(
-        preset.calibration.poles.left.pole_in_actor.to_array(),
+        preset
+            .inputs
+            .calibration
+            .poles
+            .left
+            .pole_in_actor
+            .to_array(),
         [0.3, 0.4, -0.1]
     );
-    assert!(preset.calibration.poles.right.per_phase.is_empty());
+    assert!(preset.inputs.calibration.poles.right.per_phase.is_empty());
     let (stage, warnings) = io::load_stage(&path, &preset).unwrap();
     assert!(warnings.is_empty());
-    assert_eq!(stage.state, preset.state);
+    assert_eq!(stage.inputs.state, preset.inputs.state);
     assert!(io::validate_file(&path).is_empty());
     assert_eq!(digest(&path), before);
 }

@@ -93,27 +93,31 @@ fn a_loaded_preset_solves_to_the_pose_of_the_saved_stage() {
         let loaded = io::load_preset(&file).unwrap();
         let (mut from_file, warnings) = io::load_stage(&file, &loaded).unwrap();
         assert!(warnings.is_empty(), "{warnings:?}");
-        assert_eq!(from_file.state, stage.state);
+        assert_eq!(from_file.inputs.state, stage.inputs.state);
         assert_eq!(from_file.pose.locals(), stage.pose.locals(), "{name}");
         // The poses differ between phases, so the comparison above has teeth.
         let mut other = from_file.clone();
-        other.state.phase = if stage.state.phase == anglerpose::fishing::Phase::Landing {
-            anglerpose::fishing::Phase::SeatedHold
-        } else {
-            anglerpose::fishing::Phase::Landing
-        };
+        other.inputs.state.phase =
+            if stage.inputs.state.phase == anglerpose::fishing::Phase::Landing {
+                anglerpose::fishing::Phase::SeatedHold
+            } else {
+                anglerpose::fishing::Phase::Landing
+            };
         other.update().unwrap();
         assert_ne!(other.pose.locals(), stage.pose.locals());
         // Named poses apply their state and calibration override.
         for (pose_name, named) in &loaded.poses {
             assert!(loaded.apply_named(pose_name, &mut from_file).unwrap());
-            assert_eq!(from_file.state, named.state);
-            let want = named.calibration.as_ref().unwrap_or(&loaded.calibration);
-            assert_eq!(&from_file.calibration, want);
+            assert_eq!(from_file.inputs.state, named.state);
+            let want = named
+                .calibration
+                .as_ref()
+                .unwrap_or(&loaded.inputs.calibration);
+            assert_eq!(&from_file.inputs.calibration, want);
             let mut direct = Stage::bundled().unwrap();
-            direct.calibration = want.clone();
-            direct.settings = loaded.settings;
-            direct.state = named.state;
+            direct.inputs.calibration = want.clone();
+            direct.inputs.settings = loaded.inputs.settings;
+            direct.inputs.state = named.state;
             direct.update().unwrap();
             assert_eq!(
                 from_file.pose.locals(),
@@ -129,7 +133,7 @@ fn a_loaded_preset_solves_to_the_pose_of_the_saved_stage() {
 fn the_bundled_default_is_the_seated_hold_example() {
     let (preset, stage, warnings) = io::load_default_stage().unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
-    assert_eq!(stage.state, preset.state);
+    assert_eq!(stage.inputs.state, preset.inputs.state);
     assert_eq!(
         io::bundled_preset_path(),
         presets_dir().join("seated_hold.json")

@@ -49,7 +49,7 @@ fn stage_for(name: &str, at: Option<(Phase, f64)>) -> Stage {
     let preset = io::load_preset(&path).unwrap();
     let (mut stage, _) = io::load_stage(&path, &preset).unwrap();
     if let Some((phase, t)) = at {
-        stage.state = SessionState::new(phase, t, stage.state.params);
+        stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
         stage.update().unwrap();
     }
     stage
@@ -209,13 +209,13 @@ fn pose_json_reproduces_the_solved_pose_over_the_timeline() {
     let mut stage = stage_for("landing.json", None);
     let skel = stage.character.skeleton.clone();
     assert_eq!(table["bones"].as_array().unwrap().len(), skel.len());
-    let total = stage.state.params.total_duration();
+    let total = stage.inputs.state.params.total_duration();
     let last = samples[4]["time"].as_f64().unwrap();
     assert!((last - total).abs() < 1e-12 && samples[0]["time"] == 0.0);
     for s in samples {
-        let state = SessionState::at_time(s["time"].as_f64().unwrap(), stage.state.params);
+        let state = SessionState::at_time(s["time"].as_f64().unwrap(), stage.inputs.state.params);
         assert_eq!(s["phase"], state.phase.name());
-        stage.state = state;
+        stage.inputs.state = state;
         stage.update().unwrap();
         let mut pose = Pose::rest(&skel);
         for (b, bone) in skel.bones().iter().enumerate() {

@@ -23,7 +23,7 @@ fn fixture(name: &str) -> PathBuf {
 /// A stage with every per-arm setting away from its default.
 fn edited_stage() -> Stage {
     let mut stage = Stage::bundled().unwrap();
-    let s = &mut stage.settings;
+    let s = &mut stage.inputs.settings;
     s.arms.left.solver = ArmSolverKind::Ccd;
     let ccd = &mut s.arms.left.ccd;
     ccd.iterations = 40;
@@ -61,7 +61,7 @@ fn per_arm_solver_settings_round_trip_and_pose_identically() {
     assert_eq!(parse_preset(&text).unwrap(), preset);
     io::save_preset_atomic(&path, &preset).unwrap();
     let loaded = io::load_preset(&path).unwrap();
-    assert_eq!(loaded.settings, stage.settings);
+    assert_eq!(loaded.inputs.settings, stage.inputs.settings);
     assert_eq!(loaded, preset);
     let (again, warnings) = io::load_stage(&path, &loaded).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
@@ -71,7 +71,7 @@ fn per_arm_solver_settings_round_trip_and_pose_identically() {
     assert_eq!(eval.arms.right.solver, ArmSolverKind::TwoBone);
     // The saved choice matters: the same file with the left arm on two-bone poses differently.
     let mut two_bone = loaded.clone();
-    two_bone.settings.arms.left.solver = ArmSolverKind::TwoBone;
+    two_bone.inputs.settings.arms.left.solver = ArmSolverKind::TwoBone;
     let mut other = again.clone();
     two_bone.apply_to(&mut other).unwrap();
     assert_ne!(other.pose.locals(), stage.pose.locals());
@@ -88,7 +88,7 @@ fn a_version_1_preset_migrates_its_shared_elbow_limit_to_both_arms() {
     assert_eq!(preset.version, preset::VERSION);
     let defaults = anglerpose::fishing::ArmSettings::default();
     for side in SIDES {
-        let arm = preset.settings.arm(side);
+        let arm = preset.inputs.settings.arm(side);
         assert_eq!(arm.solver, ArmSolverKind::TwoBone);
         assert_eq!(arm.elbow_limit.min_bend, 0.1);
         assert_eq!(arm.elbow_limit.max_bend, defaults.elbow_limit.max_bend);
@@ -101,14 +101,10 @@ fn a_version_1_preset_migrates_its_shared_elbow_limit_to_both_arms() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let example = io::load_preset(bundled_assets_dir().join("presets/landing.json")).unwrap();
     let mut direct = Stage::bundled().unwrap();
-    let mut settings = example.settings;
+    let mut expected = example;
     for side in SIDES {
-        settings.arm_mut(side).elbow_limit.min_bend = 0.1;
+        expected.inputs.settings.arm_mut(side).elbow_limit.min_bend = 0.1;
     }
-    let expected = Preset {
-        settings,
-        ..example
-    };
     expected.apply_to(&mut direct).unwrap();
     assert_eq!(stage.pose.locals(), direct.pose.locals());
     assert_eq!(
@@ -134,11 +130,11 @@ fn bad_per_arm_values_are_reported_at_their_paths() {
         sha256: None,
     };
     let mut preset = Preset::from_stage(&stage, character);
-    let left = &mut preset.settings.arms.left;
+    let left = &mut preset.inputs.settings.arms.left;
     left.ccd.iterations = 0;
     left.ccd.forearm.rotation_min = Some(DVec3::new(1.0, 0.0, 0.0));
     left.ccd.forearm.rotation_max = Some(DVec3::new(0.5, 0.0, 0.0));
-    let right = &mut preset.settings.arms.right;
+    let right = &mut preset.inputs.settings.arms.right;
     right.ccd.blend_factor = Some(2.0);
     right.ccd.upper_arm.limitation = Some(DVec3::ZERO);
     right.elbow_limit.max_bend = 4.0;

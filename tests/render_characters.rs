@@ -30,10 +30,16 @@ fn seated_shared_characters_match_their_goldens() {
         let character = gltf_io::load(dir.join(file)).unwrap();
         let props = Props::load(&bundled_assets_dir()).unwrap();
         let mut stage = Stage::new(character, props).unwrap();
-        let (calib, _) =
-            calibrate(&stage.actor, &stage.settings, &stage.state.params, 600, 2).unwrap();
-        stage.calibration = calib;
-        stage.state = SessionState::new(Phase::SeatedHold, 0.0, stage.state.params);
+        let (calib, _) = calibrate(
+            &stage.actor,
+            &stage.inputs.settings,
+            &stage.inputs.state.params,
+            600,
+            2,
+        )
+        .unwrap();
+        stage.inputs.calibration = calib;
+        stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.0, stage.inputs.state.params);
         stage.update().unwrap();
         for (preset, view_name) in [
             (CameraPreset::Front, "front"),

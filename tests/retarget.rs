@@ -42,8 +42,8 @@ fn a_calibrated_preset_retargets_to_every_other_character() {
         let source = stage(source_file);
         let (calib, _) = calibrate(
             &source.actor,
-            &source.settings,
-            &source.state.params,
+            &source.inputs.settings,
+            &source.inputs.state.params,
             600,
             2,
         )
@@ -55,8 +55,12 @@ fn a_calibrated_preset_retargets_to_every_other_character() {
                 target_file.file_name().unwrap().to_string_lossy()
             );
             let mut target = stage(target_file);
-            let (mapped, settings, report) =
-                retarget(&source.actor, &calib, &source.settings, &target.actor);
+            let (mapped, settings, report) = retarget(
+                &source.actor,
+                &calib,
+                &source.inputs.settings,
+                &target.actor,
+            );
             assert!(
                 report.arm_scale.left > 0.5 && report.arm_scale.left < 2.0,
                 "{name}"
@@ -64,7 +68,7 @@ fn a_calibrated_preset_retargets_to_every_other_character() {
             let (refined, _) = refine(
                 &target.actor,
                 &settings,
-                &target.state.params,
+                &target.inputs.state.params,
                 mapped.clone(),
                 false,
                 600,
@@ -79,8 +83,8 @@ fn a_calibrated_preset_retargets_to_every_other_character() {
                 );
             }
             assert_eq!(refined.hands, mapped.hands, "{name}: palms and curls kept");
-            target.calibration = refined;
-            target.settings = settings;
+            target.inputs.calibration = refined;
+            target.inputs.settings = settings;
             assert_preset_ok(&name, &mut target);
         }
     }

@@ -4,8 +4,8 @@
 //! `ANGLERPOSE_SOAK_MOVES` overrides the count.
 
 use anglerpose::fishing::{
-    ActorRig, GripKind, GripOffset, PoleKeys, Poser, SIDES, SessionParams, SessionState,
-    SolverSettings,
+    ActorRig, GripKind, GripOffset, PoleKeys, PoseInputs, Poser, SIDES, SessionParams,
+    SessionState, SolverSettings,
 };
 use anglerpose::gltf_io;
 use anglerpose::rig::{HumanoidMap, Pose, Transform};
@@ -62,9 +62,7 @@ fn a_million_random_moves_stay_finite_and_rigid() {
     let _ = poser
         .evaluate(
             &actor,
-            &calib0,
-            &settings,
-            &fixed_state,
+            &PoseInputs::new(calib0.clone(), settings, fixed_state),
             &Transform::IDENTITY,
             &mut pose,
         )
@@ -72,12 +70,12 @@ fn a_million_random_moves_stay_finite_and_rigid() {
     let direct = pose.clone();
 
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let mut calib = calib0.clone();
+    let mut inputs = PoseInputs::new(calib0.clone(), settings, fixed_state);
     let mut worst_drift = 0.0f64;
     for k in 0..moves {
         // A random move: a grip offset (which moves that hand's target), a pole, a time.
         let kind = GripKind::ALL[k % 4];
-        calib.grips.insert(
+        inputs.calibration.grips.insert(
             kind,
             GripOffset {
                 offset_in_object: rng.vec(0.6),
@@ -91,17 +89,10 @@ fn a_million_random_moves_stay_finite_and_rigid() {
         } else {
             rng.vec(3.0) + DVec3::Y
         };
-        *calib.poles.get_mut(side) = PoleKeys::constant(pole);
-        let state = SessionState::at_fraction(rng.next(), params);
+        *inputs.calibration.poles.get_mut(side) = PoleKeys::constant(pole);
+        inputs.state = SessionState::at_fraction(rng.next(), params);
         let _ = poser
-            .evaluate(
-                &actor,
-                &calib,
-                &settings,
-                &state,
-                &Transform::IDENTITY,
-                &mut pose,
-            )
+            .evaluate(&actor, &inputs, &Transform::IDENTITY, &mut pose)
             .unwrap_or_else(|e| panic!("move {k}: {e}"));
         // Check every move for the arms, the whole skeleton every 1000th.
         let bones: Vec<usize> = if k % 1000 == 0 {
@@ -135,9 +126,7 @@ fn a_million_random_moves_stay_finite_and_rigid() {
     let _ = poser
         .evaluate(
             &actor,
-            &calib0,
-            &settings,
-            &fixed_state,
+            &PoseInputs::new(calib0.clone(), settings, fixed_state),
             &Transform::IDENTITY,
             &mut pose,
         )

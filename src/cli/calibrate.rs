@@ -91,19 +91,19 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
         anyhow::bail!(why);
     }
     if args.left_handed {
-        stage.state.params.handedness = anglerpose::fishing::Handedness::Left;
+        stage.inputs.state.params.handedness = anglerpose::fishing::Handedness::Left;
     }
     let threads = args
         .threads
         .unwrap_or_else(anglerpose::fishing::default_threads);
     let (calibration, report) = calibrate(
         &stage.actor,
-        &stage.settings,
-        &stage.state.params,
+        &stage.inputs.settings,
+        &stage.inputs.state.params,
         args.samples,
         threads,
     )?;
-    stage.calibration = calibration;
+    stage.inputs.calibration = calibration;
     stage.reset_flip_tracking();
     stage.update()?;
     let character_ref = preset_io::character_ref(&args.out, &args.character)?;

@@ -98,8 +98,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         .into());
     }
     if args.phase.is_some() || args.t.is_some() {
-        let s = stage.state;
-        stage.state = SessionState::new(
+        let s = stage.inputs.state;
+        stage.inputs.state = SessionState::new(
             args.phase.unwrap_or(s.phase),
             args.t.unwrap_or(s.t),
             s.params,
@@ -126,8 +126,8 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
         ExportFormat::PoseJson => {
             let states = match args.samples {
                 Some(0) => anyhow::bail!("--samples must be at least 1"),
-                Some(n) => preset::timeline_states(n, stage.state.params),
-                None => vec![stage.state],
+                Some(n) => preset::timeline_states(n, stage.inputs.state.params),
+                None => vec![stage.inputs.state],
             };
             let table = preset::pose_table(&mut stage, &states).context("posing the samples")?;
             let mut text = serde_json::to_string_pretty(&table)?;

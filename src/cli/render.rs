@@ -82,13 +82,13 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
         }
         stage.set_props(args.props.load()?)?;
     }
-    let phase = args.phase.unwrap_or(stage.state.phase);
+    let phase = args.phase.unwrap_or(stage.inputs.state.phase);
     let t = args.t.unwrap_or(if args.phase.is_some() {
         0.0
     } else {
-        stage.state.t
+        stage.inputs.state.t
     });
-    stage.state = SessionState::new(phase, t, stage.state.params);
+    stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
     stage.update().context("posing the character")?;
     let mut view = ViewOptions::default();
     if args.no_overlays {

@@ -71,8 +71,8 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         .with_context(|| format!("{} cannot take the preset", target_path.display()))?;
     let (mut calibration, settings, report) = retarget(
         &source.actor,
-        &source.calibration,
-        &source.settings,
+        &source.inputs.calibration,
+        &source.inputs.settings,
         &stage.actor,
     );
     notes.extend(report.notes.iter().cloned());
@@ -81,7 +81,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
         let (refined, r) = refine(
             &stage.actor,
             &settings,
-            &source.state.params,
+            &source.inputs.state.params,
             calibration,
             false,
             args.samples.max(2),
@@ -96,9 +96,9 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
             r.flips
         );
     }
-    stage.calibration = calibration;
-    stage.settings = settings;
-    stage.state = source.state;
+    stage.inputs.calibration = calibration;
+    stage.inputs.settings = settings;
+    stage.inputs.state = source.inputs.state;
     stage.reset_flip_tracking();
     stage.update()?;
     let (rod, net, seat) = preset_io::prop_refs(&args.out, &stage.props.sources)?;
@@ -114,7 +114,8 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     for (name, pose) in &preset.poses {
         let mut pose = pose.clone();
         if let Some(c) = &pose.calibration {
-            pose.calibration = Some(retarget(&source.actor, c, &source.settings, &stage.actor).0);
+            pose.calibration =
+                Some(retarget(&source.actor, c, &source.inputs.settings, &stage.actor).0);
         }
         out.poses.insert(name.clone(), pose);
     }

@@ -32,7 +32,7 @@ pub struct SolveArgs {
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let mut stage = super::render::load_stage(args.preset.as_deref(), None)?;
     if args.left_handed {
-        stage.state.params.handedness = Handedness::Left;
+        stage.inputs.state.params.handedness = Handedness::Left;
     }
     let out = match args.timeline {
         Some(n) => {
@@ -41,14 +41,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             }
             let analysis = analyse_timeline(
                 &stage.actor,
-                &stage.calibration,
-                &stage.settings,
-                &stage.state.params,
+                &stage.inputs.calibration,
+                &stage.inputs.settings,
+                &stage.inputs.state.params,
                 n,
             )?;
             json!({
                 "samples": n,
-                "duration": stage.state.params.total_duration(),
+                "duration": stage.inputs.state.params.total_duration(),
                 "flips": analysis.flips,
                 "out_of_reach": analysis.out_of_reach,
                 "limit_clamps": analysis.limit_clamps,
@@ -56,16 +56,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             })
         }
         None => {
-            let phase = args.phase.unwrap_or(stage.state.phase);
+            let phase = args.phase.unwrap_or(stage.inputs.state.phase);
             let t = args.t.unwrap_or(if args.phase.is_some() {
                 0.0
             } else {
-                stage.state.t
+                stage.inputs.state.t
             });
             if !(t.is_finite() && (0.0..=1.0).contains(&t)) {
                 anyhow::bail!("--t {t} is outside 0..1");
             }
-            stage.state = SessionState::new(phase, t, stage.state.params);
+            stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
             let eval = *stage.update()?;
             // Every node is reported: a later node with an already used name is keyed
             // `name#index` (its bone index = glTF node index), e.g. `Foot.L#17`.
@@ -96,8 +96,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             .map(|(s, _)| s)
             .collect();
             json!({
-                "state": stage.state,
-                "time": stage.state.time(),
+                "state": stage.inputs.state,
+                "time": stage.inputs.state.time(),
                 "bones": bones,
                 "arms": eval.arms,
                 "rod": eval.frames.actor_from_rod,

@@ -342,7 +342,7 @@ impl UiState {
             ui.painter(),
             rect.left_top() + egui::vec2(10.0, 8.0),
             egui::Align2::LEFT_TOP,
-            format!("{projection} · {}", ed.doc.stage.state.phase.name()),
+            format!("{projection} · {}", ed.doc.stage.inputs.state.phase.name()),
         );
     }
 }

@@ -1,6 +1,6 @@
 //! The edited document: the stage, its file and dirty flag, and the snapshots undo works on.
 
-use crate::fishing::{GripCalibration, SessionState, SolverSettings};
+use crate::fishing::PoseInputs;
 use crate::stage::{RodGrips, Stage};
 use std::path::PathBuf;
 
@@ -8,9 +8,7 @@ use std::path::PathBuf;
 /// the session state, including the time, so the restored pose is exactly the earlier one).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Snapshot {
-    pub calibration: GripCalibration,
-    pub settings: SolverSettings,
-    pub state: SessionState,
+    pub inputs: PoseInputs,
     /// Where the hands hold the artist's rod (the markers along its blank).
     pub rod_grips: RodGrips,
 }
@@ -46,18 +44,14 @@ impl Document {
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            calibration: self.stage.calibration.clone(),
-            settings: self.stage.settings,
-            state: self.stage.state,
+            inputs: self.stage.inputs.clone(),
             rod_grips: self.stage.props.rod_grips(),
         }
     }
 
     /// Puts `snapshot` back and re-poses. Flip tracking restarts (a restore is a jump).
     pub fn restore(&mut self, snapshot: &Snapshot) {
-        self.stage.calibration = snapshot.calibration.clone();
-        self.stage.settings = snapshot.settings;
-        self.stage.state = snapshot.state;
+        self.stage.inputs.clone_from(&snapshot.inputs);
         if self.stage.props.rod_grips() != snapshot.rod_grips {
             // Valid when taken, so this cannot fail; if it does, the grips stay.
             let _ = self.stage.set_rod_grips(snapshot.rod_grips);

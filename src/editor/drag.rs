@@ -77,7 +77,7 @@ impl Drag {
         let rotate = rotate && handle.can_rotate() || !handle.can_move();
         let eval = stage.evaluation()?;
         let start_point = super::pick::handle_position(stage, handle)?;
-        let mirrored = stage.state.params.handedness == Handedness::Left;
+        let mirrored = stage.inputs.state.params.handedness == Handedness::Left;
         let actor_rot = stage.world_from_actor.rotation.normalize();
         let actor_scale = stage.world_from_actor.scale.x.abs().max(1e-9);
         let actor_from_world = DMat3::from_quat(actor_rot.inverse()) * (1.0 / actor_scale);
@@ -96,7 +96,7 @@ impl Drag {
             })
         };
         let rod_pre_adjust = unmirror(eval.frames.actor_from_hold.rotation)
-            * before.calibration.rod_adjust.rotation.inverse();
+            * before.inputs.calibration.rod_adjust.rotation.inverse();
         let translate_in =
             |object_u: DQuat| DMat3::from_quat(object_u.inverse()) * m * actor_from_world;
         let (value_from_world, frame_in_actor, kind) = match handle {
@@ -283,7 +283,7 @@ impl Drag {
     /// The snapshot this drag asks for with the mouse at `self.pixel`.
     pub fn apply(&self, stage: &Stage, camera: &Camera) -> Snapshot {
         let mut s = self.before.clone();
-        let calib = &mut s.calibration;
+        let calib = &mut s.inputs.calibration;
         match self.handle {
             Handle::RodMarker(marker) => {
                 if let Some(along) = self.marker_along(stage, camera, marker) {
@@ -297,7 +297,7 @@ impl Drag {
             }
             Handle::Pole(_) => {
                 let d = self.value_from_world * self.world_delta(camera);
-                let phase = self.before.state.phase;
+                let phase = self.before.inputs.state.phase;
                 let poles = calib.poles.get_mut(pole_side(self.handle));
                 if self.per_phase_pole || poles.per_phase.contains_key(&phase) {
                     let key = poles.key(phase);

@@ -123,9 +123,7 @@ pub fn preset_for(doc: &Document, path: &Path) -> Result<Preset, FileError> {
     };
     p.character = character;
     (p.rod, p.net, p.seat) = preset::io::prop_refs(path, &doc.stage.props.sources)?;
-    p.calibration = doc.stage.calibration.clone();
-    p.settings = doc.stage.settings;
-    p.state = doc.stage.state;
+    p.inputs.clone_from(&doc.stage.inputs);
     Ok(p)
 }
 

@@ -124,7 +124,7 @@ pub fn rod_segment(stage: &Stage) -> Option<(DVec3, DVec3)> {
     let world = stage.world_from_actor.to_affine();
     let butt = world.transform_point3(rod.translation);
     let tip = world.transform_point3(
-        rod.translation + rod.rotation * DVec3::Y * stage.state.params.rod_length,
+        rod.translation + rod.rotation * DVec3::Y * stage.inputs.state.params.rod_length,
     );
     Some((butt, tip))
 }
@@ -210,7 +210,7 @@ pub fn pickable(stage: &Stage, view: &ViewOptions) -> Vec<(Handle, DVec3, f64)> 
             out.push((Handle::Target(side), arm.wrist_target_in_world, r));
         }
         // A CCD arm has no pole (its marker is drawn greyed out): nothing to pick or drag.
-        let uses_pole = stage.settings.arm(side).solver == ArmSolverKind::TwoBone;
+        let uses_pole = stage.inputs.settings.arm(side).solver == ArmSolverKind::TwoBone;
         if view.overlays.pole_and_plane && uses_pole {
             out.push((Handle::Pole(side), arm.pole_in_world, 0.9 * r));
         }

@@ -82,9 +82,9 @@ impl EditorState {
         let props = Props::load_with(&bundled_assets_dir(), sources)
             .map_err(|e| EditorError::Invalid(e.to_string()))?;
         let before = self.doc.stage.props.clone();
-        let length = self.doc.stage.state.params.rod_length;
+        let length = self.doc.stage.inputs.state.params.rod_length;
         if let Err(e) = self.doc.stage.set_props(props) {
-            self.doc.stage.state.params.rod_length = length;
+            self.doc.stage.inputs.state.params.rod_length = length;
             let _ = self.doc.stage.set_props(before);
             return Err(e.into());
         }

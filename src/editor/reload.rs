@@ -61,9 +61,7 @@ impl EditorState {
                 _ => {}
             }
         }
-        stage.calibration = old.calibration.clone();
-        stage.settings = old.settings;
-        stage.state = old.state;
+        stage.inputs.clone_from(&old.inputs);
         stage.world_from_actor = old.world_from_actor;
         stage.reset_flip_tracking();
         stage.update().map_err(|e| failed(e.to_string()))?;

@@ -110,9 +110,9 @@ impl EditorState {
             let s = &self.doc.stage;
             self.analysis = analyse_timeline(
                 &s.actor,
-                &s.calibration,
-                &s.settings,
-                &s.state.params,
+                &s.inputs.calibration,
+                &s.inputs.settings,
+                &s.inputs.state.params,
                 ANALYSIS_SAMPLES,
             )
             .ok();
@@ -144,9 +144,7 @@ impl EditorState {
                 .set_rod_grips(s.rod_grips)
                 .map_err(|e| EditorError::Invalid(e.to_string()))?;
         }
-        stage.calibration = s.calibration.clone();
-        stage.settings = s.settings;
-        stage.state = s.state;
+        stage.inputs.clone_from(&s.inputs);
         stage.update()?;
         Ok(())
     }
@@ -159,13 +157,13 @@ impl EditorState {
 
     /// Time changes are not undo steps and do not dirty the document.
     fn set_state(&mut self, state: SessionState, jump: bool) -> Result<(), EditorError> {
-        let previous = self.doc.stage.state;
-        self.doc.stage.state = state;
+        let previous = self.doc.stage.inputs.state;
+        self.doc.stage.inputs.state = state;
         if jump {
             self.doc.stage.reset_flip_tracking();
         }
         if let Err(e) = self.doc.stage.update() {
-            self.doc.stage.state = previous;
+            self.doc.stage.inputs.state = previous;
             let _ = self.doc.stage.update();
             return Err(e.into());
         }
@@ -224,7 +222,7 @@ impl EditorState {
                     self.history.push(before);
                 }
             }
-            C::SetLimitsEnabled { on } => self.edit(|s| s.settings.limits_enabled = on)?,
+            C::SetLimitsEnabled { on } => self.edit(|s| s.inputs.settings.limits_enabled = on)?,
             c @ (C::SetElbowLimit { .. }
             | C::SetArmSolver { .. }
             | C::SetTwist { .. }
@@ -232,41 +230,43 @@ impl EditorState {
             | C::SetCcdStepAngles { .. }
             | C::SetCcdBlend { .. }
             | C::SetCcdLinkLimits { .. }) => {
-                let settings = super::solver_cmd::settings_after(&self.doc.stage.settings, c)
-                    .map_err(EditorError::Invalid)?;
-                self.edit(|s| s.settings = settings)?
+                let settings =
+                    super::solver_cmd::settings_after(&self.doc.stage.inputs.settings, c)
+                        .map_err(EditorError::Invalid)?;
+                self.edit(|s| s.inputs.settings = settings)?
             }
-            C::SetSoften { value } => self.edit(|s| s.settings.soften = value)?,
-            C::SetWeight { value } => self.edit(|s| s.settings.weight = value)?,
+            C::SetSoften { value } => self.edit(|s| s.inputs.settings.soften = value)?,
+            C::SetWeight { value } => self.edit(|s| s.inputs.settings.weight = value)?,
             C::SetGripOffset { kind, offset } => self.edit(|s| {
-                s.calibration
+                s.inputs
+                    .calibration
                     .grips
                     .entry(kind)
                     .or_default()
                     .offset_in_object = offset.into();
             })?,
             C::SetGripRotation { kind, euler_deg } => self.edit(|s| {
-                s.calibration.grips.entry(kind).or_default().rotation = euler(euler_deg);
+                s.inputs.calibration.grips.entry(kind).or_default().rotation = euler(euler_deg);
             })?,
             C::SetRodAdjust { offset, euler_deg } => self.edit(|s| {
-                s.calibration.rod_adjust.offset_in_object = offset.into();
-                s.calibration.rod_adjust.rotation = euler(euler_deg);
+                s.inputs.calibration.rod_adjust.offset_in_object = offset.into();
+                s.inputs.calibration.rod_adjust.rotation = euler(euler_deg);
             })?,
             C::SetPalmCorrection { side, euler_deg } => self.edit(|s| {
-                s.calibration.hands.get_mut(side).palm_correction = euler(euler_deg);
+                s.inputs.calibration.hands.get_mut(side).palm_correction = euler(euler_deg);
             })?,
             C::SetFingerCurl { side, value } => {
-                self.edit(|s| s.calibration.hands.get_mut(side).finger_curl = value)?
+                self.edit(|s| s.inputs.calibration.hands.get_mut(side).finger_curl = value)?
             }
             C::SetThumbCurl { side, value } => {
-                self.edit(|s| s.calibration.hands.get_mut(side).thumb_curl = value)?
+                self.edit(|s| s.inputs.calibration.hands.get_mut(side).thumb_curl = value)?
             }
             C::SetPole { side, pole } => {
                 let per_phase = self.per_phase_poles;
                 self.edit(|s| {
-                    let keys = s.calibration.poles.get_mut(side);
+                    let keys = s.inputs.calibration.poles.get_mut(side);
                     if per_phase {
-                        keys.per_phase.insert(s.state.phase, pole.into());
+                        keys.per_phase.insert(s.inputs.state.phase, pole.into());
                     } else {
                         keys.pole_in_actor = pole.into();
                     }
@@ -296,16 +296,18 @@ impl EditorState {
             C::ReloadCharacter => self.reload_character()?,
             C::ApplyPresetToCharacter { path } => self.apply_preset_to_character(&path)?,
             C::SetHandedness { handedness } => {
-                self.edit(|s| s.state.params.handedness = handedness)?
+                self.edit(|s| s.inputs.state.params.handedness = handedness)?
             }
-            C::SetRodLength { metres } => self.edit(|s| s.state.params.rod_length = metres)?,
-            C::SetCastPower { value } => self.edit(|s| s.state.params.cast_power = value)?,
+            C::SetRodLength { metres } => {
+                self.edit(|s| s.inputs.state.params.rod_length = metres)?
+            }
+            C::SetCastPower { value } => self.edit(|s| s.inputs.state.params.cast_power = value)?,
             C::SetTime { seconds } => {
-                let params = self.doc.stage.state.params;
+                let params = self.doc.stage.inputs.state.params;
                 self.set_state(SessionState::at_time(seconds, params), true)?;
             }
             C::SetPhase { phase, t } => {
-                let params = self.doc.stage.state.params;
+                let params = self.doc.stage.inputs.state.params;
                 self.set_state(SessionState::new(phase, t.clamp(0.0, 1.0), params), true)?;
             }
             C::Play { on } => self.playing = on,
@@ -316,7 +318,7 @@ impl EditorState {
             }
             C::Tick { dt } => {
                 if self.playing && self.drag.is_none() && dt.is_finite() && dt > 0.0 {
-                    let state = self.doc.stage.state;
+                    let state = self.doc.stage.inputs.state;
                     let total = state.params.total_duration();
                     let mut t = state.time() + dt.min(0.5) * self.speed;
                     let wrapped = t > total;
@@ -425,9 +427,9 @@ impl EditorState {
         let s = &self.doc.stage;
         let proposals = search_poles(
             &s.actor,
-            &s.calibration,
-            &s.settings,
-            &s.state.params,
+            &s.inputs.calibration,
+            &s.inputs.settings,
+            &s.inputs.state.params,
             SEARCH_SAMPLES,
         )?;
         self.last_proposal = Some(proposals);
@@ -435,7 +437,8 @@ impl EditorState {
             for side in crate::fishing::SIDES {
                 let p = proposals.get(side);
                 if p.cost_after < p.cost_before {
-                    *snap.calibration.poles.get_mut(side) = PoleKeys::constant(p.proposed_in_actor);
+                    *snap.inputs.calibration.poles.get_mut(side) =
+                        PoleKeys::constant(p.proposed_in_actor);
                 }
             }
         })?;
@@ -465,9 +468,14 @@ impl EditorState {
             )));
         }
         let threads = crate::fishing::default_threads();
-        let (calib, report) =
-            calibrate(&s.actor, &s.settings, &s.state.params, FIT_SAMPLES, threads)?;
-        self.edit(|snap| snap.calibration = calib.clone())?;
+        let (calib, report) = calibrate(
+            &s.actor,
+            &s.inputs.settings,
+            &s.inputs.state.params,
+            FIT_SAMPLES,
+            threads,
+        )?;
+        self.edit(|snap| snap.inputs.calibration = calib.clone())?;
         self.message = Some(format!(
             "fit to character: reached left {:.1}%, right {:.1}% of {} samples, {} flip(s)",
             100.0 * report.reached_fraction.left,
@@ -484,23 +492,23 @@ impl EditorState {
         let s = &self.doc.stage;
         let (mapped, settings, report) = retarget(
             &source.actor,
-            &source.calibration,
-            &source.settings,
+            &source.inputs.calibration,
+            &source.inputs.settings,
             &s.actor,
         );
         let threads = crate::fishing::default_threads();
         let (calib, fit) = refine(
             &s.actor,
             &settings,
-            &s.state.params,
+            &s.inputs.state.params,
             mapped,
             false,
             FIT_SAMPLES,
             threads,
         )?;
         self.edit(|snap| {
-            snap.calibration = calib.clone();
-            snap.settings = settings;
+            snap.inputs.calibration = calib.clone();
+            snap.inputs.settings = settings;
         })?;
         let mut message = format!(
             "applied {}: arm scale {:.2}, reached left {:.1}%, right {:.1}%, {} flip(s)",

@@ -1,12 +1,12 @@
 //! Timeline analysis (elbow flips, out-of-reach grips, limit clamps) and a pole search that
 //! proposes poles without flips and with natural elbows.
 
-use super::SolverSettings;
 use super::actor::ActorRig;
 use super::calibration::{GripCalibration, PoleKeys};
 use super::poser::{Poser, SessionError};
 use super::session::{Phase, SessionParams, SessionState};
 use super::{PerSide, SIDES};
+use super::{PoseInputs, SolverSettings};
 use crate::rig::{Side, Transform};
 use glam::DVec3;
 
@@ -144,17 +144,12 @@ fn pose_samples(
     let mut poser = Poser::new();
     let mut pose = actor.base.clone();
     let mut out = Vec::with_capacity(range.len());
+    let mut inputs = PoseInputs::new(calib.clone(), *settings, SessionState::default());
     for k in range {
         let u = k as f64 / (samples - 1) as f64;
         let state = SessionState::at_fraction(u, *params);
-        let eval = poser.evaluate(
-            actor,
-            calib,
-            settings,
-            &state,
-            &Transform::IDENTITY,
-            &mut pose,
-        )?;
+        inputs.state = state;
+        let eval = poser.evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
         out.push(eval.arms.map(|side, r| {
             let sample = ArmSample {
                 time: state.time(),

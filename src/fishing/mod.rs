@@ -12,6 +12,7 @@ mod calibrate;
 mod calibration;
 mod ccd_arm;
 pub mod gear;
+mod inputs;
 pub mod net_model;
 mod poser;
 mod prop_geometry;
@@ -34,6 +35,7 @@ pub use calibrate::{
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
 pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
 pub use gear::{Gear, NetGear, ReelCrank, RodGear};
+pub use inputs::PoseInputs;
 pub use poser::{ArmReport, PoseEvaluation, Poser, SessionError};
 pub use retarget::{RetargetReport, retarget};
 pub use seat::{BodyFit, SeatError, SeatedPose};

@@ -8,6 +8,7 @@
 use super::actor::{ActorRig, ArmRig};
 use super::calibration::GripCalibration;
 use super::ccd_arm::{CcdArmReport, CcdArmWork, solve_ccd_arm};
+use super::inputs::PoseInputs;
 use super::session::SessionState;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::{ArmSolverKind, SolverSettings};
@@ -137,8 +138,8 @@ impl Poser {
         self.previous_normals = PerSide::default();
     }
 
-    /// Poses `pose` for `state`. `pose` is overwritten from the actor's base pose, so any pose of
-    /// the same skeleton can be passed; the calibration is only read.
+    /// Poses `pose` for `inputs` (its state, calibration and settings). `pose` is overwritten
+    /// from the actor's base pose, so any pose of the same skeleton can be passed.
     ///
     /// # Errors
     /// A [`SessionError`] when the parameters, calibration or settings break a rule, when
@@ -146,15 +147,16 @@ impl Poser {
     pub fn evaluate(
         &mut self,
         actor: &ActorRig,
-        calib: &GripCalibration,
-        settings: &SolverSettings,
-        state: &SessionState,
+        inputs: &PoseInputs,
         world_from_actor: &Transform,
         pose: &mut Pose,
     ) -> Result<PoseEvaluation, SessionError> {
-        state.params.validate().map_err(SessionError::Params)?;
-        calib.validate().map_err(SessionError::Calibration)?;
-        settings.validate().map_err(SessionError::Settings)?;
+        inputs.validate()?;
+        let PoseInputs {
+            calibration: calib,
+            settings,
+            state,
+        } = inputs;
         if !world_from_actor.is_finite() {
             return Err(SessionError::Placement);
         }

@@ -4,7 +4,7 @@
 
 use super::{Preset, Problem};
 use crate::fishing::rules::{self, FieldProblem, Path};
-use crate::fishing::{GripCalibration, SessionState, SolverSettings};
+use crate::fishing::{GripCalibration, SessionState};
 
 /// Every problem of `preset` that needs no files (see [`super::io::validate_file`] for the
 /// character and override checks).
@@ -48,9 +48,7 @@ pub fn check_preset(preset: &Preset) -> Vec<Problem> {
     if let Some(seat) = &preset.seat {
         file_ref("seat", &seat.path, seat.sha256.as_deref(), &mut out);
     }
-    calibration(&preset.calibration, "calibration", &mut out);
-    settings(&preset.settings, "settings", &mut out);
-    state(&preset.state, "state", &mut out);
+    out.extend(errors(preset.inputs.problems()));
     for (name, pose) in &preset.poses {
         let prefix = format!("poses.{name}");
         if name.trim().is_empty() {
@@ -86,10 +84,6 @@ fn file_ref(key: &str, path: &str, sha256: Option<&str>, out: &mut Vec<Problem>)
 
 fn calibration(c: &GripCalibration, prefix: &str, out: &mut Vec<Problem>) {
     out.extend(errors(c.problems(prefix)));
-}
-
-fn settings(s: &SolverSettings, prefix: &str, out: &mut Vec<Problem>) {
-    out.extend(errors(s.problems(prefix)));
 }
 
 fn state(s: &SessionState, prefix: &str, out: &mut Vec<Problem>) {

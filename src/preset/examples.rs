@@ -22,7 +22,7 @@ pub fn example_presets(base: &Preset) -> Vec<(&'static str, Preset)> {
     let params = SessionParams::default();
 
     let mut seated = base.clone();
-    seated.state = state(Phase::SeatedHold, 0.5, params);
+    seated.inputs.state = state(Phase::SeatedHold, 0.5, params);
     seated
         .poses
         .insert("hold_start".into(), pose(Phase::SeatedHold, 0.0, params));
@@ -35,11 +35,11 @@ pub fn example_presets(base: &Preset) -> Vec<(&'static str, Preset)> {
         cast_power: 1.4,
         ..params
     };
-    cast.state = state(Phase::CastWindUp, 0.6, power);
-    cast.settings.soften = 0.97;
+    cast.inputs.state = state(Phase::CastWindUp, 0.6, power);
+    cast.inputs.settings.soften = 0.97;
     for side in [
-        &mut cast.calibration.hands.left,
-        &mut cast.calibration.hands.right,
+        &mut cast.inputs.calibration.hands.left,
+        &mut cast.inputs.calibration.hands.right,
     ] {
         side.finger_curl = 0.85;
     }
@@ -51,8 +51,8 @@ pub fn example_presets(base: &Preset) -> Vec<(&'static str, Preset)> {
         .insert("release".into(), pose(Phase::Release, 0.3, power));
 
     let mut landing = base.clone();
-    landing.state = state(Phase::Landing, 0.7, params);
-    landing.calibration.grips.insert(
+    landing.inputs.state = state(Phase::Landing, 0.7, params);
+    landing.inputs.calibration.grips.insert(
         GripKind::NetHandle,
         GripOffset {
             offset_in_object: DVec3::new(0.0, 0.05, 0.0),
@@ -60,13 +60,13 @@ pub fn example_presets(base: &Preset) -> Vec<(&'static str, Preset)> {
         },
     );
     // The net arm's elbow swings out while reaching low and forward.
-    let left = &mut landing.calibration.poles.left;
+    let left = &mut landing.inputs.calibration.poles.left;
     left.per_phase.insert(
         Phase::Landing,
         left.pole_in_actor + DVec3::new(0.15, 0.0, -0.1),
     );
     let mut reach = pose(Phase::Landing, 1.0, params);
-    let mut wide = landing.calibration.clone();
+    let mut wide = landing.inputs.calibration.clone();
     wide.hands.left.finger_curl = 0.9;
     wide.poles.left.pole_in_actor += DVec3::new(0.1, -0.05, 0.0);
     reach.calibration = Some(wide);
@@ -78,12 +78,12 @@ pub fn example_presets(base: &Preset) -> Vec<(&'static str, Preset)> {
     // Both arms on the CCD solver (three.js CCDIKSolver): the elbow a 2°..150° hinge, the
     // rod arm's upper arm inside an Euler range, 96 passes.
     let mut ccd = base.clone();
-    ccd.state = state(Phase::SeatedHold, 0.5, params);
+    ccd.inputs.state = state(Phase::SeatedHold, 0.5, params);
     for side in crate::fishing::SIDES {
-        ccd.settings.arm_mut(side).solver = crate::fishing::ArmSolverKind::Ccd;
-        ccd.settings.arm_mut(side).ccd.iterations = 96;
+        ccd.inputs.settings.arm_mut(side).solver = crate::fishing::ArmSolverKind::Ccd;
+        ccd.inputs.settings.arm_mut(side).ccd.iterations = 96;
     }
-    let upper = &mut ccd.settings.arms.right.ccd.upper_arm;
+    let upper = &mut ccd.inputs.settings.arms.right.ccd.upper_arm;
     upper.enabled = true;
     upper.rotation_min = Some(DVec3::new(-20f64, -90.0, 0.0) * (std::f64::consts::PI / 180.0));
     upper.rotation_max = Some(DVec3::new(90f64, 20.0, 140.0) * (std::f64::consts::PI / 180.0));

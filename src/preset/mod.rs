@@ -59,7 +59,7 @@ pub use pose_table::{
     BoneInfo, LocalTransform, PoseSample, PoseTable, bone_keys, pose_table, timeline_states,
 };
 
-use crate::fishing::{GripCalibration, SessionState, SolverSettings};
+use crate::fishing::{GripCalibration, PoseInputs, SessionState, SolverSettings};
 use crate::rig::HumanoidOverride;
 use crate::stage::Stage;
 use serde::{Deserialize, Serialize};
@@ -138,7 +138,7 @@ pub struct NamedPose {
 
 /// A preset, version 2 (see the module docs for the layout).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "PresetFile", into = "PresetFile")]
 pub struct Preset {
     /// Always [`FORMAT`] in a parsed preset.
     pub format: String,
@@ -147,26 +147,75 @@ pub struct Preset {
     /// The character file and its hash.
     pub character: CharacterRef,
     /// An artist's rod (`None`: the bundled one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rod: Option<RodRef>,
     /// An artist's landing net (`None`: the bundled one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub net: Option<NetRef>,
     /// An artist's seat (`None`: the bundled stool).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<CharacterRef>,
     /// Role → bone name overrides of humanoid detection (empty when the key is absent).
-    #[serde(default)]
     pub humanoid_overrides: HumanoidOverride,
-    /// Grip offsets, hands and arm poles.
-    pub calibration: GripCalibration,
-    /// The solver settings of both arms.
-    pub settings: SolverSettings,
-    /// The current phase, normalised time and session parameters.
-    pub state: SessionState,
+    /// Grip offsets, hands and arm poles; the solver settings; the current phase, time and
+    /// session parameters (the keys `calibration`, `settings` and `state`).
+    pub inputs: PoseInputs,
     /// Named poses by name (empty when the key is absent).
-    #[serde(default)]
     pub poses: BTreeMap<String, NamedPose>,
+}
+
+/// [`Preset`] as stored: the pose inputs' three keys sit beside the file references (serde
+/// cannot flatten them under `deny_unknown_fields`).
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PresetFile {
+    format: String,
+    version: u64,
+    character: CharacterRef,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rod: Option<RodRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    net: Option<NetRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seat: Option<CharacterRef>,
+    #[serde(default)]
+    humanoid_overrides: HumanoidOverride,
+    calibration: GripCalibration,
+    settings: SolverSettings,
+    state: SessionState,
+    #[serde(default)]
+    poses: BTreeMap<String, NamedPose>,
+}
+
+impl From<PresetFile> for Preset {
+    fn from(f: PresetFile) -> Self {
+        Self {
+            format: f.format,
+            version: f.version,
+            character: f.character,
+            rod: f.rod,
+            net: f.net,
+            seat: f.seat,
+            humanoid_overrides: f.humanoid_overrides,
+            inputs: PoseInputs::new(f.calibration, f.settings, f.state),
+            poses: f.poses,
+        }
+    }
+}
+
+impl From<Preset> for PresetFile {
+    fn from(p: Preset) -> Self {
+        Self {
+            format: p.format,
+            version: p.version,
+            character: p.character,
+            rod: p.rod,
+            net: p.net,
+            seat: p.seat,
+            humanoid_overrides: p.humanoid_overrides,
+            calibration: p.inputs.calibration,
+            settings: p.inputs.settings,
+            state: p.inputs.state,
+            poses: p.poses,
+        }
+    }
 }
 
 /// How bad a [`Problem`] is: errors stop a load; warnings (e.g. a changed character hash)
@@ -323,9 +372,7 @@ impl Preset {
             net: None,
             seat: None,
             humanoid_overrides: HumanoidOverride::default(),
-            calibration: stage.calibration.clone(),
-            settings: stage.settings,
-            state: stage.state,
+            inputs: stage.inputs.clone(),
             poses: BTreeMap::new(),
         }
     }
@@ -337,9 +384,7 @@ impl Preset {
     /// The solver's error when [`Stage::update`] fails; the stage then already holds the
     /// preset's calibration, settings and state.
     pub fn apply_to(&self, stage: &mut Stage) -> Result<(), crate::fishing::SessionError> {
-        stage.calibration = self.calibration.clone();
-        stage.settings = self.settings;
-        stage.state = self.state;
+        stage.inputs.clone_from(&self.inputs);
         stage.reset_flip_tracking();
         stage.update()?;
         Ok(())
@@ -359,12 +404,13 @@ impl Preset {
         let Some(pose) = self.poses.get(name) else {
             return Ok(false);
         };
-        stage.calibration = pose
-            .calibration
-            .clone()
-            .unwrap_or_else(|| self.calibration.clone());
-        stage.settings = self.settings;
-        stage.state = pose.state;
+        stage.inputs = PoseInputs::new(
+            pose.calibration
+                .clone()
+                .unwrap_or_else(|| self.inputs.calibration.clone()),
+            self.inputs.settings,
+            pose.state,
+        );
         stage.reset_flip_tracking();
         stage.update()?;
         Ok(true)

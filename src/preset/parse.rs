@@ -5,6 +5,7 @@
 use super::check::check_preset;
 use super::migrate::{migrate_v0, migrate_v1, v1_paths};
 use super::{FORMAT, NamedPose, Preset, Problem, VERSION};
+use crate::fishing::PoseInputs;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -161,9 +162,7 @@ fn parse_current(
         net,
         seat,
         humanoid_overrides,
-        calibration,
-        settings,
-        state,
+        inputs: PoseInputs::new(calibration, settings, state),
         poses,
     };
     // Every section parsed (unknown keys aside): the semantic problems are reported too.

@@ -112,7 +112,7 @@ pub fn pose_table(stage: &mut Stage, states: &[SessionState]) -> Result<PoseTabl
     let mut samples = Vec::with_capacity(states.len());
     stage.reset_flip_tracking();
     for state in states {
-        stage.state = *state;
+        stage.inputs.state = *state;
         let frames = stage.update()?.frames;
         let bones = keys
             .iter()

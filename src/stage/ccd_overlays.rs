@@ -16,7 +16,7 @@ use std::f64::consts::PI;
 /// Appends the arcs of `side`'s CCD links (forearm at the elbow, upper arm at the shoulder).
 pub(super) fn ccd_link_arcs(stage: &Stage, side: Side, out: &mut Vec<OverlayArc>) {
     let arm = stage.actor.arm(side);
-    let settings = &stage.settings.arm(side).ccd;
+    let settings = &stage.inputs.settings.arm(side).ccd;
     let report = stage
         .evaluation()
         .and_then(|e| e.arms.get(side).ccd)
@@ -32,7 +32,7 @@ pub(super) fn ccd_link_arcs(stage: &Stage, side: Side, out: &mut Vec<OverlayArc>
             CcdLinkRole::Forearm => (arm.fore, arm.hand),
             CcdLinkRole::UpperArm => (arm.upper, arm.fore),
         };
-        let enabled = stage.settings.limits_enabled;
+        let enabled = stage.inputs.settings.limits_enabled;
         let hit = report.is_some_and(|l| l[role.index()].on_limit);
         let length = pose
             .world_position(bone)

@@ -19,8 +19,7 @@ pub use setup::{PreparedActor, prepare};
 pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled};
 
 use crate::fishing::{
-    ActorError, ActorRig, GripCalibration, PoseEvaluation, Poser, SessionError, SessionState,
-    SolverSettings,
+    ActorError, ActorRig, PoseEvaluation, PoseInputs, Poser, SessionError, SessionState,
 };
 use crate::gltf_io::{self, Character, LoadError};
 use crate::render::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};
@@ -56,9 +55,8 @@ pub struct Stage {
     pub map: HumanoidMap,
     pub actor: ActorRig,
     pub props: Props,
-    pub calibration: GripCalibration,
-    pub settings: SolverSettings,
-    pub state: SessionState,
+    /// The calibration, solver settings and session state the pose is evaluated from.
+    pub inputs: PoseInputs,
     pub world_from_actor: Transform,
     pub pose: Pose,
     /// How the character's file space was brought into actor space (`None`: kept as is).
@@ -123,9 +121,7 @@ impl Stage {
             map,
             actor,
             props,
-            calibration,
-            settings,
-            state: SessionState::default(),
+            inputs: PoseInputs::new(calibration, settings, SessionState::default()),
             world_from_actor: Transform::IDENTITY,
             frame,
             notes,
@@ -162,7 +158,7 @@ impl Stage {
     pub fn set_props(&mut self, props: Props) -> Result<(), SessionError> {
         self.actor.gear = props.gear;
         if props.sources.rod.is_some() {
-            self.state.params.rod_length = props.gear.rod.length.clamp(1.0, 5.0);
+            self.inputs.state.params.rod_length = props.gear.rod.length.clamp(1.0, 5.0);
         }
         self.table = MeshTable::new(&self.character, &props);
         self.props = props;
@@ -190,9 +186,7 @@ impl Stage {
     pub fn update(&mut self) -> Result<&PoseEvaluation, SessionError> {
         let eval = self.poser.evaluate(
             &self.actor,
-            &self.calibration,
-            &self.settings,
-            &self.state,
+            &self.inputs,
             &self.world_from_actor,
             &mut self.pose,
         )?;

@@ -149,7 +149,7 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
         if options.limit_arcs && ccd {
             super::ccd_overlays::ccd_link_arcs(stage, side, &mut out.arcs);
         } else if options.limit_arcs {
-            let limit = stage.settings.effective_elbow_limit(side);
+            let limit = stage.inputs.settings.effective_elbow_limit(side);
             let arc = elbow_limit_arc(
                 shoulder,
                 elbow,

@@ -18,8 +18,15 @@ pub fn assert_preset_ok(name: &str, stage: &mut Stage) -> PerSide<f64> {
         .body
         .clone()
         .unwrap_or_else(|| panic!("{name}: no body mapped"));
-    let calib = stage.calibration.clone();
-    let a = analyse_timeline(actor, &calib, &stage.settings, &stage.state.params, 600).unwrap();
+    let calib = stage.inputs.calibration.clone();
+    let a = analyse_timeline(
+        actor,
+        &calib,
+        &stage.inputs.settings,
+        &stage.inputs.state.params,
+        600,
+    )
+    .unwrap();
     let mut fractions = PerSide::new(0.0, 0.0);
     for side in [Side::Left, Side::Right] {
         let s = a.samples.get(side);
@@ -34,8 +41,8 @@ pub fn assert_preset_ok(name: &str, stage: &mut Stage) -> PerSide<f64> {
     }
     assert!(a.flips.is_empty(), "{name}: flips {:?}", a.flips);
     // The seated hold.
-    stage.calibration = calib;
-    stage.state = SessionState::new(Phase::SeatedHold, 0.0, stage.state.params);
+    stage.inputs.calibration = calib;
+    stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.0, stage.inputs.state.params);
     stage.reset_flip_tracking();
     let eval = *stage.update().unwrap();
     let pose = &stage.pose;

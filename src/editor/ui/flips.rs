@@ -18,8 +18,8 @@ const LIMIT: Color32 = Color32::from_rgb(255, 160, 60);
 const REACH: Color32 = Color32::from_rgb(170, 170, 190);
 
 pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
-    let now = ed.doc.stage.state.time();
-    let total = ed.doc.stage.state.params.total_duration().max(1e-6);
+    let now = ed.doc.stage.inputs.state.time();
+    let total = ed.doc.stage.inputs.state.params.total_duration().max(1e-6);
     let Some(analysis) = ed.analysis().cloned() else {
         ui.label("the timeline cannot be analysed with this calibration");
         return;
@@ -92,7 +92,7 @@ fn arm_plot_ui(
         .filter(|f| f.side == side)
         .map(|f| f.time)
         .collect();
-    let settings = &ed.doc.stage.settings;
+    let settings = &ed.doc.stage.inputs.settings;
     let lim = settings.effective_elbow_limit(side);
     let two_bone = settings.arm(side).solver == crate::fishing::ArmSolverKind::TwoBone;
     // A run covers its samples and half a sample interval either side (a one-sample run is

@@ -88,7 +88,7 @@ pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
 
 /// Per-hand grip offsets (of the grip each hand holds now), palm correction and curls.
 pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let calib = &ed.doc.stage.calibration;
+    let calib = &ed.doc.stage.inputs.calibration;
     if ui
         .add_enabled(
             ed.doc.stage.map.body.is_some(),
@@ -172,7 +172,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
 
 /// Phase, time scrubber over the whole timeline, play / pause, speed and session parameters.
 pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let state = ed.doc.stage.state;
+    let state = ed.doc.stage.inputs.state;
     let total = state.params.total_duration();
     ui.horizontal(|ui| {
         let label = if ed.playing { "Pause" } else { "Play" };

@@ -193,7 +193,7 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
         return Err(ClipError::Options(problems.join("; ")));
     }
     let rig = ClipRig::new(stage)?;
-    let own = stage.state;
+    let own = stage.inputs.state;
     let params = own.params;
     let result = (|| {
         let mut clips = Vec::new();
@@ -212,7 +212,7 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
         }
         Ok(clips)
     })();
-    stage.state = own;
+    stage.inputs.state = own;
     stage.reset_flip_tracking();
     stage.update().map_err(|source| ClipError::Session {
         time: own.time(),

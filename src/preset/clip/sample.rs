@@ -193,7 +193,7 @@ pub(crate) fn sample(
     stage.reset_flip_tracking();
     let mut locals = Vec::with_capacity(times.len());
     for &time in &times {
-        stage.state = state_at(time);
+        stage.inputs.state = state_at(time);
         stage
             .update()
             .map_err(|source| ClipError::Session { time, source })?;
