@@ -17,7 +17,8 @@ mod support;
 use anglerpose::editor::files::{self, Autosaver};
 use anglerpose::editor::pick::handle_pixel;
 use anglerpose::editor::script::{ScriptDrag, drag_commands};
-use anglerpose::editor::{EditorCommand as C, EditorState, Handle, Snapshot};
+use anglerpose::editor::{DragCommand, FileCommand, PlaybackCommand, PoseEdit, ViewCommand};
+use anglerpose::editor::{EditorState, Handle, Snapshot};
 use anglerpose::preset::{self, Preset};
 use anglerpose::rig::Side;
 use std::ffi::OsStr;
@@ -70,24 +71,25 @@ fn edit(ed: &mut EditorState) {
         Handle::Target(Side::Right),
     )
     .unwrap();
-    ed.apply(C::BeginDrag {
+    ed.apply(DragCommand::BeginDrag {
         handle: Handle::Target(Side::Right),
         x,
         y,
     })
     .unwrap();
-    ed.apply(C::DragTo {
+    ed.apply(DragCommand::DragTo {
         x: x - 30.0,
         y: y - 20.0,
     })
     .unwrap();
-    ed.apply(C::EndDrag).unwrap();
-    ed.apply(C::SetFingerCurl {
+    ed.apply(DragCommand::EndDrag).unwrap();
+    ed.apply(PoseEdit::SetFingerCurl {
         side: Side::Left,
         value: 0.35,
     })
     .unwrap();
-    ed.apply(C::SetTime { seconds: 2.25 }).unwrap();
+    ed.apply(PlaybackCommand::SetTime { seconds: 2.25 })
+        .unwrap();
     assert!(ed.doc.dirty);
 }
 
@@ -126,7 +128,7 @@ fn an_autosaved_edit_recovers_identically_and_a_save_or_clean_exit_clears_it() {
     let mut next_autosave = Autosaver::new(SECOND);
     let pending = next_autosave.pending().expect("recovery is offered");
     assert!(next_autosave.is_autosave(&pending));
-    next.apply(C::Open {
+    next.apply(FileCommand::Open {
         path: pending.clone(),
     })
     .unwrap();
@@ -142,7 +144,7 @@ fn an_autosaved_edit_recovers_identically_and_a_save_or_clean_exit_clears_it() {
 
     // Saving it clears the autosave; the saved preset reopens to the same state.
     let out = dir.join("recovered.json");
-    next.apply(C::Save {
+    next.apply(FileCommand::Save {
         path: Some(out.clone()),
     })
     .unwrap();
@@ -175,7 +177,7 @@ fn an_earlier_sessions_autosave_is_kept_until_recovered_or_discarded() {
     let mut autosave = Autosaver::new(Duration::ZERO);
     assert_eq!(autosave.pending().as_deref(), Some(path.as_path()));
     other
-        .apply(C::SetThumbCurl {
+        .apply(PoseEdit::SetThumbCurl {
             side: Side::Right,
             value: 0.5,
         })
@@ -183,7 +185,7 @@ fn an_earlier_sessions_autosave_is_kept_until_recovered_or_discarded() {
     assert_eq!(autosave.next_due(&other.doc), None, "not overwritten");
     assert!(!autosave.tick(&other.doc, Instant::now() + SECOND).unwrap());
     other
-        .apply(C::Save {
+        .apply(FileCommand::Save {
             path: Some(dir.join("other.json")),
         })
         .unwrap();
@@ -199,7 +201,7 @@ fn an_earlier_sessions_autosave_is_kept_until_recovered_or_discarded() {
     std::fs::remove_file(&path).unwrap();
     assert_eq!(autosave.pending(), None);
     other
-        .apply(C::SetThumbCurl {
+        .apply(PoseEdit::SetThumbCurl {
             side: Side::Right,
             value: 0.25,
         })
@@ -285,7 +287,7 @@ fn end_to_end_a_killed_editor_is_recovered_with_recover_and_saved() {
     let (doc, _) = files::open(&preset).unwrap();
     let mut replay = EditorState::new(doc);
     replay
-        .apply(C::SetViewport {
+        .apply(ViewCommand::SetViewport {
             width: size[0],
             height: size[1],
         })

@@ -8,13 +8,14 @@ mod support;
 use anglerpose::editor::camera::{world_per_pixel, world_to_pixel};
 use anglerpose::editor::gizmo::{AXIS_PX, RING_PX, editor_frame, gizmo_axes, pick_gizmo};
 use anglerpose::editor::pick::{Axis, GizmoMode, GizmoPart, GizmoSpace, handle_position};
-use anglerpose::editor::{EditorCommand as C, EditorState, Handle};
+use anglerpose::editor::{DocumentCommand, DragCommand, ViewCommand};
+use anglerpose::editor::{EditorState, Handle};
 use anglerpose::rig::Side;
 use glam::{DQuat, DVec3};
 use support::editor::bundled_editor;
 
 fn select(ed: &mut EditorState, handle: Handle) {
-    ed.apply(C::Select {
+    ed.apply(ViewCommand::Select {
         handle: Some(handle),
     })
     .unwrap();
@@ -78,7 +79,7 @@ fn an_arrow_is_picked_highlighted_and_drags_along_its_axis() {
     let camera = ed.render_camera();
     assert_eq!(pick_gizmo(&ed, &camera, at), Some(GizmoPart::Arrow(axis)));
     // Hovered: that arrow is drawn in the highlight colour.
-    ed.apply(C::SetHover {
+    ed.apply(ViewCommand::SetHover {
         part: Some(GizmoPart::Arrow(axis)),
     })
     .unwrap();
@@ -90,22 +91,24 @@ fn an_arrow_is_picked_highlighted_and_drags_along_its_axis() {
         .count();
     assert_eq!(lit, 1, "one highlighted arrow");
     let before = target(&ed, Side::Right);
-    ed.apply(C::BeginDrag {
+    ed.apply(DragCommand::BeginDrag {
         handle: Handle::Target(Side::Right),
         x: at[0],
         y: at[1],
     })
     .unwrap();
-    ed.apply(C::SetDragAxis { axis: Some(axis) }).unwrap();
+    ed.apply(DragCommand::SetDragAxis { axis: Some(axis) })
+        .unwrap();
     let to = gizmo_pixel(&ed, dir, AXIS_PX, 1.6);
-    ed.apply(C::DragTo { x: to[0], y: to[1] }).unwrap();
+    ed.apply(DragCommand::DragTo { x: to[0], y: to[1] })
+        .unwrap();
     let moved = target(&ed, Side::Right) - before;
     assert!(moved.length() > 0.01, "{moved}");
     assert!(
         (moved - dir * moved.dot(dir)).length() < 1e-9,
         "off the axis: {moved}"
     );
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
 }
 
 #[test]
@@ -126,22 +129,22 @@ fn a_plane_square_moves_in_its_plane() {
     );
     let pole = |ed: &EditorState| ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
     let before = pole(&ed);
-    ed.apply(C::BeginDrag {
+    ed.apply(DragCommand::BeginDrag {
         handle,
         x: at[0],
         y: at[1],
     })
     .unwrap();
-    ed.apply(C::SetDragPlane {
+    ed.apply(DragCommand::SetDragPlane {
         normal: Some(Axis::Y),
     })
     .unwrap();
-    ed.apply(C::DragTo {
+    ed.apply(DragCommand::DragTo {
         x: at[0] + 40.0,
         y: at[1] - 25.0,
     })
     .unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let moved = pole(&ed) - before;
     assert!(moved.length() > 0.01, "{moved}");
     assert!(moved.y.abs() < 1e-9, "left the plane: {moved}");
@@ -152,7 +155,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
     let mut ed = bundled_editor();
     let handle = Handle::Grip(Side::Right);
     select(&mut ed, handle);
-    ed.apply(C::SetGizmoMode {
+    ed.apply(ViewCommand::SetGizmoMode {
         mode: Some(GizmoMode::Rotate),
     })
     .unwrap();
@@ -180,16 +183,18 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         .main();
     let grip_rotation = |ed: &EditorState| right_grip(ed).rotation;
     let before = grip_rotation(&ed);
-    ed.apply(C::BeginDrag {
+    ed.apply(DragCommand::BeginDrag {
         handle,
         x: at[0],
         y: at[1],
     })
     .unwrap();
-    ed.apply(C::SetDragAxis { axis: Some(axis) }).unwrap();
+    ed.apply(DragCommand::SetDragAxis { axis: Some(axis) })
+        .unwrap();
     // Typed: exactly 30° about the ring's axis.
-    ed.apply(C::SetDragNumber { value: Some(30.0) }).unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::SetDragNumber { value: Some(30.0) })
+        .unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let turn = (grip_rotation(&ed) * before.inverse()).normalize();
     let want = DQuat::from_axis_angle(axis.dir(), 30f64.to_radians());
     assert!(
@@ -199,7 +204,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         axis
     );
     // W: the same grip moves instead (its offset), by a typed 2 cm along X.
-    ed.apply(C::SetGizmoMode {
+    ed.apply(ViewCommand::SetGizmoMode {
         mode: Some(GizmoMode::Move),
     })
     .unwrap();
@@ -211,13 +216,14 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
     let grip_at = |ed: &EditorState| right_grip(ed).translation;
     let (o0, g0) = (offset(&ed), grip_at(&ed));
     let [x, y] = gizmo_pixel(&ed, axes[0].1, AXIS_PX, 0.8);
-    ed.apply(C::BeginDrag { handle, x, y }).unwrap();
-    ed.apply(C::SetDragAxis {
+    ed.apply(DragCommand::BeginDrag { handle, x, y }).unwrap();
+    ed.apply(DragCommand::SetDragAxis {
         axis: Some(Axis::X),
     })
     .unwrap();
-    ed.apply(C::SetDragNumber { value: Some(0.02) }).unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::SetDragNumber { value: Some(0.02) })
+        .unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     assert_ne!(offset(&ed), o0);
     let moved = grip_at(&ed) - g0;
     assert!(
@@ -225,7 +231,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         "the grip moved {moved}"
     );
     assert!(ed.doc.dirty);
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(offset(&ed), o0);
 }
 
@@ -234,7 +240,7 @@ fn q_uses_the_selections_own_axes() {
     let mut ed = bundled_editor();
     let handle = Handle::Target(Side::Right);
     select(&mut ed, handle);
-    ed.apply(C::SetGizmoSpace {
+    ed.apply(ViewCommand::SetGizmoSpace {
         space: GizmoSpace::Local,
     })
     .unwrap();
@@ -246,16 +252,19 @@ fn q_uses_the_selections_own_axes() {
     // A typed 3 cm along local Z moves the target along the grip's own Z.
     let before = target(&ed, Side::Right);
     let [x, y] = gizmo_pixel(&ed, axes[2].1, AXIS_PX, 0.8);
-    ed.apply(C::BeginDrag { handle, x, y }).unwrap();
-    ed.apply(C::SetDragAxis {
+    ed.apply(DragCommand::BeginDrag { handle, x, y }).unwrap();
+    ed.apply(DragCommand::SetDragAxis {
         axis: Some(Axis::Z),
     })
     .unwrap();
-    ed.apply(C::SetDragNumber { value: Some(0.03) }).unwrap();
+    ed.apply(DragCommand::SetDragNumber { value: Some(0.03) })
+        .unwrap();
     // A number that does not parse goes back to the mouse, and a new one applies again.
-    ed.apply(C::SetDragNumber { value: None }).unwrap();
-    ed.apply(C::SetDragNumber { value: Some(0.03) }).unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::SetDragNumber { value: None })
+        .unwrap();
+    ed.apply(DragCommand::SetDragNumber { value: Some(0.03) })
+        .unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let moved = target(&ed, Side::Right) - before;
     assert!(
         (moved - grip * DVec3::Z * 0.03).length() < 1e-9,
@@ -263,9 +272,10 @@ fn q_uses_the_selections_own_axes() {
     );
     // Esc restores exactly, even after a typed value.
     let snapshot = ed.doc.snapshot();
-    ed.apply(C::BeginDrag { handle, x, y }).unwrap();
-    ed.apply(C::SetDragNumber { value: Some(0.5) }).unwrap();
-    ed.apply(C::CancelDrag).unwrap();
+    ed.apply(DragCommand::BeginDrag { handle, x, y }).unwrap();
+    ed.apply(DragCommand::SetDragNumber { value: Some(0.5) })
+        .unwrap();
+    ed.apply(DragCommand::CancelDrag).unwrap();
     assert_eq!(ed.doc.snapshot(), snapshot);
 }
 
@@ -273,7 +283,7 @@ fn q_uses_the_selections_own_axes() {
 fn the_rod_moves_with_w_by_its_rod_adjustment() {
     let mut ed = bundled_editor();
     select(&mut ed, Handle::Rod);
-    ed.apply(C::SetGizmoMode {
+    ed.apply(ViewCommand::SetGizmoMode {
         mode: Some(GizmoMode::Move),
     })
     .unwrap();
@@ -282,18 +292,19 @@ fn the_rod_moves_with_w_by_its_rod_adjustment() {
     let camera = ed.render_camera();
     let p = handle_position(&ed.doc.stage, Handle::Rod).unwrap();
     let [x, y] = world_to_pixel(&camera, p).unwrap();
-    ed.apply(C::BeginDrag {
+    ed.apply(DragCommand::BeginDrag {
         handle: Handle::Rod,
         x,
         y,
     })
     .unwrap();
-    ed.apply(C::SetDragAxis {
+    ed.apply(DragCommand::SetDragAxis {
         axis: Some(Axis::Y),
     })
     .unwrap();
-    ed.apply(C::SetDragNumber { value: Some(0.05) }).unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::SetDragNumber { value: Some(0.05) })
+        .unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let after = rod(&ed);
     assert!(
         (after.translation - before.translation - DVec3::Y * 0.05).length() < 1e-9,

@@ -3,6 +3,7 @@
 //! CCD parameters and link limits (all undoable), and x-ray.
 
 use anglerpose::editor::files;
+use anglerpose::editor::{DocumentCommand, PoseEdit, ViewCommand};
 use anglerpose::editor::{EditorCommand as C, EditorState, Snapshot, ViewToggle};
 use anglerpose::fishing::{ArmSolverKind, CcdLinkRole};
 use anglerpose::rig::{Side, Transform};
@@ -38,7 +39,7 @@ fn toggling_one_elbows_limit_changes_that_arm_only() {
     // A tight limit on both elbows that the seated pose exceeds.
     for side in [Side::Left, Side::Right] {
         assert!(elbow_bend_deg(&ed, side) > 40.0);
-        ed.apply(C::SetElbowLimit {
+        ed.apply(PoseEdit::SetElbowLimit {
             side: Some(side),
             min_deg: 0.0,
             max_deg: 30.0,
@@ -53,7 +54,7 @@ fn toggling_one_elbows_limit_changes_that_arm_only() {
     let right_before = arm_locals(&ed, Side::Right);
     let undo_before = ed.history.undo_len();
     // Switch off only the right elbow's limit.
-    ed.apply(C::SetElbowLimit {
+    ed.apply(PoseEdit::SetElbowLimit {
         side: Some(Side::Right),
         min_deg: 0.0,
         max_deg: 30.0,
@@ -75,10 +76,10 @@ fn toggling_one_elbows_limit_changes_that_arm_only() {
     assert!(s.arms.left.elbow_limit.enabled && !s.arms.right.elbow_limit.enabled);
     assert_eq!(ed.history.undo_len(), undo_before + 1);
     // The global switch still overrides: off frees the left elbow as well.
-    ed.apply(C::SetLimitsEnabled { on: false }).unwrap();
+    ed.apply(PoseEdit::SetLimitsEnabled { on: false }).unwrap();
     assert!(elbow_bend_deg(&ed, Side::Left) > 40.0);
-    ed.apply(C::Undo).unwrap();
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(arm_locals(&ed, Side::Right), right_before);
     assert_eq!(arm_locals(&ed, Side::Left), left_before);
 }
@@ -88,7 +89,7 @@ fn switching_the_solver_changes_the_pose_and_undo_restores_it_exactly() {
     let mut ed = editor();
     let before = state_of(&ed);
     let right_before = arm_locals(&ed, Side::Right);
-    ed.apply(C::SetArmSolver {
+    ed.apply(PoseEdit::SetArmSolver {
         side: Side::Left,
         solver: ArmSolverKind::Ccd,
     })
@@ -106,12 +107,12 @@ fn switching_the_solver_changes_the_pose_and_undo_restores_it_exactly() {
     );
     assert!(ed.doc.dirty);
     assert_eq!(ed.history.undo_len(), 1);
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(state_of(&ed), before);
-    ed.apply(C::Redo).unwrap();
+    ed.apply(DocumentCommand::Redo).unwrap();
     assert_eq!(state_of(&ed), after);
     // Selecting the solver already in use is not an edit.
-    ed.apply(C::SetArmSolver {
+    ed.apply(PoseEdit::SetArmSolver {
         side: Side::Left,
         solver: ArmSolverKind::Ccd,
     })
@@ -122,32 +123,32 @@ fn switching_the_solver_changes_the_pose_and_undo_restores_it_exactly() {
 #[test]
 fn ccd_parameters_and_link_limits_are_undoable_edits() {
     let mut ed = editor();
-    ed.apply(C::SetArmSolver {
+    ed.apply(PoseEdit::SetArmSolver {
         side: Side::Right,
         solver: ArmSolverKind::Ccd,
     })
     .unwrap();
     let start = state_of(&ed);
     // A slider drag over iterations is one step.
-    ed.apply(C::BeginGroup).unwrap();
+    ed.apply(DocumentCommand::BeginGroup).unwrap();
     for n in [40, 20, 3] {
-        ed.apply(C::SetCcdIterations {
+        ed.apply(PoseEdit::SetCcdIterations {
             side: Side::Right,
             iterations: n,
         })
         .unwrap();
     }
-    ed.apply(C::EndGroup).unwrap();
+    ed.apply(DocumentCommand::EndGroup).unwrap();
     let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd.unwrap();
     assert!(ccd.iterations <= 3);
     assert_ne!(state_of(&ed).1, start.1, "3 passes end elsewhere than 64");
     // A tighter forearm hinge range (degrees in, radians stored) clamps the elbow.
-    ed.apply(C::SetCcdIterations {
+    ed.apply(PoseEdit::SetCcdIterations {
         side: Side::Right,
         iterations: 64,
     })
     .unwrap();
-    ed.apply(C::SetCcdLinkLimits {
+    ed.apply(PoseEdit::SetCcdLinkLimits {
         side: Side::Right,
         link: CcdLinkRole::Forearm,
         enabled: true,
@@ -166,13 +167,13 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     assert!((hinge.x - 35f64.to_radians()).abs() < 1e-12, "{hinge}");
     assert!((r.ik.elbow_bend.to_degrees() - 35.0).abs() < 1e-3, "{r:?}");
     assert!(r.ik.elbow_limited && r.ccd.unwrap().links[0].on_limit);
-    ed.apply(C::SetCcdStepAngles {
+    ed.apply(PoseEdit::SetCcdStepAngles {
         side: Side::Right,
         min_deg: None,
         max_deg: Some(5.0),
     })
     .unwrap();
-    ed.apply(C::SetCcdBlend {
+    ed.apply(PoseEdit::SetCcdBlend {
         side: Side::Right,
         blend: Some(0.5),
     })
@@ -182,25 +183,25 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     assert!((s.max_angle.unwrap() - 5f64.to_radians()).abs() < 1e-15);
     assert_eq!(ed.history.undo_len(), 6);
     for _ in 0..5 {
-        ed.apply(C::Undo).unwrap();
+        ed.apply(DocumentCommand::Undo).unwrap();
     }
     assert_eq!(state_of(&ed), start);
     // Invalid values are refused and change nothing.
     for bad in [
-        C::SetCcdIterations {
+        PoseEdit::SetCcdIterations {
             side: Side::Left,
             iterations: 0,
         },
-        C::SetCcdStepAngles {
+        PoseEdit::SetCcdStepAngles {
             side: Side::Left,
             min_deg: Some(f64::NAN),
             max_deg: None,
         },
-        C::SetCcdBlend {
+        PoseEdit::SetCcdBlend {
             side: Side::Left,
             blend: Some(-0.1),
         },
-        C::SetCcdLinkLimits {
+        PoseEdit::SetCcdLinkLimits {
             side: Side::Left,
             link: CcdLinkRole::UpperArm,
             enabled: true,
@@ -208,7 +209,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
             min_deg: None,
             max_deg: None,
         },
-        C::SetCcdLinkLimits {
+        PoseEdit::SetCcdLinkLimits {
             side: Side::Left,
             link: CcdLinkRole::UpperArm,
             enabled: true,
@@ -226,7 +227,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
 fn xray_and_mesh_toggles_are_view_only() {
     let mut ed = editor();
     let before = state_of(&ed);
-    ed.apply(C::Toggle {
+    ed.apply(ViewCommand::Toggle {
         what: ViewToggle::Xray,
         on: true,
     })
@@ -236,7 +237,7 @@ fn xray_and_mesh_toggles_are_view_only() {
     let frame = ed.doc.stage.frame(camera, &ed.view);
     assert_eq!(frame.mesh_style, anglerpose::render::MeshStyle::xray());
     assert!(!frame.skinned.is_empty() && !frame.rigid.is_empty());
-    ed.apply(C::Toggle {
+    ed.apply(ViewCommand::Toggle {
         what: ViewToggle::Mesh,
         on: false,
     })
@@ -254,7 +255,10 @@ fn xray_and_mesh_toggles_are_view_only() {
         r#"{"cmd": "set_elbow_limit", "min_deg": 1, "max_deg": 2, "enabled": true}"#,
     )
     .unwrap();
-    assert!(matches!(both, C::SetElbowLimit { side: None, .. }));
+    assert!(matches!(
+        both,
+        C::Edit(PoseEdit::SetElbowLimit { side: None, .. })
+    ));
 }
 
 #[test]
@@ -262,7 +266,7 @@ fn ccd_arms_overlay_their_links_and_limits() {
     let mut ed = editor();
     let camera = ed.render_camera();
     let two_bone = ed.doc.stage.frame(camera, &ed.view).overlays;
-    ed.apply(C::SetArmSolver {
+    ed.apply(PoseEdit::SetArmSolver {
         side: Side::Right,
         solver: ArmSolverKind::Ccd,
     })
@@ -303,7 +307,7 @@ fn ccd_arms_overlay_their_links_and_limits() {
         "{arc:?}"
     );
     // Switching the upper arm's limits on adds its three Euler arcs at the shoulder.
-    ed.apply(C::SetCcdLinkLimits {
+    ed.apply(PoseEdit::SetCcdLinkLimits {
         side: Side::Right,
         link: CcdLinkRole::UpperArm,
         enabled: true,
@@ -323,7 +327,7 @@ fn a_ccd_arms_pole_cannot_be_picked_or_dragged() {
     use anglerpose::editor::Handle;
     use anglerpose::editor::pick::{handle_pixel, pick};
     let mut ed = editor();
-    ed.apply(C::SetViewport {
+    ed.apply(ViewCommand::SetViewport {
         width: 900,
         height: 700,
     })
@@ -336,7 +340,7 @@ fn a_ccd_arms_pole_cannot_be_picked_or_dragged() {
         Some(Handle::Pole(Side::Right)),
         "a two-bone arm's pole is pickable"
     );
-    ed.apply(C::SetArmSolver {
+    ed.apply(PoseEdit::SetArmSolver {
         side: Side::Right,
         solver: ArmSolverKind::Ccd,
     })

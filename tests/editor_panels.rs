@@ -8,6 +8,7 @@
 //! pixels may differ (font anti-aliasing between Mesa builds); a moved or missing widget
 //! changes far more.
 
+use anglerpose::editor::DocumentCommand;
 use anglerpose::editor::command::EditorCommand as C;
 use anglerpose::editor::{EditorState, files, ui};
 use anglerpose::stage::bundled_assets_dir;
@@ -41,7 +42,7 @@ fn side_bar(ed: EditorState) -> (Harness<'static>, Rc<RefCell<Vec<C>>>) {
         .with_accessibility_check(false)
         .wgpu()
         .build_ui(move |ui| {
-            let mut out = Vec::new();
+            let mut out = ui::Commands::default();
             ui::side_bar_ui(ui, &mut ed, &mut out);
             sink.borrow_mut().extend(out);
         });
@@ -84,7 +85,8 @@ fn clicking_apply_pole_search_pushes_its_command() {
     h.run();
     let got = commands.borrow();
     assert!(
-        got.iter().any(|c| matches!(c, C::ApplyPoleProposal)),
+        got.iter()
+            .any(|c| matches!(c, C::Document(DocumentCommand::ApplyPoleProposal))),
         "commands after the click: {got:?}"
     );
 }

@@ -6,7 +6,8 @@ mod support;
 
 use anglerpose::editor::command::PropKind;
 use anglerpose::editor::files;
-use anglerpose::editor::{EditorCommand as C, EditorState, Handle};
+use anglerpose::editor::{DocumentCommand, DragCommand, FileCommand};
+use anglerpose::editor::{EditorState, Handle};
 use anglerpose::stage::bundled_assets_dir;
 use anglerpose::stage::rod_markers::{RodMarker, blank_in_world, marker_in_world};
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ fn asset(name: &str) -> PathBuf {
 
 fn with_surf_rod() -> EditorState {
     let mut ed = bundled_editor();
-    ed.apply(C::UseProp {
+    ed.apply(FileCommand::UseProp {
         prop: PropKind::Rod,
         path: Some(asset("rod_surf.glb")),
     })
@@ -32,7 +33,7 @@ fn using_an_artists_rod_replaces_the_bundled_one() {
     let generation = ed.doc.generation;
     let before = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
     assert!(marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).is_none());
-    ed.apply(C::UseProp {
+    ed.apply(FileCommand::UseProp {
         prop: PropKind::Rod,
         path: Some(asset("rod_surf.glb")),
     })
@@ -48,7 +49,7 @@ fn using_an_artists_rod_replaces_the_bundled_one() {
     assert!(marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).is_some());
     assert!(ed.message.as_deref().unwrap().contains("rod_surf.glb"));
     // And back to the bundled rod.
-    ed.apply(C::UseProp {
+    ed.apply(FileCommand::UseProp {
         prop: PropKind::Rod,
         path: None,
     })
@@ -62,7 +63,7 @@ fn a_file_that_is_no_rod_is_refused_and_nothing_changes() {
     let mut ed = bundled_editor();
     let snapshot = ed.doc.snapshot();
     let e = ed
-        .apply(C::UseProp {
+        .apply(FileCommand::UseProp {
             prop: PropKind::Rod,
             path: Some(asset("stool.glb")),
         })
@@ -88,20 +89,20 @@ fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
     let (_, dir, k) = blank_in_world(&ed.doc.stage).unwrap();
     let p = marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).unwrap();
     let to = anglerpose::editor::camera::world_to_pixel(&camera, p + dir * (0.1 * k)).unwrap();
-    ed.apply(C::PointerDown { x, y }).unwrap();
+    ed.apply(DragCommand::PointerDown { x, y }).unwrap();
     assert_eq!(
         ed.selection,
         Some(handle),
         "the marker is picked at its pixel"
     );
     for f in [0.25, 0.5, 0.75, 1.0] {
-        ed.apply(C::DragTo {
+        ed.apply(DragCommand::DragTo {
             x: x + (to[0] - x) * f,
             y: y + (to[1] - y) * f,
         })
         .unwrap();
     }
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let seat = ed.doc.stage.actor.gear.rod.reel_seat;
     assert!((seat - (seat0 + 0.1)).abs() < 0.005, "{seat0} → {seat}");
     assert_eq!(
@@ -116,12 +117,12 @@ fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
             .reel_seat,
         Some(seat)
     );
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat0);
-    ed.apply(C::Redo).unwrap();
+    ed.apply(DocumentCommand::Redo).unwrap();
     assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat);
     // A marker cannot pass the other one.
-    ed.apply(C::SetRodGrips {
+    ed.apply(DocumentCommand::SetRodGrips {
         rear_grip: Some(seat + 0.1),
         reel_seat: Some(seat),
         reel_above: None,
@@ -136,12 +137,12 @@ fn a_saved_preset_names_the_props_and_opens_with_them() {
     let dir = std::env::temp_dir().join(format!("anglerpose-editor-props-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut ed = with_surf_rod();
-    ed.apply(C::UseProp {
+    ed.apply(FileCommand::UseProp {
         prop: PropKind::Net,
         path: Some(asset("net.glb")),
     })
     .unwrap();
-    ed.apply(C::SetRodGrips {
+    ed.apply(DocumentCommand::SetRodGrips {
         rear_grip: Some(0.2),
         reel_seat: None,
         reel_above: None,
@@ -149,7 +150,7 @@ fn a_saved_preset_names_the_props_and_opens_with_them() {
     })
     .unwrap();
     let path = dir.join("surf.json");
-    ed.apply(C::Save {
+    ed.apply(FileCommand::Save {
         path: Some(path.clone()),
     })
     .unwrap();
@@ -176,7 +177,7 @@ fn a_saved_preset_names_the_props_and_opens_with_them() {
     let gear = ed.doc.stage.actor.gear;
     let rod = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
     let mut again = bundled_editor();
-    again.apply(C::Open { path }).unwrap();
+    again.apply(FileCommand::Open { path }).unwrap();
     assert_eq!(again.doc.stage.actor.gear, gear);
     let rod_again = again.doc.stage.evaluation().unwrap().frames.actor_from_rod;
     assert!((rod_again.translation - rod.translation).length() < 1e-12);
@@ -249,9 +250,10 @@ fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
     let (_, dir, k) = blank_in_world(&ed.doc.stage).unwrap();
     let [x, y] = anglerpose::editor::pick::handle_pixel(&ed.doc.stage, &camera, handle).unwrap();
     let to = anglerpose::editor::camera::world_to_pixel(&camera, butt + dir * (0.06 * k)).unwrap();
-    ed.apply(C::BeginDrag { handle, x, y }).unwrap();
-    ed.apply(C::DragTo { x: to[0], y: to[1] }).unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::BeginDrag { handle, x, y }).unwrap();
+    ed.apply(DragCommand::DragTo { x: to[0], y: to[1] })
+        .unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let offset = ed.doc.stage.props.rod_grips().butt_offset.unwrap();
     assert!((offset - 0.06).abs() < 0.004, "butt offset {offset}");
     let now = ed.doc.stage.actor.gear.rod;
@@ -267,11 +269,11 @@ fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
         .map(|(a, b)| (*a - *b).length())
         .fold(0.0, f64::max);
     assert!(worst < 1e-6, "the rod's mesh moved {worst} m");
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(ed.doc.stage.actor.gear.rod, rod);
     // Swapping the ends re-detects the rod from the other end (not an undo step).
     let generation = ed.doc.generation;
-    ed.apply(C::SetRodFrame {
+    ed.apply(FileCommand::SetRodFrame {
         flip_ends: true,
         length: None,
     })
@@ -286,13 +288,13 @@ fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
     );
     // The bundled rod has nothing to correct.
     bundled_editor()
-        .apply(C::SetRodFrame {
+        .apply(FileCommand::SetRodFrame {
             flip_ends: true,
             length: None,
         })
         .unwrap_err();
     let e = ed
-        .apply(C::SetRodGrips {
+        .apply(DocumentCommand::SetRodGrips {
             rear_grip: None,
             reel_seat: None,
             reel_above: None,

@@ -4,7 +4,8 @@
 mod support;
 
 use anglerpose::editor::files;
-use anglerpose::editor::{Axis, EditorCommand as C, EditorState, Handle, Snapshot};
+use anglerpose::editor::{Axis, EditorState, Handle, Snapshot};
+use anglerpose::editor::{DocumentCommand, DragCommand, FileCommand, PlaybackCommand, PoseEdit};
 use anglerpose::rig::Side;
 use glam::DVec3;
 use support::editor::bundled_editor;
@@ -26,7 +27,7 @@ fn pixel(ed: &EditorState, handle: Handle) -> [f64; 2] {
 
 fn drag(ed: &mut EditorState, handle: Handle, by: [f64; 2]) -> [f64; 2] {
     let [x, y] = pixel(ed, handle);
-    ed.apply(C::PointerDown { x, y }).unwrap();
+    ed.apply(DragCommand::PointerDown { x, y }).unwrap();
     assert_eq!(
         ed.selection,
         Some(handle),
@@ -36,7 +37,7 @@ fn drag(ed: &mut EditorState, handle: Handle, by: [f64; 2]) -> [f64; 2] {
     // Several moves, like a real mouse drag.
     for k in 1..=4 {
         let f = k as f64 / 4.0;
-        ed.apply(C::DragTo {
+        ed.apply(DragCommand::DragTo {
             x: x + by[0] * f,
             y: y + by[1] * f,
         })
@@ -68,7 +69,7 @@ fn toggling_limits_changes_the_solve() {
         .elbow_bend
         .to_degrees();
     assert!(bend > 40.0, "seated elbow bend {bend}°");
-    ed.apply(C::SetElbowLimit {
+    ed.apply(PoseEdit::SetElbowLimit {
         side: None,
         min_deg: 0.0,
         max_deg: 30.0,
@@ -83,14 +84,14 @@ fn toggling_limits_changes_the_solve() {
         limited.ik.elbow_bend
     );
     let elbow_limited = elbow(&ed, Side::Right);
-    ed.apply(C::SetLimitsEnabled { on: false }).unwrap();
+    ed.apply(PoseEdit::SetLimitsEnabled { on: false }).unwrap();
     let free = ed.doc.stage.evaluation().unwrap().arms.right;
     assert!(!free.ik.elbow_limited);
     assert!((free.ik.elbow_bend.to_degrees() - bend).abs() < 1e-6);
     assert!((elbow(&ed, Side::Right) - elbow_limited).length() > 0.01);
     assert!(ed.doc.dirty);
     // Each toggle is one undo step.
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert!(
         ed.doc
             .stage
@@ -109,7 +110,7 @@ fn dragging_a_target_moves_the_wrist_and_undo_redo_are_exact() {
     let before = state_of(&ed);
     let wrist_before = wrist(&ed, Side::Right);
     let end = drag(&mut ed, Handle::Target(Side::Right), [40.0, -30.0]);
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let after = state_of(&ed);
     let moved = wrist(&ed, Side::Right) - wrist_before;
     assert!(moved.length() > 0.02, "wrist moved {moved}");
@@ -124,9 +125,9 @@ fn dragging_a_target_moves_the_wrist_and_undo_redo_are_exact() {
     assert!(moved.dot(right) > 0.0 && moved.dot(up) > 0.0, "{moved}");
     assert_ne!(before.0, after.0);
     assert_eq!(ed.history.undo_len(), 1, "one drag is one undo step");
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(state_of(&ed), before);
-    ed.apply(C::Redo).unwrap();
+    ed.apply(DocumentCommand::Redo).unwrap();
     assert_eq!(state_of(&ed), after);
 }
 
@@ -136,11 +137,11 @@ fn escape_during_a_drag_restores_exactly() {
     let before = state_of(&ed);
     drag(&mut ed, Handle::Target(Side::Left), [-35.0, 25.0]);
     assert_ne!(state_of(&ed), before, "the drag re-solves live");
-    ed.apply(C::SetDragAxis {
+    ed.apply(DragCommand::SetDragAxis {
         axis: Some(Axis::Y),
     })
     .unwrap();
-    ed.apply(C::CancelDrag).unwrap();
+    ed.apply(DragCommand::CancelDrag).unwrap();
     assert_eq!(state_of(&ed), before);
     assert!(ed.drag.is_none());
     assert_eq!(ed.history.undo_len(), 0);
@@ -159,18 +160,18 @@ fn axis_constrained_drag_moves_along_the_axis_only() {
         .right
         .wrist_target_in_world;
     let [x, y] = pixel(&ed, Handle::Target(Side::Right));
-    ed.apply(C::PointerDown { x, y }).unwrap();
-    ed.apply(C::SetDragAxis {
+    ed.apply(DragCommand::PointerDown { x, y }).unwrap();
+    ed.apply(DragCommand::SetDragAxis {
         axis: Some(Axis::Y),
     })
     .unwrap();
-    ed.apply(C::SetSnap { on: true }).unwrap();
-    ed.apply(C::DragTo {
+    ed.apply(DragCommand::SetSnap { on: true }).unwrap();
+    ed.apply(DragCommand::DragTo {
         x: x + 25.0,
         y: y - 40.0,
     })
     .unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let d = ed
         .doc
         .stage
@@ -194,7 +195,7 @@ fn dragging_a_pole_changes_the_elbow() {
     let pole_before = ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
     let left_before = ed.doc.stage.inputs.calibration.poles.left.clone();
     drag(&mut ed, Handle::Pole(Side::Right), [-150.0, -120.0]);
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let moved = elbow(&ed, Side::Right) - elbow_before;
     assert!(moved.length() > 0.01, "elbow moved {moved}");
     // The wrist stays on its target: only the bend plane turns.
@@ -215,18 +216,18 @@ fn rotating_the_rod_edits_rod_adjust() {
         .unwrap()
         .1;
     let [x, y] = pixel(&ed, Handle::Rod);
-    ed.apply(C::BeginDrag {
+    ed.apply(DragCommand::BeginDrag {
         handle: Handle::Rod,
         x,
         y,
     })
     .unwrap();
-    ed.apply(C::DragTo {
+    ed.apply(DragCommand::DragTo {
         x: x + 30.0,
         y: y + 60.0,
     })
     .unwrap();
-    ed.apply(C::EndDrag).unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
     let adj = ed.doc.stage.inputs.calibration.rod_adjust;
     assert!(
         adj.rotation.angle_between(glam::DQuat::IDENTITY) > 0.05,
@@ -246,22 +247,24 @@ fn save_then_reopen_gives_the_identical_pose() {
     unsafe { std::env::set_var("ANGLERPOSE_STATE_DIR", dir.join("state")) };
     let mut ed = bundled_editor();
     drag(&mut ed, Handle::Target(Side::Right), [30.0, 20.0]);
-    ed.apply(C::EndDrag).unwrap();
-    ed.apply(C::SetFingerCurl {
+    ed.apply(DragCommand::EndDrag).unwrap();
+    ed.apply(PoseEdit::SetFingerCurl {
         side: Side::Left,
         value: 0.4,
     })
     .unwrap();
-    ed.apply(C::SetTime { seconds: 1.3 }).unwrap();
+    ed.apply(PlaybackCommand::SetTime { seconds: 1.3 }).unwrap();
     let path = dir.join("edited.json");
-    ed.apply(C::Save {
+    ed.apply(FileCommand::Save {
         path: Some(path.clone()),
     })
     .unwrap();
     assert!(!ed.doc.dirty);
     let saved = state_of(&ed);
     let mut other = bundled_editor();
-    other.apply(C::Open { path: path.clone() }).unwrap();
+    other
+        .apply(FileCommand::Open { path: path.clone() })
+        .unwrap();
     assert_eq!(state_of(&other), saved);
     assert_eq!(other.doc.path.as_deref(), Some(path.as_path()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -270,13 +273,13 @@ fn save_then_reopen_gives_the_identical_pose() {
 #[test]
 fn time_scrubbing_is_not_an_undo_step_and_playback_advances() {
     let mut ed = bundled_editor();
-    ed.apply(C::SetTime { seconds: 5.0 }).unwrap();
+    ed.apply(PlaybackCommand::SetTime { seconds: 5.0 }).unwrap();
     assert!((ed.doc.stage.inputs.state.time() - 5.0).abs() < 1e-9);
     assert_eq!(ed.history.undo_len(), 0);
     assert!(!ed.doc.dirty);
-    ed.apply(C::Play { on: true }).unwrap();
-    ed.apply(C::SetSpeed { value: 2.0 }).unwrap();
-    ed.apply(C::Tick { dt: 0.25 }).unwrap();
+    ed.apply(PlaybackCommand::Play { on: true }).unwrap();
+    ed.apply(PlaybackCommand::SetSpeed { value: 2.0 }).unwrap();
+    ed.apply(PlaybackCommand::Tick { dt: 0.25 }).unwrap();
     assert!((ed.doc.stage.inputs.state.time() - 5.5).abs() < 1e-9);
 }
 
@@ -284,16 +287,16 @@ fn time_scrubbing_is_not_an_undo_step_and_playback_advances() {
 fn bad_edits_are_refused_and_leave_the_document() {
     let mut ed = bundled_editor();
     let before = state_of(&ed);
-    assert!(ed.apply(C::SetRodLength { metres: 9.0 }).is_err());
+    assert!(ed.apply(PoseEdit::SetRodLength { metres: 9.0 }).is_err());
     assert!(
-        ed.apply(C::SetFingerCurl {
+        ed.apply(PoseEdit::SetFingerCurl {
             side: Side::Left,
             value: f64::NAN
         })
         .is_err()
     );
     assert!(
-        ed.apply(C::SetElbowLimit {
+        ed.apply(PoseEdit::SetElbowLimit {
             side: None,
             min_deg: 90.0,
             max_deg: 10.0,
@@ -309,17 +312,17 @@ fn bad_edits_are_refused_and_leave_the_document() {
 fn slider_groups_undo_as_one_step() {
     let mut ed = bundled_editor();
     let before = state_of(&ed);
-    ed.apply(C::BeginGroup).unwrap();
+    ed.apply(DocumentCommand::BeginGroup).unwrap();
     for v in [0.7, 0.6, 0.5, 0.4] {
-        ed.apply(C::SetFingerCurl {
+        ed.apply(PoseEdit::SetFingerCurl {
             side: Side::Right,
             value: v,
         })
         .unwrap();
     }
-    ed.apply(C::EndGroup).unwrap();
+    ed.apply(DocumentCommand::EndGroup).unwrap();
     assert_eq!(ed.history.undo_len(), 1);
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(state_of(&ed), before);
 }
 
@@ -327,14 +330,14 @@ fn slider_groups_undo_as_one_step() {
 fn pole_search_proposal_is_one_undoable_step() {
     let mut ed = bundled_editor();
     let before = state_of(&ed);
-    ed.apply(C::ApplyPoleProposal).unwrap();
+    ed.apply(DocumentCommand::ApplyPoleProposal).unwrap();
     let p = ed.last_proposal.expect("proposal");
     for side in [Side::Left, Side::Right] {
         let pr = p.get(side);
         assert!(pr.flips_after <= pr.flips_before);
     }
     if ed.history.undo_len() == 1 {
-        ed.apply(C::Undo).unwrap();
+        ed.apply(DocumentCommand::Undo).unwrap();
         assert_eq!(state_of(&ed), before);
     } else {
         assert_eq!(state_of(&ed), before, "no better pole: nothing changed");
@@ -352,7 +355,7 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
     let (doc, _) = files::open(&path).expect("mannequiny opens");
     let mut ed = EditorState::new(doc);
     let before = ed.doc.stage.inputs.calibration.clone();
-    ed.apply(C::FitToCharacter).unwrap();
+    ed.apply(DocumentCommand::FitToCharacter).unwrap();
     let fitted = ed.doc.stage.inputs.calibration.clone();
     assert_ne!(fitted, before, "the fit changed the calibration");
     assert!(
@@ -379,9 +382,9 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
         assert!(ok >= 570, "{side:?}: {ok}/600");
     }
     assert!(ed.doc.dirty);
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(ed.doc.stage.inputs.calibration, before);
-    ed.apply(C::Redo).unwrap();
+    ed.apply(DocumentCommand::Redo).unwrap();
     assert_eq!(ed.doc.stage.inputs.calibration, fitted);
 }
 
@@ -400,7 +403,7 @@ fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
         ed.doc.stage.inputs.settings,
     );
     let preset = anglerpose::preset::io::bundled_preset_path();
-    ed.apply(C::ApplyPresetToCharacter { path: preset })
+    ed.apply(DocumentCommand::ApplyPresetToCharacter { path: preset })
         .unwrap();
     let msg = ed.message.clone().unwrap_or_default();
     assert!(
@@ -408,7 +411,7 @@ fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
         "{msg}"
     );
     assert_ne!(ed.doc.stage.inputs.calibration, before.0);
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(
         (
             ed.doc.stage.inputs.calibration.clone(),
@@ -432,19 +435,19 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
     std::fs::copy(&src, &file).unwrap();
     let (doc, _) = files::open(&file).unwrap();
     let mut ed = EditorState::new(doc);
-    ed.apply(C::SetFingerCurl {
+    ed.apply(PoseEdit::SetFingerCurl {
         side: Side::Left,
         value: 0.3,
     })
     .unwrap();
-    ed.apply(C::SetTime { seconds: 2.5 }).unwrap();
+    ed.apply(PlaybackCommand::SetTime { seconds: 2.5 }).unwrap();
     let (calib, state, camera, undo) = (
         ed.doc.stage.inputs.calibration.clone(),
         ed.doc.stage.inputs.state,
         ed.camera,
         ed.history.undo_len(),
     );
-    ed.apply(C::ReloadCharacter).unwrap();
+    ed.apply(FileCommand::ReloadCharacter).unwrap();
     assert_eq!(ed.doc.generation, 1);
     assert_eq!(ed.doc.stage.inputs.calibration, calib);
     assert_eq!(ed.doc.stage.inputs.state, state);
@@ -453,13 +456,16 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
     assert!(ed.message.as_deref().unwrap_or("").starts_with("reloaded"));
     // A broken file: an error naming it, and the character as it was.
     std::fs::write(&file, b"glTF broken").unwrap();
-    let err = ed.apply(C::ReloadCharacter).unwrap_err().to_string();
+    let err = ed
+        .apply(FileCommand::ReloadCharacter)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("cesium.glb") && err.contains("last good character"),
         "{err}"
     );
     assert_eq!(ed.doc.generation, 1);
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_ne!(
         ed.doc.stage.inputs.state, state,
         "undo still works after a reload"
@@ -470,13 +476,13 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
 #[test]
 fn export_animation_writes_the_clips_without_touching_the_document() {
     let mut ed = bundled_editor();
-    ed.apply(C::SetTime { seconds: 4.2 }).unwrap();
+    ed.apply(PlaybackCommand::SetTime { seconds: 4.2 }).unwrap();
     let (before, positions) = state_of(&ed);
     let undo = ed.history.undo_len();
     let dir = std::env::temp_dir().join(format!("anglerpose-ed-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("session.glb");
-    ed.apply(C::ExportAnimation {
+    ed.apply(FileCommand::ExportAnimation {
         path: path.clone(),
         fps: 24.0,
         first: anglerpose::fishing::Phase::CastWindUp,
@@ -506,7 +512,7 @@ fn export_animation_writes_the_clips_without_touching_the_document() {
     assert_eq!(ed.history.undo_len(), undo);
     assert_eq!(state_of(&ed), (before, positions), "the pose is put back");
 
-    let bad = ed.apply(C::ExportAnimation {
+    let bad = ed.apply(FileCommand::ExportAnimation {
         path: dir.join("bad.glb"),
         fps: 0.0,
         first: anglerpose::fishing::Phase::SeatedHold,
@@ -521,7 +527,7 @@ fn export_animation_writes_the_clips_without_touching_the_document() {
 fn twist_is_an_undoable_setting_saved_in_the_preset() {
     let mut ed = bundled_editor();
     let elbow0 = elbow(&ed, Side::Right);
-    ed.apply(C::SetTwist {
+    ed.apply(PoseEdit::SetTwist {
         side: Side::Right,
         degrees: 25.0,
     })
@@ -536,7 +542,7 @@ fn twist_is_an_undoable_setting_saved_in_the_preset() {
     let dir = std::env::temp_dir().join(format!("anglerpose-twist-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("twisted.json");
-    ed.apply(C::Save {
+    ed.apply(FileCommand::Save {
         path: Some(path.clone()),
     })
     .unwrap();
@@ -544,11 +550,11 @@ fn twist_is_an_undoable_setting_saved_in_the_preset() {
     assert!(text.contains("\"twist\": 0.436"), "saved: {text}");
     let (doc, _) = files::open(&path).unwrap();
     assert_eq!(doc.stage.inputs.settings.arm(Side::Right).twist, t);
-    ed.apply(C::Undo).unwrap();
+    ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(ed.doc.stage.inputs.settings.arm(Side::Right).twist, 0.0);
     assert!((elbow(&ed, Side::Right) - elbow0).length() < 1e-12);
     let e = ed
-        .apply(C::SetTwist {
+        .apply(PoseEdit::SetTwist {
             side: Side::Left,
             degrees: 500.0,
         })

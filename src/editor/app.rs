@@ -7,6 +7,7 @@ use super::files::{AUTOSAVE_INTERVAL, Autosaver};
 use super::gfx::{Acquired, Gfx, save_png};
 use super::script::{ScriptEvent, SurfaceFault, drag_commands};
 use super::{EditorCommand, EditorState, files};
+use crate::editor::command::{FileCommand, PlaybackCommand};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -215,11 +216,13 @@ impl App {
         }
     }
 
-    fn apply(&mut self, cmd: EditorCommand) {
-        let saving = matches!(cmd, EditorCommand::Save { .. });
+    fn apply(&mut self, cmd: impl Into<EditorCommand>) {
+        use EditorCommand::File;
+        let cmd = cmd.into();
+        let saving = matches!(cmd, File(FileCommand::Save { .. }));
         let recovering =
-            matches!(&cmd, EditorCommand::Open { path } if self.autosave.is_autosave(path));
-        let file_op = saving || matches!(cmd, EditorCommand::Open { .. });
+            matches!(&cmd, File(FileCommand::Open { path }) if self.autosave.is_autosave(path));
+        let file_op = saving || matches!(cmd, File(FileCommand::Open { .. }));
         match self.ed.apply(cmd) {
             Err(e) => tracing::warn!("editor: {e}"),
             Ok(()) => {
@@ -261,12 +264,12 @@ impl App {
         let window = gfx.window.clone();
         let dt = self.last_tick.elapsed().as_secs_f64();
         self.last_tick = Instant::now();
-        let _ = self.ed.apply(EditorCommand::Tick { dt });
+        let _ = self.ed.apply(PlaybackCommand::Tick { dt });
         // UI.
         let raw = egui_state.take_egui_input(&window);
         let ctx = self.ctx.clone();
         let viewport_id = gfx.viewport.as_ref().map(|v| v.id);
-        let mut commands = Vec::new();
+        let mut commands = super::ui::Commands::default();
         let mut output = ctx.run_ui(raw, |ui| {
             self.ui.show(ui, &mut self.ed, viewport_id, &mut commands);
         });
@@ -546,7 +549,7 @@ impl ApplicationHandler for App {
             reload = w.poll(now);
         }
         if reload {
-            self.apply(EditorCommand::ReloadCharacter);
+            self.apply(FileCommand::ReloadCharacter);
             tracing::info!("{}", self.ed.message.as_deref().unwrap_or_default());
             self.repaint_at = Some(now);
         }

@@ -6,10 +6,10 @@
 use super::EditorState;
 use super::app_ui::{Dialog, PointerMode, UiState};
 use super::camera::ViewPreset;
-use super::command::EditorCommand as C;
 use super::gizmo::pick_gizmo;
 use super::pick::{Axis, GizmoMode, GizmoPart, GizmoSpace};
 use super::ui::Commands;
+use crate::editor::command::{DocumentCommand, DragCommand, PlaybackCommand, ViewCommand};
 use egui::{Color32, Key, Sense};
 
 impl UiState {
@@ -39,7 +39,7 @@ impl UiState {
         if let Some(drag) = &ed.drag
             && drag.snap != held.shift
         {
-            out.push(C::SetSnap { on: held.shift });
+            out.push(DragCommand::SetSnap { on: held.shift });
         }
         if ed.drag.is_some() {
             self.typed_number(ctx, out);
@@ -48,25 +48,25 @@ impl UiState {
             let ctrl = mods.command;
             match key {
                 Key::Enter if ed.drag.is_some() => {
-                    out.push(C::EndDrag);
+                    out.push(DragCommand::EndDrag);
                     self.pointer = None;
                     self.typed.clear();
                 }
-                Key::W if !ctrl => out.push(C::SetGizmoMode {
+                Key::W if !ctrl => out.push(ViewCommand::SetGizmoMode {
                     mode: Some(GizmoMode::Move),
                 }),
-                Key::E if !ctrl => out.push(C::SetGizmoMode {
+                Key::E if !ctrl => out.push(ViewCommand::SetGizmoMode {
                     mode: Some(GizmoMode::Rotate),
                 }),
-                Key::Q if !ctrl => out.push(C::SetGizmoSpace {
+                Key::Q if !ctrl => out.push(ViewCommand::SetGizmoSpace {
                     space: match ed.gizmo_space {
                         GizmoSpace::World => GizmoSpace::Local,
                         GizmoSpace::Local => GizmoSpace::World,
                     },
                 }),
-                Key::Z if ctrl && mods.shift => out.push(C::Redo),
-                Key::Z if ctrl => out.push(C::Undo),
-                Key::Y if ctrl => out.push(C::Redo),
+                Key::Z if ctrl && mods.shift => out.push(DocumentCommand::Redo),
+                Key::Z if ctrl => out.push(DocumentCommand::Undo),
+                Key::Y if ctrl => out.push(DocumentCommand::Redo),
                 Key::S if ctrl => self.save(ed, mods.shift, out),
                 Key::O if ctrl => self.open_dialog(ed),
                 Key::Q if ctrl => {
@@ -84,31 +84,31 @@ impl UiState {
                     };
                     let current = ed.drag.as_ref().and_then(|d| d.axis);
                     let axis = (current != Some(axis)).then_some(axis);
-                    out.push(C::SetDragAxis { axis });
+                    out.push(DragCommand::SetDragAxis { axis });
                 }
                 Key::Escape if ed.drag.is_some() => {
-                    out.push(C::CancelDrag);
+                    out.push(DragCommand::CancelDrag);
                     self.pointer = None;
                     self.typed.clear();
                 }
-                Key::Escape => out.push(C::Select { handle: None }),
-                Key::F => out.push(C::FrameSelection),
-                Key::Num1 if ed.drag.is_none() => out.push(C::SetView {
+                Key::Escape => out.push(ViewCommand::Select { handle: None }),
+                Key::F => out.push(ViewCommand::FrameSelection),
+                Key::Num1 if ed.drag.is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::Front,
                 }),
-                Key::Num3 if ed.drag.is_none() => out.push(C::SetView {
+                Key::Num3 if ed.drag.is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::Side,
                 }),
-                Key::Num7 if ed.drag.is_none() => out.push(C::SetView {
+                Key::Num7 if ed.drag.is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::Top,
                 }),
-                Key::Num0 if ed.drag.is_none() => out.push(C::SetView {
+                Key::Num0 if ed.drag.is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::ThreeQuarter,
                 }),
-                Key::Num5 if ed.drag.is_none() => out.push(C::SetOrthographic {
+                Key::Num5 if ed.drag.is_none() => out.push(ViewCommand::SetOrthographic {
                     on: !ed.camera.orthographic,
                 }),
-                Key::Space => out.push(C::Play { on: !ed.playing }),
+                Key::Space => out.push(PlaybackCommand::Play { on: !ed.playing }),
                 Key::F12 => self.dialog = Some(Dialog::Screenshot),
                 _ => {}
             }
@@ -151,7 +151,7 @@ impl UiState {
             }
         });
         if self.typed != before {
-            out.push(C::SetDragNumber {
+            out.push(DragCommand::SetDragNumber {
                 value: self.typed.parse::<f64>().ok(),
             });
         }
@@ -203,7 +203,7 @@ impl UiState {
                 .hover_pos()
                 .and_then(|p| pick_gizmo(ed, &ed.render_camera(), to_px(p)));
             if hover != ed.hover {
-                out.push(C::SetHover { part: hover });
+                out.push(ViewCommand::SetHover { part: hover });
             }
         }
         if response.drag_started() {
@@ -216,16 +216,18 @@ impl UiState {
                     let camera = ed.render_camera();
                     if let Some(part) = pick_gizmo(ed, &camera, px) {
                         let handle = ed.selection.expect("a gizmo belongs to the selection");
-                        out.push(C::BeginDrag {
+                        out.push(DragCommand::BeginDrag {
                             handle,
                             x: px[0],
                             y: px[1],
                         });
                         match part {
                             GizmoPart::Arrow(a) | GizmoPart::Ring(a) => {
-                                out.push(C::SetDragAxis { axis: Some(a) })
+                                out.push(DragCommand::SetDragAxis { axis: Some(a) })
                             }
-                            GizmoPart::Plane(n) => out.push(C::SetDragPlane { normal: Some(n) }),
+                            GizmoPart::Plane(n) => {
+                                out.push(DragCommand::SetDragPlane { normal: Some(n) })
+                            }
                             GizmoPart::ViewRing => {}
                         }
                         self.typed.clear();
@@ -236,7 +238,7 @@ impl UiState {
                         &camera,
                         [px[0] as f32, px[1] as f32],
                     ) {
-                        out.push(C::BeginDrag {
+                        out.push(DragCommand::BeginDrag {
                             handle,
                             x: px[0],
                             y: px[1],
@@ -255,16 +257,16 @@ impl UiState {
                 Some(PointerMode::Handle) => {
                     if let Some(p) = response.interact_pointer_pos() {
                         let [x, y] = to_px(p);
-                        out.push(C::DragTo { x, y });
+                        out.push(DragCommand::DragTo { x, y });
                     }
                 }
                 Some(PointerMode::Orbit) => {
-                    out.push(C::Orbit {
+                    out.push(ViewCommand::Orbit {
                         dx: f64::from(delta.x),
                         dy: f64::from(delta.y),
                     });
                 }
-                Some(PointerMode::Pan) => out.push(C::Pan {
+                Some(PointerMode::Pan) => out.push(ViewCommand::Pan {
                     dx: f64::from(delta.x),
                     dy: f64::from(delta.y),
                 }),
@@ -273,7 +275,7 @@ impl UiState {
         }
         if response.drag_stopped() {
             if self.pointer == Some(PointerMode::Handle) {
-                out.push(C::EndDrag);
+                out.push(DragCommand::EndDrag);
             }
             self.pointer = None;
             self.typed.clear();
@@ -282,18 +284,18 @@ impl UiState {
             && let Some(p) = response.interact_pointer_pos()
         {
             let [x, y] = to_px(p);
-            out.push(C::PointerDown { x, y });
-            out.push(C::EndDrag);
+            out.push(DragCommand::PointerDown { x, y });
+            out.push(DragCommand::EndDrag);
         }
         if response.hovered() {
             let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
             if scroll != 0.0 {
-                out.push(C::Zoom {
+                out.push(ViewCommand::Zoom {
                     steps: f64::from(scroll) / 50.0,
                 });
             }
             if zoom != 1.0 {
-                out.push(C::Zoom {
+                out.push(ViewCommand::Zoom {
                     steps: f64::from(zoom.ln()) / 0.105,
                 });
             }

@@ -4,9 +4,9 @@
 //! Ctrl+O), and the modal dialogs (unsaved changes, autosave recovery, screenshot).
 
 use super::camera::ViewPreset;
-use super::command::EditorCommand as C;
 use super::ui::{self, Commands};
 use super::{EditorState, files};
+use crate::editor::command::{DocumentCommand, FileCommand, ViewCommand};
 use egui::{Color32, RichText};
 use std::path::PathBuf;
 
@@ -122,7 +122,7 @@ impl UiState {
         out: &mut Commands,
     ) {
         if let Some(path) = self.pending_open.take() {
-            out.push(C::Open { path: path.clone() });
+            out.push(FileCommand::Open { path: path.clone() });
             self.recent = files::recent_files();
         }
         self.shortcuts(ui.ctx(), ed, out);
@@ -165,7 +165,7 @@ impl UiState {
                         .add_filter("Preset", &["json"])
                         .pick_file()
                 {
-                    out.push(C::ApplyPresetToCharacter { path });
+                    out.push(DocumentCommand::ApplyPresetToCharacter { path });
                 }
                 if ui.button("Save  (Ctrl+S)").clicked() {
                     self.save(ed, false, out);
@@ -196,7 +196,7 @@ impl UiState {
                     .add_enabled(ed.history.can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
                     .clicked()
                 {
-                    out.push(C::Undo);
+                    out.push(DocumentCommand::Undo);
                 }
                 if ui
                     .add_enabled(
@@ -205,7 +205,7 @@ impl UiState {
                     )
                     .clicked()
                 {
-                    out.push(C::Redo);
+                    out.push(DocumentCommand::Redo);
                 }
             });
             ui.menu_button("View", |ui| {
@@ -216,15 +216,15 @@ impl UiState {
                     ("Three-quarter  (0)", ViewPreset::ThreeQuarter),
                 ] {
                     if ui.button(label).clicked() {
-                        out.push(C::SetView { view: v });
+                        out.push(ViewCommand::SetView { view: v });
                     }
                 }
                 let mut ortho = ed.camera.orthographic;
                 if ui.checkbox(&mut ortho, "Orthographic  (5)").changed() {
-                    out.push(C::SetOrthographic { on: ortho });
+                    out.push(ViewCommand::SetOrthographic { on: ortho });
                 }
                 if ui.button("Frame selection  (F)").clicked() {
-                    out.push(C::FrameSelection);
+                    out.push(ViewCommand::FrameSelection);
                 }
             });
             ui.separator();
@@ -251,7 +251,7 @@ impl UiState {
         };
         if let Some(path) = path {
             // The app removes the autosave once the save has succeeded.
-            out.push(C::Save { path: Some(path) });
+            out.push(FileCommand::Save { path: Some(path) });
         }
     }
 

@@ -1,13 +1,13 @@
 //! The drag commands of [`EditorState`]: pick and begin, move, constrain (axis, plane,
 //! snapping, a typed number), end as one undo step or cancel back to the start exactly.
 
-use super::command::EditorCommand as C;
+use super::command::DragCommand as C;
 use super::drag::Drag;
 use super::pick::{self, GizmoSpace, Handle};
 use super::state::{EditorError, EditorState};
 
 impl EditorState {
-    /// Applies one drag command (see [`super::command::EditorCommand`]).
+    /// Applies one drag command (see [`C`]).
     pub(super) fn drag_command(&mut self, cmd: C) -> Result<(), EditorError> {
         match cmd {
             C::PointerDown { x, y } => {
@@ -72,7 +72,6 @@ impl EditorState {
                 }
                 self.update_drag()?;
             }
-            _ => {}
         }
         Ok(())
     }

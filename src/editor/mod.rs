@@ -7,22 +7,29 @@ mod app_ui;
 pub mod camera;
 pub mod command;
 pub mod document;
+mod document_cmd;
 pub mod drag;
 mod drag_cmd;
+mod file_cmd;
 pub mod files;
 pub mod gfx;
 pub mod gizmo;
 pub mod pick;
+mod playback_cmd;
+mod pose_edit;
 mod props_cmd;
 mod reload;
 pub mod script;
-mod solver_cmd;
 pub mod state;
 pub mod ui;
+mod view_cmd;
 pub mod watch;
 
 pub use camera::{OrbitCamera, ViewPreset};
-pub use command::{EditorCommand, ViewToggle};
+pub use command::{
+    DocumentCommand, DragCommand, EditorCommand, FileCommand, PlaybackCommand, PoseEdit, PropKind,
+    ViewCommand, ViewToggle,
+};
 pub use document::{Document, History, Snapshot};
 pub use pick::{Axis, Handle};
 pub use state::{EditorError, EditorState};

@@ -51,7 +51,7 @@ impl EditorState {
         Ok(())
     }
 
-    /// Re-detects the artist's rod (see [`super::command::EditorCommand::SetRodFrame`]).
+    /// Re-detects the artist's rod (see [`super::command::FileCommand::SetRodFrame`]).
     ///
     /// # Errors
     /// No artist's rod is in use, or the correction does not fit it; nothing changes then.

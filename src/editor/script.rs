@@ -25,6 +25,7 @@
 use super::EditorState;
 use super::command::EditorCommand;
 use super::pick::{Handle, handle_pixel};
+use crate::editor::command::DragCommand;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -106,18 +107,21 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptEvent>, (String, String)> {
 /// The commands a scripted drag sends (with the editor's current camera).
 pub fn drag_commands(ed: &EditorState, drag: &ScriptDrag) -> Option<Vec<EditorCommand>> {
     let [x, y] = handle_pixel(&ed.doc.stage, &ed.render_camera(), drag.handle)?;
-    let mut out = vec![EditorCommand::BeginDrag {
+    let mut out = vec![EditorCommand::from(DragCommand::BeginDrag {
         handle: drag.handle,
         x,
         y,
-    }];
+    })];
     for k in 1..=4 {
         let f = f64::from(k) / 4.0;
-        out.push(EditorCommand::DragTo {
-            x: x + drag.by[0] * f,
-            y: y + drag.by[1] * f,
-        });
+        out.push(
+            DragCommand::DragTo {
+                x: x + drag.by[0] * f,
+                y: y + drag.by[1] * f,
+            }
+            .into(),
+        );
     }
-    out.push(EditorCommand::EndDrag);
+    out.push(DragCommand::EndDrag.into());
     Some(out)
 }

@@ -1,14 +1,15 @@
 //! Headless editors for the editor tests: the state a window of a given size shows.
 #![allow(dead_code)]
 
-use anglerpose::editor::{Document, EditorCommand, EditorState, files};
+use anglerpose::editor::ViewCommand;
+use anglerpose::editor::{Document, EditorState, files};
 use std::path::{Path, PathBuf};
 
 /// An editor on `doc` with a `width × height` viewport, so its camera is the one a window of
 /// that size draws with.
 pub fn editor_in(doc: Document, [width, height]: [u32; 2]) -> EditorState {
     let mut ed = EditorState::new(doc);
-    ed.apply(EditorCommand::SetViewport { width, height })
+    ed.apply(ViewCommand::SetViewport { width, height })
         .expect("a viewport");
     ed
 }

@@ -1,6 +1,6 @@
 //! File → Export animation…: the clip options (rate and phase range) before the save dialog.
 
-use crate::editor::EditorCommand;
+use crate::editor::command::FileCommand;
 use crate::fishing::Phase;
 use crate::preset::ClipOptions;
 
@@ -29,7 +29,7 @@ pub enum ExportChoice {
     Stay,
     Cancel,
     /// The user picked a file: the command that exports to it.
-    Export(EditorCommand),
+    Export(FileCommand),
 }
 
 fn phase_combo(ui: &mut egui::Ui, id: &str, phase: &mut Phase) {
@@ -82,7 +82,7 @@ pub fn export_animation_ui(
     ui.horizontal(|ui| {
         if ui.button("Export GLB…").clicked() {
             choice = match pick() {
-                Some(path) => ExportChoice::Export(EditorCommand::ExportAnimation {
+                Some(path) => ExportChoice::Export(FileCommand::ExportAnimation {
                     path,
                     fps: form.fps,
                     first: form.first,

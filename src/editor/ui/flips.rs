@@ -4,7 +4,7 @@
 
 use super::Commands;
 use crate::editor::EditorState;
-use crate::editor::command::EditorCommand as C;
+use crate::editor::command::{DocumentCommand, PlaybackCommand};
 use crate::fishing::{ArmSample, SIDES};
 use crate::rig::Side;
 use egui::{Color32, RichText};
@@ -43,7 +43,7 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
             ui.label(RichText::new(hover_text(side, &analysis)).weak());
         });
         if let Some(t) = arm_plot_ui(ui, ed, side, &analysis, now, total) {
-            out.push(C::SetTime {
+            out.push(PlaybackCommand::SetTime {
                 seconds: t.clamp(0.0, total),
             });
         }
@@ -54,7 +54,7 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
             .on_hover_text("Search poles over the whole timeline for fewer flips and natural elbows (undoable)")
             .clicked()
         {
-            out.push(C::ApplyPoleProposal);
+            out.push(DocumentCommand::ApplyPoleProposal);
         }
         if let Some(p) = &ed.last_proposal {
             ui.label(

@@ -5,7 +5,7 @@
 
 use super::{Commands, doc_slider, grouped};
 use crate::editor::EditorState;
-use crate::editor::command::EditorCommand as C;
+use crate::editor::command::{DocumentCommand, PoseEdit};
 use crate::fishing::{ArmSettings, ArmSolverKind, CcdLinkLimits, CcdLinkRole, SIDES};
 use crate::rig::Side;
 use egui::RichText;
@@ -20,7 +20,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         .on_hover_text("Off overrides every joint's own limit switch")
         .changed()
     {
-        out.push(C::SetLimitsEnabled { on });
+        out.push(PoseEdit::SetLimitsEnabled { on });
     }
     egui::Grid::new("ik_global").num_columns(2).show(ui, |ui| {
         let mut w = s.weight;
@@ -28,7 +28,11 @@ pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         let r = ui
             .add(doc_slider(&mut w, 0.0..=1.0))
             .on_hover_text("Blend of the arm IK with the base pose (CCD: unless it has its own)");
-        grouped(&r, r.changed().then_some(C::SetWeight { value: w }), out);
+        grouped(
+            &r,
+            r.changed().then_some(PoseEdit::SetWeight { value: w }),
+            out,
+        );
         ui.end_row();
         let mut soften = s.soften;
         ui.label("Soften");
@@ -37,7 +41,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             .on_hover_text("Two-bone: ozz-style softening near full reach (1 = off)");
         grouped(
             &r,
-            r.changed().then_some(C::SetSoften { value: soften }),
+            r.changed().then_some(PoseEdit::SetSoften { value: soften }),
             out,
         );
         ui.end_row();
@@ -48,7 +52,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         .on_hover_text("Pole drags set the current phase's key instead of the constant pole")
         .changed()
     {
-        out.push(C::SetPerPhasePoles { on: per_phase });
+        out.push(DocumentCommand::SetPerPhasePoles { on: per_phase });
     }
     for side in SIDES {
         ui.separator();
@@ -73,7 +77,7 @@ fn chain_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Commands)
                         .clicked()
                         && kind != arm.solver
                     {
-                        out.push(C::SetArmSolver { side, solver: kind });
+                        out.push(PoseEdit::SetArmSolver { side, solver: kind });
                     }
                 }
             })
@@ -91,7 +95,10 @@ fn chain_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Commands)
     ui.add_enabled_ui(two_bone, |ui| {
         ui.horizontal(|ui| {
             ui.label("pole");
-            super::panels::vec3_edit(ui, p, 0.005, 3, out, |p| C::SetPole { side, pole: p });
+            super::panels::vec3_edit(ui, p, 0.005, 3, out, |p| PoseEdit::SetPole {
+                side,
+                pole: p,
+            });
         })
         .response
         .on_disabled_hover_text("CCD does not use a pole");
@@ -105,7 +112,7 @@ fn elbow_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands
         lim.max_bend.to_degrees(),
         lim.enabled,
     );
-    let cmd = |min_deg, max_deg, enabled| C::SetElbowLimit {
+    let cmd = |min_deg, max_deg, enabled| PoseEdit::SetElbowLimit {
         side: Some(side),
         min_deg,
         max_deg,
@@ -152,7 +159,7 @@ fn elbow_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands
                 "Turns the elbow about the shoulder → wrist line after the solve; the wrist \
                  stays on its target",
             );
-        let set = C::SetTwist {
+        let set = PoseEdit::SetTwist {
             side,
             degrees: twist,
         };
@@ -172,7 +179,7 @@ fn optional_value(
     speed: f64,
     suffix: &str,
     out: &mut Commands,
-    make: impl Fn(Option<f64>) -> C,
+    make: impl Fn(Option<f64>) -> PoseEdit,
 ) {
     ui.horizontal(|ui| {
         let mut on = value.is_some();
@@ -204,7 +211,7 @@ fn ccd_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands) 
         );
         grouped(
             &r,
-            r.changed().then_some(C::SetCcdIterations {
+            r.changed().then_some(PoseEdit::SetCcdIterations {
                 side,
                 iterations: n,
             }),
@@ -223,7 +230,7 @@ fn ccd_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands) 
         0.1,
         "°",
         out,
-        |v| C::SetCcdStepAngles {
+        |v| PoseEdit::SetCcdStepAngles {
             side,
             min_deg: v,
             max_deg,
@@ -239,7 +246,7 @@ fn ccd_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands) 
         0.1,
         "°",
         out,
-        |v| C::SetCcdStepAngles {
+        |v| PoseEdit::SetCcdStepAngles {
             side,
             min_deg,
             max_deg: v,
@@ -255,7 +262,7 @@ fn ccd_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands) 
         0.005,
         "",
         out,
-        |blend| C::SetCcdBlend { side, blend },
+        |blend| PoseEdit::SetCcdBlend { side, blend },
     );
     for role in CcdLinkRole::ALL {
         link_ui(ui, side, role, ccd.link(role), out);
@@ -279,7 +286,7 @@ fn link_ui(
 ) {
     let send = |l: CcdLinkLimits| {
         let deg = |v: DVec3| v.to_array().map(f64::to_degrees);
-        C::SetCcdLinkLimits {
+        PoseEdit::SetCcdLinkLimits {
             side,
             link: role,
             enabled: l.enabled,

@@ -14,21 +14,58 @@ pub use panels::{calibration_ui, diagnostics_ui, outliner_ui, session_ui, toggle
 pub use props::{dropped_model_ui, props_menu_ui, props_panel_ui};
 
 use super::{EditorCommand, EditorState};
+use crate::editor::command::DocumentCommand;
 
-/// Commands gathered during one frame of UI.
-pub type Commands = Vec<EditorCommand>;
+/// Commands gathered during one frame of UI, in order. [`Commands::push`] takes any concern's
+/// command; the rest is the `Vec`'s.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Commands(pub Vec<EditorCommand>);
+
+impl Commands {
+    /// Appends `cmd`.
+    pub fn push(&mut self, cmd: impl Into<EditorCommand>) {
+        self.0.push(cmd.into());
+    }
+}
+
+impl std::ops::Deref for Commands {
+    type Target = Vec<EditorCommand>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Commands {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl IntoIterator for Commands {
+    type Item = EditorCommand;
+    type IntoIter = std::vec::IntoIter<EditorCommand>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
 
 /// A slider or drag value that undoes as one step per drag: `BeginGroup` when the drag starts,
 /// the value command while it changes, `EndGroup` when it stops.
-pub(crate) fn grouped(response: &egui::Response, value: Option<EditorCommand>, out: &mut Commands) {
+pub(crate) fn grouped(
+    response: &egui::Response,
+    value: Option<impl Into<EditorCommand>>,
+    out: &mut Commands,
+) {
     if response.drag_started() {
-        out.push(EditorCommand::BeginGroup);
+        out.push(DocumentCommand::BeginGroup);
     }
     if let Some(cmd) = value {
         out.push(cmd);
     }
     if response.drag_stopped() || response.lost_focus() {
-        out.push(EditorCommand::EndGroup);
+        out.push(DocumentCommand::EndGroup);
     }
 }
 

@@ -2,7 +2,8 @@
 //! is in `inspector.rs`).
 
 use super::{Commands, doc_slider, grouped};
-use crate::editor::command::{EditorCommand as C, ViewToggle};
+use crate::editor::command::ViewToggle;
+use crate::editor::command::{DocumentCommand, PlaybackCommand, PoseEdit, ViewCommand};
 use crate::editor::state::euler_of;
 use crate::editor::{EditorState, Handle};
 use crate::fishing::{GripKind, Handedness, Phase, SIDES};
@@ -16,7 +17,7 @@ pub(super) fn vec3_edit(
     speed: f64,
     decimals: usize,
     out: &mut Commands,
-    make: impl Fn([f64; 3]) -> C,
+    make: impl Fn([f64; 3]) -> PoseEdit,
 ) {
     let mut v = value;
     for i in 0..3 {
@@ -72,7 +73,7 @@ pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
                             let text = RichText::new(format!("{name}  [{r}]"))
                                 .color(Color32::from_rgb(140, 200, 255));
                             if ui.selectable_label(selected, text).clicked() {
-                                out.push(C::Select {
+                                out.push(ViewCommand::Select {
                                     handle: Some(Handle::Target(r.side)),
                                 });
                             }
@@ -100,7 +101,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         )
         .clicked()
     {
-        out.push(C::FitToCharacter);
+        out.push(DocumentCommand::FitToCharacter);
     }
     for side in SIDES {
         ui.label(RichText::new(side_title(side)).strong());
@@ -110,15 +111,14 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         let offset = grip.offset_in_object.to_array();
         ui.horizontal(|ui| {
             ui.label("offset m");
-            vec3_edit(ui, offset, 0.002, 3, out, |offset| C::SetGripOffset {
-                kind,
-                offset,
+            vec3_edit(ui, offset, 0.002, 3, out, |offset| {
+                PoseEdit::SetGripOffset { kind, offset }
             });
         });
         let rot = euler_of(grip.rotation);
         ui.horizontal(|ui| {
             ui.label("grip rot °");
-            vec3_edit(ui, rot, 0.5, 1, out, |rot| C::SetGripRotation {
+            vec3_edit(ui, rot, 0.5, 1, out, |rot| PoseEdit::SetGripRotation {
                 kind,
                 euler_deg: rot,
             });
@@ -127,7 +127,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         let palm = euler_of(hand.palm_correction);
         ui.horizontal(|ui| {
             ui.label("palm corr °");
-            vec3_edit(ui, palm, 0.5, 1, out, |palm| C::SetPalmCorrection {
+            vec3_edit(ui, palm, 0.5, 1, out, |palm| PoseEdit::SetPalmCorrection {
                 side,
                 euler_deg: palm,
             });
@@ -137,7 +137,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         grouped(
             &r,
             r.changed()
-                .then_some(C::SetFingerCurl { side, value: curl }),
+                .then_some(PoseEdit::SetFingerCurl { side, value: curl }),
             out,
         );
         let mut thumb = hand.thumb_curl;
@@ -145,7 +145,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         grouped(
             &r,
             r.changed()
-                .then_some(C::SetThumbCurl { side, value: thumb }),
+                .then_some(PoseEdit::SetThumbCurl { side, value: thumb }),
             out,
         );
         ui.separator();
@@ -156,14 +156,14 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     ui.label(RichText::new("Rod adjustment (rod space)").strong());
     ui.horizontal(|ui| {
         ui.label("offset m");
-        vec3_edit(ui, offset, 0.002, 3, out, |offset| C::SetRodAdjust {
+        vec3_edit(ui, offset, 0.002, 3, out, |offset| PoseEdit::SetRodAdjust {
             offset,
             euler_deg: rot,
         });
     });
     ui.horizontal(|ui| {
         ui.label("rotation °");
-        vec3_edit(ui, rot, 0.5, 1, out, |rot| C::SetRodAdjust {
+        vec3_edit(ui, rot, 0.5, 1, out, |rot| PoseEdit::SetRodAdjust {
             offset,
             euler_deg: rot,
         });
@@ -177,7 +177,7 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     ui.horizontal(|ui| {
         let label = if ed.playing { "Pause" } else { "Play" };
         if ui.button(label).clicked() {
-            out.push(C::Play { on: !ed.playing });
+            out.push(PlaybackCommand::Play { on: !ed.playing });
         }
         let mut speed = ed.speed;
         if ui
@@ -189,14 +189,14 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             )
             .changed()
         {
-            out.push(C::SetSpeed { value: speed });
+            out.push(PlaybackCommand::SetSpeed { value: speed });
         }
         egui::ComboBox::from_id_salt("phase")
             .selected_text(state.phase.name())
             .show_ui(ui, |ui| {
                 for p in Phase::ALL {
                     if ui.selectable_label(p == state.phase, p.name()).clicked() {
-                        out.push(C::SetPhase { phase: p, t: 0.0 });
+                        out.push(PlaybackCommand::SetPhase { phase: p, t: 0.0 });
                     }
                 }
             });
@@ -211,7 +211,7 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         )
         .changed()
     {
-        out.push(C::SetTime { seconds: time });
+        out.push(PlaybackCommand::SetTime { seconds: time });
     }
     ui.label(
         RichText::new(format!(
@@ -233,7 +233,8 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         );
         grouped(
             &r,
-            r.changed().then_some(C::SetRodLength { metres: len }),
+            r.changed()
+                .then_some(PoseEdit::SetRodLength { metres: len }),
             out,
         );
         let mut power = p.cast_power;
@@ -245,7 +246,8 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         );
         grouped(
             &r,
-            r.changed().then_some(C::SetCastPower { value: power }),
+            r.changed()
+                .then_some(PoseEdit::SetCastPower { value: power }),
             out,
         );
         let mut right = p.handedness == Handedness::Right;
@@ -255,7 +257,7 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             } else {
                 Handedness::Left
             };
-            out.push(C::SetHandedness { handedness });
+            out.push(PoseEdit::SetHandedness { handedness });
         }
     });
 }
@@ -343,7 +345,7 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     let mut toggle = |ui: &mut egui::Ui, what: ViewToggle, on: bool, label: &str, hint: &str| {
         let mut v = on;
         if ui.toggle_value(&mut v, label).on_hover_text(hint).changed() {
-            out.push(C::Toggle { what, on: v });
+            out.push(ViewCommand::Toggle { what, on: v });
         }
     };
     toggle(

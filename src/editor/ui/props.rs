@@ -4,7 +4,8 @@
 
 use super::{Commands, doc_slider, grouped};
 use crate::editor::EditorState;
-use crate::editor::command::{EditorCommand as C, PropKind};
+use crate::editor::command::PropKind;
+use crate::editor::command::{DocumentCommand, FileCommand};
 use egui::RichText;
 use std::path::{Path, PathBuf};
 
@@ -21,7 +22,7 @@ pub fn props_menu_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         if ui.button(format!("Use {}…", prop.name())).clicked()
             && let Some(path) = pick_model(&format!("Choose the {} model", prop.name()))
         {
-            out.push(C::UseProp {
+            out.push(FileCommand::UseProp {
                 prop,
                 path: Some(path),
             });
@@ -35,7 +36,7 @@ pub fn props_menu_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     ];
     for (prop, own) in in_use {
         if own && ui.button(format!("Bundled {}", prop.name())).clicked() {
-            out.push(C::UseProp { prop, path: None });
+            out.push(FileCommand::UseProp { prop, path: None });
         }
     }
 }
@@ -164,7 +165,7 @@ fn rod_frame_ui(
         .on_hover_text("Detection takes the thicker end for the butt; swap it")
         .changed()
     {
-        out.push(C::SetRodFrame {
+        out.push(FileCommand::SetRodFrame {
             flip_ends: flip,
             length: source.length,
         });
@@ -182,7 +183,7 @@ fn rod_frame_ui(
             for l in [1.8, 2.1, 2.4, 2.7, 3.0, 3.6, 3.9, 4.2] {
                 let now = (ed.doc.stage.actor.gear.rod.length - l).abs() < 0.005;
                 if ui.selectable_label(now, format!("{l}")).clicked() && !now {
-                    out.push(C::SetRodFrame {
+                    out.push(FileCommand::SetRodFrame {
                         flip_ends: source.flip_ends,
                         length: Some(l),
                     });
@@ -192,8 +193,8 @@ fn rod_frame_ui(
     }
 }
 
-fn set(g: crate::stage::RodGrips) -> C {
-    C::SetRodGrips {
+fn set(g: crate::stage::RodGrips) -> DocumentCommand {
+    DocumentCommand::SetRodGrips {
         rear_grip: g.rear_grip,
         reel_seat: g.reel_seat,
         reel_above: g.reel_above,
@@ -222,7 +223,7 @@ pub fn dropped_model_ui(
             ui.horizontal(|ui| {
                 for prop in PropKind::ALL {
                     if ui.button(format!("Use as {}", prop.name())).clicked() {
-                        out.push(C::UseProp {
+                        out.push(FileCommand::UseProp {
                             prop,
                             path: Some(path.to_path_buf()),
                         });

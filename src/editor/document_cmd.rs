@@ -1,0 +1,171 @@
+//! The document commands of [`EditorState`]: undo and redo, edit groups, per-phase pole
+//! editing, the artist's rod grips, and the searches that rewrite the calibration (pole
+//! search, fit to character, applying another character's preset), each one undo step.
+
+use super::command::DocumentCommand;
+use super::files::FileError;
+use super::state::{EditorError, EditorState, FIT_SAMPLES, SEARCH_SAMPLES};
+use crate::fishing::{PoleKeys, calibrate, refine, retarget, search_poles};
+
+impl EditorState {
+    /// Applies one document command (see [`DocumentCommand`]).
+    ///
+    /// # Errors
+    /// A search or the re-pose fails; the document is then unchanged.
+    pub(super) fn document_command(&mut self, cmd: DocumentCommand) -> Result<(), EditorError> {
+        use DocumentCommand as C;
+        match cmd {
+            C::Undo => {
+                self.finish_pending();
+                let current = self.doc.snapshot();
+                if let Some(previous) = self.history.undo(current) {
+                    self.doc.restore(&previous);
+                    self.doc.dirty = true;
+                    self.analysis = None;
+                }
+            }
+            C::Redo => {
+                self.finish_pending();
+                let current = self.doc.snapshot();
+                if let Some(next) = self.history.redo(current) {
+                    self.doc.restore(&next);
+                    self.doc.dirty = true;
+                    self.analysis = None;
+                }
+            }
+            C::BeginGroup => {
+                if self.group.is_none() {
+                    self.group = Some(self.doc.snapshot());
+                }
+            }
+            C::EndGroup => {
+                if let Some(before) = self.group.take()
+                    && before != self.doc.snapshot()
+                {
+                    self.history.push(before);
+                }
+            }
+            C::SetPerPhasePoles { on } => self.per_phase_poles = on,
+            C::SetRodGrips {
+                rear_grip,
+                reel_seat,
+                reel_above,
+                butt_offset,
+            } => self.edit(|s| {
+                s.rod_grips = crate::stage::RodGrips {
+                    rear_grip,
+                    reel_seat,
+                    reel_above,
+                    butt_offset,
+                }
+            })?,
+            C::ApplyPoleProposal => self.apply_pole_proposal()?,
+            C::FitToCharacter => self.fit_to_character()?,
+            C::ApplyPresetToCharacter { path } => self.apply_preset_to_character(&path)?,
+        }
+        Ok(())
+    }
+
+    fn apply_pole_proposal(&mut self) -> Result<(), EditorError> {
+        let s = &self.doc.stage;
+        let proposals = search_poles(
+            &s.actor,
+            &s.inputs.calibration,
+            &s.inputs.settings,
+            &s.inputs.state.params,
+            SEARCH_SAMPLES,
+        )?;
+        self.last_proposal = Some(proposals);
+        self.edit(|snap| {
+            for side in crate::fishing::SIDES {
+                let p = proposals.get(side);
+                if p.cost_after < p.cost_before {
+                    *snap.inputs.calibration.poles.get_mut(side) =
+                        PoleKeys::constant(p.proposed_in_actor);
+                }
+            }
+        })?;
+        let f = |side| {
+            let p = proposals.get(side);
+            format!(
+                "{} flips {} → {}",
+                side.name(),
+                p.flips_before,
+                p.flips_after
+            )
+        };
+        self.message = Some(format!(
+            "pole search: {}, {}",
+            f(crate::rig::Side::Left),
+            f(crate::rig::Side::Right)
+        ));
+        Ok(())
+    }
+
+    fn fit_to_character(&mut self) -> Result<(), EditorError> {
+        let s = &self.doc.stage;
+        if s.map.body.is_none() {
+            return Err(EditorError::Invalid(format!(
+                "fit to character needs a full body (hips, head, legs); {}",
+                s.notes.join("; ")
+            )));
+        }
+        let threads = crate::fishing::default_threads();
+        let (calib, report) = calibrate(
+            &s.actor,
+            &s.inputs.settings,
+            &s.inputs.state.params,
+            FIT_SAMPLES,
+            threads,
+        )?;
+        self.edit(|snap| snap.inputs.calibration = calib.clone())?;
+        self.message = Some(format!(
+            "fit to character: reached left {:.1}%, right {:.1}% of {} samples, {} flip(s)",
+            100.0 * report.reached_fraction.left,
+            100.0 * report.reached_fraction.right,
+            report.samples,
+            report.flips
+        ));
+        Ok(())
+    }
+
+    fn apply_preset_to_character(&mut self, path: &std::path::Path) -> Result<(), EditorError> {
+        let preset = crate::preset::io::load_preset(path).map_err(FileError::from)?;
+        let (source, _) = crate::preset::io::load_stage(path, &preset).map_err(FileError::from)?;
+        let s = &self.doc.stage;
+        let (mapped, settings, report) = retarget(
+            &source.actor,
+            &source.inputs.calibration,
+            &source.inputs.settings,
+            &s.actor,
+        );
+        let threads = crate::fishing::default_threads();
+        let (calib, fit) = refine(
+            &s.actor,
+            &settings,
+            &s.inputs.state.params,
+            mapped,
+            false,
+            FIT_SAMPLES,
+            threads,
+        )?;
+        self.edit(|snap| {
+            snap.inputs.calibration = calib.clone();
+            snap.inputs.settings = settings;
+        })?;
+        let mut message = format!(
+            "applied {}: arm scale {:.2}, reached left {:.1}%, right {:.1}%, {} flip(s)",
+            path.display(),
+            report.arm_scale.left,
+            100.0 * fit.reached_fraction.left,
+            100.0 * fit.reached_fraction.right,
+            fit.flips
+        );
+        for n in &report.notes {
+            message.push_str("; ");
+            message.push_str(n);
+        }
+        self.message = Some(message);
+        Ok(())
+    }
+}
