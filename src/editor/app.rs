@@ -3,11 +3,12 @@
 //! image, with the panels around it (see `app_ui`).
 
 use super::app_ui::{Dialog, UiState};
+use super::command::{EditorCommand, PlaybackCommand};
+use super::driver::Driver;
 use super::files::{AUTOSAVE_INTERVAL, Autosaver};
 use super::gfx::{Acquired, Gfx, save_png};
-use super::script::{ScriptEvent, SurfaceFault, drag_commands};
-use super::{EditorCommand, EditorState, files};
-use crate::editor::command::{FileCommand, PlaybackCommand};
+use super::script::ScriptEvent;
+use super::{EditorState, files};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -81,7 +82,7 @@ pub fn run_app(options: AppOptions) -> Result<(), AppError> {
     }
     let proxy = event_loop.create_proxy();
     let mut app = App::new(options, ed, autosave);
-    app.watcher = Some(super::watch::CharacterWatcher::new(move || {
+    app.driver.watcher = Some(super::watch::CharacterWatcher::new(move || {
         // Wakes the idle event loop; `about_to_wait` then polls the watcher.
         let _ = proxy.send_event(());
     }));
@@ -115,28 +116,19 @@ struct App {
     egui_state: Option<egui_winit::State>,
     ctx: egui::Context,
     frame: u64,
-    script_next: usize,
     fatal: Option<String>,
-    autosave: Autosaver,
-    /// A scripted surface fault for the next frame's surface texture.
-    surface_fault: Option<SurfaceFault>,
-    /// A scripted window resize requested between this frame's layout and its acquire.
-    resize_before_acquire: Option<winit::dpi::PhysicalSize<u32>>,
+    /// Commands, the script and its hooks, autosave, live reload and frame timing.
+    driver: Driver,
     /// When egui (or a skipped frame) wants the next redraw.
     repaint_at: Option<Instant>,
     finished: bool,
     last_tick: Instant,
-    frame_times: Vec<f64>,
     title: String,
     mesh_source: (PathBuf, u64),
-    /// Live reload of the character file.
-    watcher: Option<super::watch::CharacterWatcher>,
-    quitting: bool,
-    written_layout: [u32; 4],
 }
 
 impl App {
-    fn new(options: AppOptions, ed: EditorState, mut autosave: Autosaver) -> Self {
+    fn new(mut options: AppOptions, ed: EditorState, mut autosave: Autosaver) -> Self {
         let mut ui = UiState::default();
         match autosave.pending() {
             // The Recover button's path: open the autosave as the next frame's command.
@@ -148,6 +140,8 @@ impl App {
             _ => {}
         }
         let mesh_source = (ed.doc.character_path.clone(), ed.doc.generation);
+        let script = std::mem::take(&mut options.script);
+        let driver = Driver::new(script, autosave, options.layout_out.clone());
         Self {
             options,
             ed,
@@ -156,20 +150,13 @@ impl App {
             egui_state: None,
             ctx: egui::Context::default(),
             frame: 0,
-            script_next: 0,
             fatal: None,
-            autosave,
-            surface_fault: None,
-            resize_before_acquire: None,
+            driver,
             repaint_at: None,
             finished: false,
             last_tick: Instant::now(),
-            frame_times: Vec::new(),
             title: String::new(),
             mesh_source,
-            watcher: None,
-            quitting: false,
-            written_layout: [u32::MAX; 4],
         }
     }
 
@@ -177,65 +164,24 @@ impl App {
         self.ed.playing
             || self.ed.drag.is_some()
             || self.options.exit_after_frames.is_some()
-            || self.script_next < self.options.script.len()
-    }
-
-    fn run_script(&mut self) {
-        while let Some(ev) = self.options.script.get(self.script_next) {
-            if ev.frame > self.frame {
-                break;
-            }
-            let ev = ev.clone();
-            self.script_next += 1;
-            if let Some(cmd) = ev.command {
-                self.apply(cmd);
-            }
-            if let Some(drag) = &ev.drag {
-                match drag_commands(&self.ed, drag) {
-                    Some(cmds) => cmds.into_iter().for_each(|c| self.apply(c)),
-                    None => tracing::warn!("script: {:?} is not on screen", drag.handle),
-                }
-            }
-            if let Some(fault) = ev.surface {
-                self.surface_fault = Some(fault);
-            }
-            if ev.gpu_error
-                && let Some(gfx) = &self.gfx
-            {
-                gfx.gpu.inject_validation_error();
-            }
-            if let Some([w, h]) = ev.resize_before_acquire {
-                self.resize_before_acquire = Some(winit::dpi::PhysicalSize::new(w, h));
-            }
-            if let Some(path) = &ev.screenshot {
-                self.screenshot(path, None, self.options.screenshot_overlays);
-            }
-            if ev.quit {
-                self.quitting = true;
-            }
-        }
+            || self.driver.scripted()
     }
 
     fn apply(&mut self, cmd: impl Into<EditorCommand>) {
-        use EditorCommand::File;
-        let cmd = cmd.into();
-        let saving = matches!(cmd, File(FileCommand::Save { .. }));
-        let recovering =
-            matches!(&cmd, File(FileCommand::Open { path }) if self.autosave.is_autosave(path));
-        let file_op = saving || matches!(cmd, File(FileCommand::Open { .. }));
-        match self.ed.apply(cmd) {
-            Err(e) => tracing::warn!("editor: {e}"),
-            Ok(()) => {
-                // Only now, with the work safely in memory or on disk, may the autosave go.
-                if recovering {
-                    self.autosave.recovered(&self.ed.doc);
-                } else if saving {
-                    self.autosave.saved();
-                }
-                if file_op {
-                    tracing::info!("{}", self.ed.message.as_deref().unwrap_or_default());
-                }
-            }
+        self.driver.apply(&mut self.ed, cmd);
+    }
+
+    /// The script events due this frame; the driver applies their commands, the window's
+    /// part is done here.
+    fn run_script(&mut self) {
+        let requests = self.driver.run_script(&mut self.ed, self.frame);
+        if requests.gpu_error
+            && let Some(gfx) = &self.gfx
+        {
+            gfx.gpu.inject_validation_error();
+        }
+        for path in &requests.screenshots {
+            self.screenshot(path, None, self.options.screenshot_overlays);
         }
     }
 
@@ -294,18 +240,8 @@ impl App {
         }
         // 3D viewport into its texture, at the size the UI laid out.
         let wanted = self.ui.viewport_pixels;
-        if let Some(path) = &self.options.layout_out
-            && self.ui.viewport_origin_pixels != self.written_layout
-        {
-            self.written_layout = self.ui.viewport_origin_pixels;
-            let text = format!(
-                "{{\"origin\": [{}, {}], \"size\": [{}, {}]}}\n",
-                self.written_layout[0], self.written_layout[1], wanted[0], wanted[1]
-            );
-            if let Err(e) = crate::preset::io::write_atomic(path, text.as_bytes()) {
-                tracing::warn!("{}: {e}", path.display());
-            }
-        }
+        let [x, y, ..] = self.ui.viewport_origin_pixels;
+        self.driver.write_layout([x, y, wanted[0], wanted[1]]);
         if wanted[0] > 0 && wanted[1] > 0 {
             gfx.ensure_viewport(wanted);
             self.ed.viewport = wanted;
@@ -324,10 +260,10 @@ impl App {
                     .update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
             }
         }
-        if let Some(size) = self.resize_before_acquire.take() {
-            let _ = window.request_inner_size(size);
+        if let Some([w, h]) = self.driver.resize_before_acquire.take() {
+            let _ = window.request_inner_size(winit::dpi::PhysicalSize::new(w, h));
         }
-        match gfx.acquire(&mut self.surface_fault) {
+        match gfx.acquire(&mut self.driver.surface_fault) {
             Ok(Acquired::Texture(target)) => {
                 let drawn = gfx.draw_ui(target, &jobs, ppp);
                 if drawn != laid_out {
@@ -375,15 +311,15 @@ impl App {
             self.title = title;
         }
         self.frame += 1;
-        self.frame_times.push(started.elapsed().as_secs_f64());
+        self.driver.frame_done(started.elapsed().as_secs_f64());
         if self
             .options
             .exit_after_frames
             .is_some_and(|n| self.frame >= n)
         {
-            self.quitting = true;
+            self.driver.quitting = true;
         }
-        if self.quitting {
+        if self.driver.quitting {
             self.finish(event_loop);
             return;
         }
@@ -404,7 +340,7 @@ impl App {
             self.screenshot(&path, Some(size), overlays);
         }
         if self.ui.quit_confirmed {
-            self.quitting = true;
+            self.driver.quitting = true;
             self.finish(event_loop);
         }
     }
@@ -419,11 +355,7 @@ impl App {
             self.screenshot(&path, self.options.screenshot_size, overlays);
             self.options.screenshot = None;
         }
-        if !self.frame_times.is_empty() {
-            // Skip the first frames (shader compilation, first uploads).
-            let skip = (self.frame_times.len() / 5).min(10);
-            let t = &self.frame_times[skip..];
-            let mean = t.iter().sum::<f64>() / t.len().max(1) as f64;
+        if let Some((mean, frames)) = self.driver.mean_frame() {
             let adapter = self
                 .gfx
                 .as_ref()
@@ -433,13 +365,13 @@ impl App {
                 "frames: {} · mean frame {:.2} ms over the last {} · viewport {}x{} · {adapter}",
                 self.frame,
                 mean * 1000.0,
-                t.len(),
+                frames,
                 self.ed.viewport[0],
                 self.ed.viewport[1]
             );
         }
         // A clean exit: no recovery is offered next time.
-        self.autosave.clean_exit();
+        self.driver.autosave.clean_exit();
         event_loop.exit();
     }
 }
@@ -541,26 +473,9 @@ impl ApplicationHandler for App {
     /// until the next repaint or autosave.
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         let now = Instant::now();
-        let mut reload = false;
-        if let Some(w) = &mut self.watcher {
-            if let Err(e) = w.watch(&self.ed.doc.character_path) {
-                tracing::warn!("live reload off: {e}");
-            }
-            reload = w.poll(now);
-        }
-        if reload {
-            self.apply(FileCommand::ReloadCharacter);
-            tracing::info!("{}", self.ed.message.as_deref().unwrap_or_default());
+        let (reloaded, driver_due) = self.driver.idle(&mut self.ed, now);
+        if reloaded {
             self.repaint_at = Some(now);
-        }
-        let reload_due = self.watcher.as_ref().and_then(|w| w.due());
-        match self.autosave.tick(&self.ed.doc, now) {
-            Ok(true) => {
-                let path = self.autosave.path().unwrap_or(std::path::Path::new(""));
-                tracing::info!("autosaved {}", path.display());
-            }
-            Ok(false) => {}
-            Err(e) => tracing::error!("autosave: {e}"),
         }
         let Some(gfx) = &self.gfx else {
             return;
@@ -569,14 +484,7 @@ impl ApplicationHandler for App {
             self.repaint_at = None;
             gfx.window.request_redraw();
         }
-        let wake = [
-            self.repaint_at,
-            self.autosave.next_due(&self.ed.doc),
-            reload_due,
-        ]
-        .into_iter()
-        .flatten()
-        .min();
+        let wake = [self.repaint_at, driver_due].into_iter().flatten().min();
         // Never a deadline in the past: the loop would spin without sleeping.
         event_loop.set_control_flow(match wake {
             Some(t) if t > now => ControlFlow::WaitUntil(t),

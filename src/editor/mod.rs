@@ -10,6 +10,7 @@ pub mod document;
 mod document_cmd;
 pub mod drag;
 mod drag_cmd;
+pub mod driver;
 mod file_cmd;
 pub mod files;
 pub mod gfx;
