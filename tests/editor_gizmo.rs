@@ -6,8 +6,9 @@
 mod support;
 
 use anglerpose::editor::camera::{world_per_pixel, world_to_pixel};
-use anglerpose::editor::gizmo::{AXIS_PX, RING_PX, editor_frame, gizmo_axes, pick_gizmo};
-use anglerpose::editor::pick::{Axis, GizmoMode, GizmoPart, GizmoSpace, handle_position};
+use anglerpose::editor::gizmo::{AXIS_PX, RING_PX, editor_frame, gizmo_axes};
+use anglerpose::editor::handles::{Axis, GizmoMode, GizmoPart, GizmoSpace, handle_position};
+use anglerpose::editor::pick::pick_gizmo;
 use anglerpose::editor::{DocumentCommand, DragCommand, ViewCommand};
 use anglerpose::editor::{EditorState, Handle};
 use anglerpose::rig::Side;
@@ -313,4 +314,49 @@ fn the_rod_moves_with_w_by_its_rod_adjustment() {
         after.translation
     );
     assert!(after.rotation.angle_between(before.rotation) < 1e-12);
+}
+
+#[test]
+fn a_press_grabs_the_gizmo_before_the_handles_as_the_window_does() {
+    use anglerpose::editor::pick::{Hit, pick_at};
+    let mut ed = bundled_editor();
+    select(&mut ed, Handle::Target(Side::Right));
+    let axes = gizmo_axes(&ed, Handle::Target(Side::Right));
+    let (axis, dir) = visible_axis(&ed, &axes, AXIS_PX);
+    let at = gizmo_pixel(&ed, dir, AXIS_PX, 0.8);
+    let camera = ed.render_camera();
+    assert_eq!(
+        pick_at(&ed, &camera, at),
+        Some(Hit::Gizmo(
+            Handle::Target(Side::Right),
+            GizmoPart::Arrow(axis)
+        ))
+    );
+    // `PointerDown` (what the window sends) drags the selection along the arrow's axis.
+    let before = target(&ed, Side::Right);
+    ed.apply(DragCommand::PointerDown { x: at[0], y: at[1] })
+        .unwrap();
+    let drag = ed.drag.as_ref().expect("a drag");
+    assert_eq!(drag.axis, Some(axis));
+    let to = gizmo_pixel(&ed, dir, AXIS_PX, 1.6);
+    ed.apply(DragCommand::DragTo { x: to[0], y: to[1] })
+        .unwrap();
+    ed.apply(DragCommand::EndDrag).unwrap();
+    let moved = target(&ed, Side::Right) - before;
+    assert!(moved.length() > 1e-3, "the target moved {moved}");
+    assert!(
+        moved.normalize().cross(dir).length() < 1e-6,
+        "along {dir} only: {moved}"
+    );
+    // Away from the gizmo, the press picks the handle under it; over nothing, it deselects.
+    let left = handle_position(&ed.doc.stage, Handle::Target(Side::Left)).unwrap();
+    let left_px = world_to_pixel(&camera, left).unwrap();
+    assert_eq!(
+        pick_at(&ed, &camera, left_px),
+        Some(Hit::Handle(Handle::Target(Side::Left)))
+    );
+    ed.apply(DragCommand::PointerDown { x: 2.0, y: 2.0 })
+        .unwrap();
+    assert_eq!(ed.selection, None);
+    assert!(ed.drag.is_none());
 }

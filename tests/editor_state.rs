@@ -212,7 +212,7 @@ fn dragging_a_pole_changes_the_elbow() {
 #[test]
 fn rotating_the_rod_edits_rod_adjust() {
     let mut ed = bundled_editor();
-    let tip_before = anglerpose::editor::pick::rod_segment(&ed.doc.stage)
+    let tip_before = anglerpose::editor::handles::rod_segment(&ed.doc.stage)
         .unwrap()
         .1;
     let [x, y] = pixel(&ed, Handle::Rod);
@@ -233,7 +233,7 @@ fn rotating_the_rod_edits_rod_adjust() {
         adj.rotation.angle_between(glam::DQuat::IDENTITY) > 0.05,
         "{adj:?}"
     );
-    let tip = anglerpose::editor::pick::rod_segment(&ed.doc.stage)
+    let tip = anglerpose::editor::handles::rod_segment(&ed.doc.stage)
         .unwrap()
         .1;
     assert!((tip - tip_before).length() > 0.05);

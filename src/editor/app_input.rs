@@ -6,8 +6,8 @@
 use super::EditorState;
 use super::app_ui::{Dialog, PointerMode, UiState};
 use super::camera::ViewPreset;
-use super::gizmo::pick_gizmo;
-use super::pick::{Axis, GizmoMode, GizmoPart, GizmoSpace};
+use super::handles::{Axis, GizmoMode, GizmoSpace};
+use super::pick::{Hit, pick_at, pick_gizmo};
 use super::ui::Commands;
 use crate::editor::command::{DocumentCommand, DragCommand, PlaybackCommand, ViewCommand};
 use egui::{Color32, Key, Sense};
@@ -213,40 +213,18 @@ impl UiState {
                 if middle || secondary || (primary && shift && ed.selection.is_none()) {
                     PointerMode::Pan
                 } else {
-                    let camera = ed.render_camera();
-                    if let Some(part) = pick_gizmo(ed, &camera, px) {
-                        let handle = ed.selection.expect("a gizmo belongs to the selection");
-                        out.push(DragCommand::BeginDrag {
-                            handle,
-                            x: px[0],
-                            y: px[1],
-                        });
-                        match part {
-                            GizmoPart::Arrow(a) | GizmoPart::Ring(a) => {
-                                out.push(DragCommand::SetDragAxis { axis: Some(a) })
+                    // The press is applied as `PointerDown`, which picks with the same
+                    // `pick_at`: a gizmo part or a handle drags it.
+                    match pick_at(ed, &ed.render_camera(), px) {
+                        Some(hit) => {
+                            if matches!(hit, Hit::Gizmo(..)) {
+                                self.typed.clear();
                             }
-                            GizmoPart::Plane(n) => {
-                                out.push(DragCommand::SetDragPlane { normal: Some(n) })
-                            }
-                            GizmoPart::ViewRing => {}
+                            out.push(DragCommand::PointerDown { x: px[0], y: px[1] });
+                            PointerMode::Handle
                         }
-                        self.typed.clear();
-                        PointerMode::Handle
-                    } else if let Some(handle) = super::pick::pick(
-                        &ed.doc.stage,
-                        &ed.view,
-                        &camera,
-                        [px[0] as f32, px[1] as f32],
-                    ) {
-                        out.push(DragCommand::BeginDrag {
-                            handle,
-                            x: px[0],
-                            y: px[1],
-                        });
-                        PointerMode::Handle
-                    } else {
                         // Nothing under the mouse: the drag orbits (never fights a handle).
-                        PointerMode::Orbit
+                        None => PointerMode::Orbit,
                     }
                 },
             );

@@ -3,7 +3,7 @@
 //! [`super::EditorState::apply`] with these.
 
 use super::camera::ViewPreset;
-use super::pick::{Axis, GizmoMode, GizmoPart, GizmoSpace, Handle};
+use super::handles::{Axis, GizmoMode, GizmoPart, GizmoSpace, Handle};
 use crate::fishing::{ArmSolverKind, CcdLinkRole, GripKind, Handedness, Phase};
 use crate::rig::Side;
 use serde::{Deserialize, Serialize};
@@ -282,7 +282,9 @@ pub enum DocumentCommand {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "cmd", rename_all = "snake_case")]
 pub enum DragCommand {
-    /// Picks under the pixel; selects it and begins dragging it if something is there.
+    /// Presses at the pixel, as the window's mouse does ([`super::pick::pick_at`]): grabs the
+    /// selection's gizmo part there (constraining the drag to its axis or plane) or else the
+    /// handle there, selecting it and beginning the drag; over empty space, deselects.
     PointerDown { x: f64, y: f64 },
     /// Begins dragging `handle` with the mouse at `(x, y)`.
     BeginDrag { handle: Handle, x: f64, y: f64 },

@@ -9,7 +9,7 @@
 
 use super::camera::{Ray, pixel_ray, world_to_pixel};
 use super::document::Snapshot;
-use super::pick::{Axis, GizmoSpace, Handle, held_grip};
+use super::handles::{Axis, GizmoSpace, Handle, held_grip};
 use crate::fishing::{GripKind, Handedness};
 use crate::render::Camera;
 use crate::stage::Stage;
@@ -47,7 +47,7 @@ pub struct Drag {
     /// For rotations: the rotated frame's actor-space rotation at the start.
     frame_in_actor: DQuat,
     /// The handle's own frame in world space at the start (local axes; see
-    /// [`super::pick::handle_axes_in_world`]).
+    /// [`super::handles::handle_axes_in_world`]).
     frame_in_world: DQuat,
     /// The grip kind edited (target and grip drags).
     pub kind: Option<GripKind>,
@@ -76,7 +76,7 @@ impl Drag {
     ) -> Option<Self> {
         let rotate = rotate && handle.can_rotate() || !handle.can_move();
         let eval = stage.evaluation()?;
-        let start_point = super::pick::handle_position(stage, handle)?;
+        let start_point = super::handles::handle_position(stage, handle)?;
         let mirrored = stage.inputs.state.params.handedness == Handedness::Left;
         let actor_rot = stage.world_from_actor.rotation.normalize();
         let actor_scale = stage.world_from_actor.scale.x.abs().max(1e-9);
@@ -117,7 +117,8 @@ impl Drag {
             ),
             Handle::RodMarker(_) => (DMat3::IDENTITY, DQuat::IDENTITY, None),
         };
-        let frame_in_world = super::pick::handle_axes_in_world(stage, handle, GizmoSpace::Local)?;
+        let frame_in_world =
+            super::handles::handle_axes_in_world(stage, handle, GizmoSpace::Local)?;
         Some(Self {
             handle,
             before,

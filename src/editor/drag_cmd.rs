@@ -3,7 +3,8 @@
 
 use super::command::DragCommand as C;
 use super::drag::Drag;
-use super::pick::{self, GizmoSpace, Handle};
+use super::handles::{GizmoPart, GizmoSpace, Handle};
+use super::pick::{self, Hit};
 use super::state::{EditorError, EditorState};
 
 impl EditorState {
@@ -12,10 +13,20 @@ impl EditorState {
         match cmd {
             C::PointerDown { x, y } => {
                 let camera = self.render_camera();
-                let hit = pick::pick(&self.doc.stage, &self.view, &camera, [x as f32, y as f32]);
-                self.selection = hit;
-                if let Some(handle) = hit {
-                    self.begin_drag(handle, [x, y])?;
+                let hit = pick::pick_at(self, &camera, [x, y]);
+                self.selection = hit.map(Hit::handle);
+                if let Some(hit) = hit {
+                    self.begin_drag(hit.handle(), [x, y])?;
+                }
+                // A gizmo arrow or ring constrains to its axis, a square to its plane.
+                match hit {
+                    Some(Hit::Gizmo(_, GizmoPart::Arrow(a) | GizmoPart::Ring(a))) => {
+                        self.drag_command(C::SetDragAxis { axis: Some(a) })?
+                    }
+                    Some(Hit::Gizmo(_, GizmoPart::Plane(n))) => {
+                        self.drag_command(C::SetDragPlane { normal: Some(n) })?
+                    }
+                    _ => {}
                 }
             }
             C::BeginDrag { handle, x, y } => {

@@ -1,13 +1,13 @@
 //! The editor's own overlays on top of the stage's: grip markers, the selection ring, and the
 //! gizmo around the selection (three.js TransformControls style): arrows and plane squares to
-//! move it, rings to rotate it, in world or local axes, the part under the mouse highlighted;
-//! and picking those parts. Sizes are in pixels
+//! move it, rings to rotate it, in world or local axes, the part under the mouse highlighted
+//! (picking them is in `pick`). Sizes are in pixels
 //! (converted to world at the handle's depth) so gizmos read the same at any zoom.
 
 use super::EditorState;
 use super::camera::world_per_pixel;
 use super::drag::camera_forward;
-use super::pick::{Axis, GizmoPart, Handle, handle_axes_in_world, handle_position, held_grip};
+use super::handles::{Axis, GizmoPart, Handle, handle_axes_in_world, handle_position, held_grip};
 use crate::fishing::SIDES;
 use crate::render::{Camera, FrameData, OverlayLine, OverlaySphere};
 use crate::stage::sphere_radius;
@@ -35,7 +35,7 @@ fn f(v: DVec3) -> [f32; 3] {
 }
 
 /// Points of a circle of `radius` around `centre` in the plane normal to `axis`.
-fn circle(centre: DVec3, axis: DVec3, radius: f64, n: usize) -> Vec<DVec3> {
+pub(super) fn circle(centre: DVec3, axis: DVec3, radius: f64, n: usize) -> Vec<DVec3> {
     let u = axis.any_orthonormal_vector();
     let v = axis.cross(u);
     (0..=n)
@@ -101,7 +101,7 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
     };
     let axes = gizmo_axes(ed, handle);
     if handle == Handle::Rod
-        && let Some((butt, tip)) = super::pick::rod_segment(stage)
+        && let Some((butt, tip)) = super::handles::rod_segment(stage)
     {
         o.lines.push(OverlayLine {
             points: vec![f(butt), f(tip)],
@@ -188,7 +188,11 @@ pub fn gizmo_axes(ed: &EditorState, handle: Handle) -> [(Axis, DVec3); 3] {
 
 /// The move gizmo's plane squares: for each axis, the square between the other two axes
 /// from 25% to 45% of the arrow length.
-fn plane_squares(axes: &[(Axis, DVec3); 3], p: DVec3, px: f64) -> [(Axis, [DVec3; 4]); 3] {
+pub(super) fn plane_squares(
+    axes: &[(Axis, DVec3); 3],
+    p: DVec3,
+    px: f64,
+) -> [(Axis, [DVec3; 4]); 3] {
     let (a, b) = (0.25 * AXIS_PX * px, 0.45 * AXIS_PX * px);
     [0, 1, 2].map(|n| {
         let (u, v) = (axes[(n + 1) % 3].1, axes[(n + 2) % 3].1);
@@ -202,83 +206,4 @@ fn plane_squares(axes: &[(Axis, DVec3); 3], p: DVec3, px: f64) -> [(Axis, [DVec3
             ],
         )
     })
-}
-
-/// Distance in pixels from `q` to the screen segment `a..b`.
-fn segment_distance(a: [f64; 2], b: [f64; 2], q: [f64; 2]) -> (f64, f64) {
-    let ab = [b[0] - a[0], b[1] - a[1]];
-    let aq = [q[0] - a[0], q[1] - a[1]];
-    let len2 = ab[0] * ab[0] + ab[1] * ab[1];
-    let t = if len2 < 1e-9 {
-        0.0
-    } else {
-        ((aq[0] * ab[0] + aq[1] * ab[1]) / len2).clamp(0.0, 1.0)
-    };
-    ((aq[0] - ab[0] * t).hypot(aq[1] - ab[1] * t), t)
-}
-
-/// Whether `q` is inside the screen quadrilateral `c` (convex, either winding).
-fn inside(c: &[[f64; 2]; 4], q: [f64; 2]) -> bool {
-    let side =
-        |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
-    let s: Vec<f64> = (0..4).map(|i| side(c[i], c[(i + 1) % 4])).collect();
-    s.iter().all(|v| *v >= 0.0) || s.iter().all(|v| *v <= 0.0)
-}
-
-/// The part of the selection's gizmo under `pixel`, if any: an arrow (within 6 px of its
-/// outer three quarters), a plane square, or a ring (within 6 px), the nearest first.
-pub fn pick_gizmo(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<GizmoPart> {
-    use super::camera::world_to_pixel;
-    let handle = ed.selection?;
-    if !handle.can_move() && !handle.can_rotate() {
-        return None;
-    }
-    let p = handle_position(&ed.doc.stage, handle)?;
-    let centre = world_to_pixel(camera, p)?;
-    let px = world_per_pixel(camera, p);
-    let axes = gizmo_axes(ed, handle);
-    let mut best: Option<(GizmoPart, f64)> = None;
-    let mut offer = |part: GizmoPart, d: f64| {
-        if d < 6.0 && best.is_none_or(|(_, bd)| d < bd) {
-            best = Some((part, d));
-        }
-    };
-    if ed.rotates(handle) {
-        let rings = axes
-            .iter()
-            .map(|&(a, dir)| (GizmoPart::Ring(a), dir, RING_PX))
-            .chain([(GizmoPart::ViewRing, -camera_forward(camera), VIEW_RING_PX)]);
-        for (part, normal, radius) in rings {
-            let points: Vec<[f64; 2]> = circle(p, normal, radius * px, 64)
-                .into_iter()
-                .filter_map(|q| world_to_pixel(camera, q))
-                .collect();
-            let d = points
-                .windows(2)
-                .map(|w| segment_distance(w[0], w[1], pixel).0)
-                .fold(f64::INFINITY, f64::min);
-            offer(part, d);
-        }
-    } else {
-        for &(a, dir) in &axes {
-            let Some(end) = world_to_pixel(camera, p + dir * (AXIS_PX * px)) else {
-                continue;
-            };
-            let (d, t) = segment_distance(centre, end, pixel);
-            // The inner quarter is the handle's own sphere.
-            if t >= 0.25 {
-                offer(GizmoPart::Arrow(a), d);
-            }
-        }
-        for (n, corners) in plane_squares(&axes, p, px) {
-            let screen: Option<Vec<[f64; 2]>> =
-                corners.iter().map(|c| world_to_pixel(camera, *c)).collect();
-            if let Some(s) = screen
-                && inside(&[s[0], s[1], s[2], s[3]], pixel)
-            {
-                offer(GizmoPart::Plane(n), 3.0);
-            }
-        }
-    }
-    best.map(|b| b.0)
 }

@@ -15,6 +15,7 @@ mod file_cmd;
 pub mod files;
 pub mod gfx;
 pub mod gizmo;
+pub mod handles;
 pub mod pick;
 mod playback_cmd;
 mod pose_edit;
@@ -32,5 +33,5 @@ pub use command::{
     ViewCommand, ViewToggle,
 };
 pub use document::{Document, History, Snapshot};
-pub use pick::{Axis, Handle};
+pub use handles::{Axis, Handle};
 pub use state::{EditorError, EditorState};

@@ -1,163 +1,50 @@
-//! What can be picked in the viewport and where it is: the wrist-target and pole spheres of
-//! each arm, the grip each hand holds, and the rod. Picking casts the mouse ray against
-//! spheres (inflated to a minimum on-screen size) and the rod's capsule.
+//! All picking in the viewport, in one place: what a press at a pixel grabs ([`pick_at`]:
+//! the selection's gizmo first, then a handle), the handles under the mouse ray (spheres
+//! inflated to a minimum on-screen size, then the rod's capsule) and the gizmo part under the
+//! mouse. The window's pointer, `PointerDown` and scripted drags all use these.
 
+use super::EditorState;
 use super::camera::{Ray, pixel_ray, world_per_pixel, world_to_pixel};
-use crate::fishing::{ArmSolverKind, GripKind, SIDES};
+use super::drag::camera_forward;
+use super::gizmo::{AXIS_PX, RING_PX, VIEW_RING_PX, circle, gizmo_axes, plane_squares};
+use super::handles::{GizmoPart, Handle, handle_position, held_grip, rod_segment};
+use crate::fishing::{ArmSolverKind, SIDES};
 use crate::render::Camera;
-use crate::rig::Side;
 use crate::stage::rod_markers::{RodMarker, marker_in_world};
 use crate::stage::{Stage, ViewOptions, sphere_radius};
-use glam::{DQuat, DVec3};
-use serde::{Deserialize, Serialize};
+use glam::DVec3;
 
-/// A pickable, draggable thing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Handle {
-    /// The wrist target sphere of an arm; dragging edits the held grip's offset.
-    Target(Side),
-    /// The pole sphere of an arm; dragging edits `calibration.poles[side]`.
-    Pole(Side),
-    /// The grip the hand on `side` holds; a rotate gizmo edits `grips[kind].rotation`.
-    Grip(Side),
-    /// The rod; a rotate gizmo edits `calibration.rod_adjust.rotation`.
-    Rod,
-    /// A grip marker on an artist's rod; dragging slides it along the blank.
-    RodMarker(RodMarker),
+/// What a press grabs: a part of the selection's gizmo, or a handle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hit {
+    /// A part of the gizmo around the selected handle (drawn over everything, so it wins).
+    Gizmo(Handle, GizmoPart),
+    /// A handle's sphere, or the rod.
+    Handle(Handle),
 }
 
-impl Handle {
-    /// Whether the move gizmo applies (W): every handle but a rod marker, which slides along
-    /// the blank by itself. A grip moves its grip offset, the rod its rod adjustment.
-    pub fn can_move(self) -> bool {
-        !matches!(self, Handle::RodMarker(_))
-    }
-
-    /// Whether the rotate gizmo applies (E): grips and the rod. With no gizmo mode chosen,
-    /// dragging these rotates them and the others move.
-    pub fn can_rotate(self) -> bool {
-        matches!(self, Handle::Grip(_) | Handle::Rod)
-    }
-
-    pub fn label(self) -> String {
+impl Hit {
+    /// The handle the press drags.
+    pub fn handle(self) -> Handle {
         match self {
-            Handle::Target(s) => format!("{} wrist target", s.name()),
-            Handle::Pole(s) => format!("{} pole", s.name()),
-            Handle::Grip(s) => format!("{} hand's grip", s.name()),
-            Handle::Rod => "rod".into(),
-            Handle::RodMarker(m) => format!("{} marker", m.label()),
+            Hit::Gizmo(h, _) | Hit::Handle(h) => h,
         }
     }
 }
 
-/// What the gizmo does to the selection (W / E).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GizmoMode {
-    Move,
-    Rotate,
-}
-
-/// Whose axes the gizmo uses (Q).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GizmoSpace {
-    #[default]
-    World,
-    /// The selection's own frame: the grip frame for targets and grips, the rod's for the rod.
-    Local,
-}
-
-/// A grabbable part of the gizmo around the selection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GizmoPart {
-    /// The move gizmo's arrow along an axis.
-    Arrow(Axis),
-    /// The move gizmo's square for the plane normal to an axis.
-    Plane(Axis),
-    /// The rotate gizmo's ring about an axis.
-    Ring(Axis),
-    /// The rotate gizmo's outer ring, about the view direction.
-    ViewRing,
-}
-
-/// World-space constraint axis for drags and rotations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Axis {
-    X,
-    Y,
-    Z,
-}
-
-impl Axis {
-    pub const ALL: [Axis; 3] = [Axis::X, Axis::Y, Axis::Z];
-
-    pub fn dir(self) -> DVec3 {
-        match self {
-            Axis::X => DVec3::X,
-            Axis::Y => DVec3::Y,
-            Axis::Z => DVec3::Z,
-        }
+/// What a press at `pixel` grabs with `camera`: the selection's gizmo part there, else the
+/// nearest handle ([`pick`]); `None` over empty space.
+pub fn pick_at(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<Hit> {
+    if let Some(part) = pick_gizmo(ed, camera, pixel) {
+        let handle = ed.selection?;
+        return Some(Hit::Gizmo(handle, part));
     }
+    let at = [pixel[0] as f32, pixel[1] as f32];
+    pick(&ed.doc.stage, &ed.view, camera, at).map(Hit::Handle)
 }
 
 /// Minimum pick radius on screen, pixels.
 pub const PICK_PX: f64 = 8.0;
-
-/// The grip a hand holds now and its position / rotation in world space.
-pub fn held_grip(stage: &Stage, side: Side) -> Option<(GripKind, DVec3, glam::DQuat)> {
-    let eval = stage.evaluation()?;
-    let grip = eval.frames.grips.get(side);
-    let world = stage.world_from_actor.to_affine();
-    let p = world.transform_point3(grip.actor_from_grip.translation);
-    let q = (stage.world_from_actor.rotation * grip.actor_from_grip.rotation).normalize();
-    Some((grip.hold.main(), p, q))
-}
-
-/// The rod's butt and tip in world space.
-pub fn rod_segment(stage: &Stage) -> Option<(DVec3, DVec3)> {
-    let eval = stage.evaluation()?;
-    let rod = eval.frames.actor_from_rod;
-    let world = stage.world_from_actor.to_affine();
-    let butt = world.transform_point3(rod.translation);
-    let tip = world.transform_point3(
-        rod.translation + rod.rotation * DVec3::Y * stage.inputs.state.params.rod_length,
-    );
-    Some((butt, tip))
-}
-
-/// The axes the gizmo and drags of `handle` use, as a world rotation: the world's own, or in
-/// local space the handle's frame (targets and grips: the grip frame; the rod: the rod's;
-/// poles and rod markers: the actor's). `None` when the stage has no evaluation.
-pub fn handle_axes_in_world(stage: &Stage, handle: Handle, space: GizmoSpace) -> Option<DQuat> {
-    let eval = stage.evaluation()?;
-    if space == GizmoSpace::World {
-        return Some(DQuat::IDENTITY);
-    }
-    let frame = match handle {
-        Handle::Target(side) | Handle::Grip(side) => {
-            eval.frames.grips.get(side).actor_from_grip.rotation
-        }
-        Handle::Rod => eval.frames.actor_from_rod.rotation,
-        Handle::Pole(_) | Handle::RodMarker(_) => DQuat::IDENTITY,
-    };
-    Some((stage.world_from_actor.rotation * frame).normalize())
-}
-
-/// Where a handle is in world space (the pivot for rotate handles).
-pub fn handle_position(stage: &Stage, handle: Handle) -> Option<DVec3> {
-    let eval = stage.evaluation()?;
-    match handle {
-        Handle::Target(s) => Some(eval.arms.get(s).wrist_target_in_world),
-        Handle::Pole(s) => Some(eval.arms.get(s).pole_in_world),
-        Handle::Grip(s) => held_grip(stage, s).map(|g| g.1),
-        Handle::Rod => rod_segment(stage).map(|r| r.0),
-        Handle::RodMarker(m) => marker_in_world(stage, m),
-    }
-}
 
 /// Distance along `ray` to a sphere, if hit.
 pub fn ray_sphere(ray: &Ray, centre: DVec3, radius: f64) -> Option<f64> {
@@ -266,4 +153,83 @@ pub fn handle_pixel(stage: &Stage, camera: &Camera, handle: Handle) -> Option<[f
         h => handle_position(stage, h)?,
     };
     world_to_pixel(camera, p)
+}
+
+/// Distance in pixels from `q` to the screen segment `a..b`.
+fn segment_distance(a: [f64; 2], b: [f64; 2], q: [f64; 2]) -> (f64, f64) {
+    let ab = [b[0] - a[0], b[1] - a[1]];
+    let aq = [q[0] - a[0], q[1] - a[1]];
+    let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+    let t = if len2 < 1e-9 {
+        0.0
+    } else {
+        ((aq[0] * ab[0] + aq[1] * ab[1]) / len2).clamp(0.0, 1.0)
+    };
+    ((aq[0] - ab[0] * t).hypot(aq[1] - ab[1] * t), t)
+}
+
+/// Whether `q` is inside the screen quadrilateral `c` (convex, either winding).
+fn inside(c: &[[f64; 2]; 4], q: [f64; 2]) -> bool {
+    let side =
+        |a: [f64; 2], b: [f64; 2]| (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
+    let s: Vec<f64> = (0..4).map(|i| side(c[i], c[(i + 1) % 4])).collect();
+    s.iter().all(|v| *v >= 0.0) || s.iter().all(|v| *v <= 0.0)
+}
+
+/// The part of the selection's gizmo under `pixel`, if any: an arrow (within 6 px of its
+/// outer three quarters), a plane square, or a ring (within 6 px), the nearest first.
+pub fn pick_gizmo(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<GizmoPart> {
+    use super::camera::world_to_pixel;
+    let handle = ed.selection?;
+    if !handle.can_move() && !handle.can_rotate() {
+        return None;
+    }
+    let p = handle_position(&ed.doc.stage, handle)?;
+    let centre = world_to_pixel(camera, p)?;
+    let px = world_per_pixel(camera, p);
+    let axes = gizmo_axes(ed, handle);
+    let mut best: Option<(GizmoPart, f64)> = None;
+    let mut offer = |part: GizmoPart, d: f64| {
+        if d < 6.0 && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((part, d));
+        }
+    };
+    if ed.rotates(handle) {
+        let rings = axes
+            .iter()
+            .map(|&(a, dir)| (GizmoPart::Ring(a), dir, RING_PX))
+            .chain([(GizmoPart::ViewRing, -camera_forward(camera), VIEW_RING_PX)]);
+        for (part, normal, radius) in rings {
+            let points: Vec<[f64; 2]> = circle(p, normal, radius * px, 64)
+                .into_iter()
+                .filter_map(|q| world_to_pixel(camera, q))
+                .collect();
+            let d = points
+                .windows(2)
+                .map(|w| segment_distance(w[0], w[1], pixel).0)
+                .fold(f64::INFINITY, f64::min);
+            offer(part, d);
+        }
+    } else {
+        for &(a, dir) in &axes {
+            let Some(end) = world_to_pixel(camera, p + dir * (AXIS_PX * px)) else {
+                continue;
+            };
+            let (d, t) = segment_distance(centre, end, pixel);
+            // The inner quarter is the handle's own sphere.
+            if t >= 0.25 {
+                offer(GizmoPart::Arrow(a), d);
+            }
+        }
+        for (n, corners) in plane_squares(&axes, p, px) {
+            let screen: Option<Vec<[f64; 2]>> =
+                corners.iter().map(|c| world_to_pixel(camera, *c)).collect();
+            if let Some(s) = screen
+                && inside(&[s[0], s[1], s[2], s[3]], pixel)
+            {
+                offer(GizmoPart::Plane(n), 3.0);
+            }
+        }
+    }
+    best.map(|b| b.0)
 }

@@ -24,7 +24,8 @@
 
 use super::EditorState;
 use super::command::EditorCommand;
-use super::pick::{Handle, handle_pixel};
+use super::handles::Handle;
+use super::pick::handle_pixel;
 use crate::editor::command::DragCommand;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

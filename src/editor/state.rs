@@ -6,8 +6,7 @@ use super::command::{DocumentCommand, DragCommand, EditorCommand};
 use super::document::{Document, History, Snapshot};
 use super::drag::Drag;
 use super::files::FileError;
-use super::pick::{self, Handle};
-use super::pick::{GizmoMode, GizmoPart, GizmoSpace};
+use super::handles::{self, GizmoMode, GizmoPart, GizmoSpace, Handle};
 use crate::fishing::{
     GripKind, PerSide, PoleProposal, SessionError, TimelineAnalysis, analyse_timeline,
 };
@@ -193,7 +192,7 @@ impl EditorState {
 
     /// The grip each hand holds now (for the calibration panel).
     pub fn held_kind(&self, side: crate::rig::Side) -> Option<GripKind> {
-        pick::held_grip(&self.doc.stage, side).map(|g| g.0)
+        handles::held_grip(&self.doc.stage, side).map(|g| g.0)
     }
 
     /// Window title: dirty marker and file name.

@@ -2,7 +2,7 @@
 //! toggles. None of them touches the document.
 
 use super::command::{ViewCommand, ViewToggle};
-use super::pick;
+use super::handles;
 use super::state::EditorState;
 use glam::DVec3;
 
@@ -42,7 +42,7 @@ impl EditorState {
         let h = self.doc.stage.actor.height;
         match self
             .selection
-            .and_then(|s| pick::handle_position(&self.doc.stage, s))
+            .and_then(|s| handles::handle_position(&self.doc.stage, s))
         {
             Some(p) => self.camera.frame(p, 0.15 * h),
             None => self
