@@ -97,9 +97,9 @@ fn switching_the_solver_changes_the_pose_and_undo_restores_it_exactly() {
     let after = state_of(&ed);
     assert_ne!(after.1, before.1, "the CCD arm poses differently");
     let eval = ed.doc.stage.evaluation().unwrap();
-    assert_eq!(eval.arms.left.solver, ArmSolverKind::Ccd);
+    assert_eq!(eval.arms.left.solver_kind(), ArmSolverKind::Ccd);
     assert!(eval.arms.left.ik.reached, "{:?}", eval.arms.left);
-    assert_eq!(eval.arms.right.solver, ArmSolverKind::TwoBone);
+    assert_eq!(eval.arms.right.solver_kind(), ArmSolverKind::TwoBone);
     assert_eq!(
         arm_locals(&ed, Side::Right),
         right_before,
@@ -139,7 +139,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         .unwrap();
     }
     ed.apply(DocumentCommand::EndGroup).unwrap();
-    let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd.unwrap();
+    let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd().unwrap();
     assert!(ccd.iterations <= 3);
     assert_ne!(state_of(&ed).1, start.1, "3 passes end elsewhere than 64");
     // A tighter forearm hinge range (degrees in, radians stored) clamps the elbow.
@@ -163,10 +163,10 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     let r = eval.arms.right;
     // The hinge angle sits on its limit; the bend measured between the bones follows it (the
     // angler's bones run along their +Y to within a few microdegrees).
-    let hinge = r.ccd.unwrap().links[0].euler;
+    let hinge = r.ccd().unwrap().links[0].euler;
     assert!((hinge.x - 35f64.to_radians()).abs() < 1e-12, "{hinge}");
     assert!((r.ik.elbow_bend.to_degrees() - 35.0).abs() < 1e-3, "{r:?}");
-    assert!(r.ik.elbow_limited && r.ccd.unwrap().links[0].on_limit);
+    assert!(r.ik.elbow_limited && r.ccd().unwrap().links[0].on_limit);
     ed.apply(PoseEdit::SetCcdStepAngles {
         side: Side::Right,
         min_deg: None,

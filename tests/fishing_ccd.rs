@@ -108,8 +108,8 @@ fn ccd_arms_reach_the_seated_grips_inside_their_limits() {
     for side in SIDES {
         let arm = actor.arm(side);
         let r = eval.arms.get(side);
-        assert_eq!(r.solver, ArmSolverKind::Ccd);
-        let ccd = r.ccd.expect("CCD report");
+        assert_eq!(r.solver_kind(), ArmSolverKind::Ccd);
+        let ccd = r.ccd().expect("CCD report");
         let tol = CCD_REACH_TOLERANCE * arm_length(&actor, side);
         let wrist = pose.world_position(arm.hand);
         let err = wrist.distance(r.wrist_target_in_world);
@@ -217,8 +217,8 @@ fn each_arm_runs_its_own_solver() {
     mixed.arms.left.solver = ArmSolverKind::Ccd;
     let (p2, e2) = evaluate(&actor, &calib, &two_bone, &state).unwrap();
     let (pm, em) = evaluate(&actor, &calib, &mixed, &state).unwrap();
-    assert_eq!(em.arms.left.solver, ArmSolverKind::Ccd);
-    assert!(em.arms.left.ccd.is_some() && em.arms.right.ccd.is_none());
+    assert_eq!(em.arms.left.solver_kind(), ArmSolverKind::Ccd);
+    assert!(em.arms.left.ccd().is_some() && em.arms.right.ccd().is_none());
     assert_eq!(em.arms.right, e2.arms.right);
     let (l, r) = (actor.arm(Side::Left), actor.arm(Side::Right));
     for b in [r.upper, r.fore, r.hand] {
@@ -248,9 +248,9 @@ fn ccd_blend_weight_and_bad_settings() {
         assert!(q.angle_between(actor.base.local(b).rotation) < 1e-12);
     }
     assert!(!eval.arms.right.ik.reached);
-    assert_eq!(eval.arms.right.ccd.unwrap().blend, 0.0);
+    assert_eq!(eval.arms.right.ccd().unwrap().blend, 0.0);
     // The global weight is the blend of chains without their own.
-    assert_eq!(eval.arms.left.ccd.unwrap().blend, 1.0);
+    assert_eq!(eval.arms.left.ccd().unwrap().blend, 1.0);
     // Invalid CCD settings are errors, never a hang or a panic.
     for edit in [
         |s: &mut SolverSettings| s.arms.left.ccd.iterations = 0,

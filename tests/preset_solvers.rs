@@ -67,8 +67,8 @@ fn per_arm_solver_settings_round_trip_and_pose_identically() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(again.pose.locals(), stage.pose.locals());
     let eval = again.evaluation().unwrap();
-    assert_eq!(eval.arms.left.solver, ArmSolverKind::Ccd);
-    assert_eq!(eval.arms.right.solver, ArmSolverKind::TwoBone);
+    assert_eq!(eval.arms.left.solver_kind(), ArmSolverKind::Ccd);
+    assert_eq!(eval.arms.right.solver_kind(), ArmSolverKind::TwoBone);
     // The saved choice matters: the same file with the left arm on two-bone poses differently.
     let mut two_bone = loaded.clone();
     two_bone.inputs.settings.arms.left.solver = ArmSolverKind::TwoBone;

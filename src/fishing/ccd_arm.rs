@@ -12,12 +12,13 @@
 //! bend plane when the arm is straight.
 
 use super::actor::ArmRig;
+use super::arm_report::ArmIk;
 use super::settings::{CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings};
 use crate::ik::ccd::{
     CcdChain, CcdLink, CcdReport, CcdSolver, CcdTarget, CcdWorkspace, EulerState,
 };
 use crate::ik::limits::euler_xyz_from_quat;
-use crate::ik::two_bone::{Fallback, ReachClamp, TwoBoneReport};
+use crate::ik::two_bone::ReachClamp;
 use crate::rig::{Bone, Pose, Skeleton, Transform};
 use glam::{DQuat, DVec3};
 
@@ -126,7 +127,7 @@ pub(crate) fn solve_ccd_arm(
     settings: &SolverSettings,
     target: DVec3,
     pole: DVec3,
-) -> Result<(CcdArmReport, TwoBoneReport), String> {
+) -> Result<(CcdArmReport, ArmIk), String> {
     let (limits_enabled, weight) = (settings.limits_enabled, settings.weight);
     let ccd: &CcdArmSettings = &settings.arm(arm.side).ccd;
     // Reaching is all the arm needs: stop once the wrist is within a tenth of the reach
@@ -246,17 +247,11 @@ fn solve_on_scratch(
     Ok([new_rel, upper])
 }
 
-/// The two-bone report's fields measured on the CCD result, so diagnostics, overlays and the
-/// flip analysis read either solver the same way. The bend normal is `u × v` as in two-bone
+/// The chain fields both solvers report ([`ArmIk`]) measured on the CCD result, so
+/// diagnostics, overlays and the flip analysis read either solver the same way. The bend normal is `u × v` as in two-bone
 /// (shoulder→wrist × the elbow's offset from that line); a straight arm takes `v` from the
 /// pole, then any perpendicular.
-fn summarise(
-    pose: &Pose,
-    arm: &ArmRig,
-    target: DVec3,
-    pole: DVec3,
-    ccd: &CcdArmReport,
-) -> TwoBoneReport {
+fn summarise(pose: &Pose, arm: &ArmRig, target: DVec3, pole: DVec3, ccd: &CcdArmReport) -> ArmIk {
     let shoulder = pose.world_position(arm.upper);
     let elbow = pose.world_position(arm.fore);
     let wrist = pose.world_position(arm.hand);
@@ -275,15 +270,13 @@ fn summarise(
     let v = off_line(elbow)
         .or_else(|| off_line(pole))
         .unwrap_or_else(|| u.any_orthonormal_vector());
-    TwoBoneReport {
+    ArmIk {
         reached: residual <= CCD_REACH_TOLERANCE * (a + b),
         residual,
         clamp,
-        softened: false,
         elbow_limited: ccd.links[0].on_limit,
         elbow_bend: (elbow - shoulder).angle_between(wrist - elbow),
         bend_normal: u.cross(v).normalize_or(DVec3::X),
-        fallback: Fallback::None,
         elbow_in_world: elbow,
         wrist_goal_in_world: target,
     }

@@ -8,6 +8,7 @@
 
 mod actor;
 mod analysis;
+mod arm_report;
 mod calibrate;
 mod calibration;
 mod ccd_arm;
@@ -29,6 +30,7 @@ pub use analysis::{
     ArmSample, FlipEvent, PoleProposal, TimelineAnalysis, TimelineIssue, analyse_timeline,
     analyse_timeline_on, search_poles,
 };
+pub use arm_report::{ArmIk, ArmReport, SolverDetail};
 pub use calibrate::{
     CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, default_threads, refine,
 };
@@ -36,7 +38,7 @@ pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, Po
 pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
 pub use gear::{Gear, NetGear, ReelCrank, RodGear};
 pub use inputs::PoseInputs;
-pub use poser::{ArmReport, PoseEvaluation, Poser, SessionError};
+pub use poser::{PoseEvaluation, Poser, SessionError};
 pub use retarget::{RetargetReport, retarget};
 pub use seat::{BodyFit, SeatError, SeatedPose};
 pub use session::{Handedness, Phase, SessionParams, SessionState};

@@ -6,15 +6,16 @@
 //! transforms.
 
 use super::actor::{ActorRig, ArmRig};
+use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::calibration::GripCalibration;
-use super::ccd_arm::{CcdArmReport, CcdArmWork, solve_ccd_arm};
+use super::ccd_arm::{CcdArmWork, solve_ccd_arm};
 use super::inputs::PoseInputs;
 use super::session::SessionState;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::{ArmSolverKind, SolverSettings};
 use super::{PerSide, SIDES};
 use crate::ik::hand::{HandError, PalmJob};
-use crate::ik::two_bone::{TwoBoneError, TwoBoneJob, TwoBoneReport};
+use crate::ik::two_bone::{TwoBoneError, TwoBoneJob};
 use crate::rig::{Pose, Transform};
 use glam::DVec3;
 use thiserror::Error;
@@ -58,30 +59,6 @@ pub enum SessionError {
     /// `world_from_actor` has a non-finite component.
     #[error("actor placement is not finite")]
     Placement,
-}
-
-/// What one arm did in one evaluation.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
-pub struct ArmReport {
-    /// The solver that posed this arm.
-    pub solver: ArmSolverKind,
-    /// The two-bone report; for a CCD arm the same fields measured on its result (reached
-    /// within [`super::CCD_REACH_TOLERANCE`], residual, clamp from the distance, elbow bend,
-    /// bend normal, `elbow_limited` = the forearm link hit a limit; never softened).
-    pub ik: TwoBoneReport,
-    /// CCD passes and per-link states (CCD arms only).
-    pub ccd: Option<CcdArmReport>,
-    /// Where the wrist was sent, world space: the grip moved back through the palm frame.
-    pub wrist_target_in_world: DVec3,
-    /// The arm's pole at this moment, world space (the CCD solver does not aim at it).
-    pub pole_in_world: DVec3,
-    /// The bend-plane normal turned by more than 90° since the previous evaluation.
-    pub flipped: bool,
-    /// Angle the palm turned to meet the grip, radians.
-    pub palm_turn: f64,
-    /// The grip this hand was sent to, actor space.
-    pub grip: GripTarget,
 }
 
 /// What one [`Poser::evaluate`] decided and did.
@@ -233,13 +210,15 @@ impl Poser {
             twist: arm_settings.twist,
             ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
         };
-        // The same chain checks for both solvers (indices, chain, uniform scale, segments).
-        job.validate(skel, pose)
-            .map_err(|source| SessionError::Arm { side: name, source })?;
-        // The arm subtree is refreshed once, after palm and fingers.
-        let (ik, ccd) = match arm_settings.solver {
-            ArmSolverKind::TwoBone => (job.solve_chain_unchecked(skel, pose), None),
+        // The same chain checks for both solvers (indices, chain, uniform scale, segments);
+        // the arm subtree is refreshed once, after palm and fingers.
+        let arm_error = |source| SessionError::Arm { side: name, source };
+        let (ik, solver) = match arm_settings.solver {
+            ArmSolverKind::TwoBone => {
+                ArmIk::from_two_bone(&job.solve_chain(skel, pose).map_err(arm_error)?)
+            }
             ArmSolverKind::Ccd => {
+                job.validate(skel, pose).map_err(arm_error)?;
                 let (ccd, ik) = solve_ccd_arm(
                     &mut self.ccd,
                     skel,
@@ -253,7 +232,7 @@ impl Poser {
                     side: name,
                     problem,
                 })?;
-                (ik, Some(ccd))
+                (ik, SolverDetail::Ccd(ccd))
             }
         };
 
@@ -263,10 +242,10 @@ impl Poser {
             grip_rotation_in_world: world_from_grip.rotation,
             weight: settings.weight,
         };
-        palm.validate(skel)
-            .map_err(|source| SessionError::Hand { side: name, source })?;
         let hand_before = *pose.local(arm.hand);
-        let palm_turn = palm.apply_unchecked(skel, pose);
+        let palm_turn = palm
+            .turn_hand(skel, pose)
+            .map_err(|source| SessionError::Hand { side: name, source })?;
         turn_hand_group(pose, arm, &hand_before);
 
         for (finger, chain) in &arm.fingers {
@@ -287,9 +266,8 @@ impl Poser {
         let flipped = previous.is_some_and(|n| n.dot(ik.bend_normal) < 0.0);
         *previous = Some(ik.bend_normal);
         Ok(ArmReport {
-            solver: arm_settings.solver,
             ik,
-            ccd,
+            solver,
             wrist_target_in_world: wrist_target,
             pole_in_world,
             flipped,

@@ -129,19 +129,20 @@ impl PalmJob {
     ///
     /// Whatever [`PalmJob::validate`] returns; the pose is then untouched.
     pub fn solve(&self, skeleton: &Skeleton, pose: &mut Pose) -> Result<f64, HandError> {
-        self.validate(skeleton)?;
-        let turned = self.apply_unchecked(skeleton, pose);
+        let turned = self.turn_hand(skeleton, pose)?;
         pose.refresh_subtree(skeleton, self.hand);
         Ok(turned)
     }
 
-    /// Turns the hand without validating and refreshes only the hand bone itself (its
-    /// descendants stay stale until the caller refreshes the hand's subtree).
+    /// Like [`PalmJob::solve`], but refreshes only the hand bone itself: its descendants stay
+    /// stale until the caller refreshes the hand's subtree (the pose pipeline does so once,
+    /// after the fingers).
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `hand` is not a bone index of `pose`.
-    pub fn apply_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> f64 {
+    /// Whatever [`PalmJob::validate`] returns; the pose is then untouched.
+    pub fn turn_hand(&self, skeleton: &Skeleton, pose: &mut Pose) -> Result<f64, HandError> {
+        self.validate(skeleton)?;
         let current = pose.world_rotation(self.hand);
         let desired = (self.grip_rotation_in_world.normalize()
             * self.grip_in_hand.normalize().inverse())
@@ -150,7 +151,7 @@ impl PalmJob {
         let delta = (goal * current.inverse()).normalize();
         apply_world_rotation(skeleton, pose, self.hand, delta);
         pose.refresh_bone(skeleton, self.hand);
-        current.angle_between(goal)
+        Ok(current.angle_between(goal))
     }
 }
 

@@ -19,8 +19,7 @@ pub(super) fn ccd_link_arcs(stage: &Stage, side: Side, out: &mut Vec<OverlayArc>
     let settings = &stage.inputs.settings.arm(side).ccd;
     let report = stage
         .evaluation()
-        .and_then(|e| e.arms.get(side).ccd)
-        .map(|c| c.links);
+        .and_then(|e| e.arms.get(side).ccd().map(|c| c.links));
     let skel = &stage.actor.skeleton;
     let pose = &stage.pose;
     for role in CcdLinkRole::ALL {

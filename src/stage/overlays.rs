@@ -122,7 +122,7 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
         let elbow = pose.world_position(arm.fore);
         let wrist = pose.world_position(arm.hand);
         let target = report.wrist_target_in_world;
-        let ccd = report.solver == ArmSolverKind::Ccd;
+        let ccd = report.solver_kind() == ArmSolverKind::Ccd;
         if options.pole_and_plane {
             out.triangles.push(OverlayTriangle {
                 points: [f32s(shoulder), f32s(elbow), f32s(wrist)],

@@ -292,9 +292,9 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
             let arm = |s: Side| eval.arms.get(s);
             row(ui, "solver", &|s| {
                 let a = arm(s);
-                let text = match &a.ccd {
+                let text = match a.ccd() {
                     Some(c) => format!("CCD ×{}", c.iterations),
-                    None => a.solver.label().to_string(),
+                    None => a.solver_kind().label().to_string(),
                 };
                 (text, false)
             });
@@ -312,11 +312,11 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
             row(ui, "limit hit", &|s| {
                 let a = arm(s);
                 // CCD: which links sit on a limit (f = forearm, u = upper arm).
-                let l = match &a.ccd {
+                let l = match a.ccd() {
                     Some(c) => c.links.iter().any(|l| l.on_limit),
                     None => a.ik.elbow_limited,
                 };
-                let text = match &a.ccd {
+                let text = match a.ccd() {
                     Some(c) if l => c
                         .links
                         .iter()

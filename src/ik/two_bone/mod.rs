@@ -315,7 +315,8 @@ impl TwoBoneJob {
         Ok(())
     }
 
-    /// Validates, then solves. On error the pose is untouched.
+    /// Validates, then solves, and refreshes the world transforms of `root`'s subtree.
+    /// Precondition: `pose` world transforms are current. On error the pose is untouched.
     ///
     /// # Errors
     ///
@@ -325,7 +326,24 @@ impl TwoBoneJob {
         skeleton: &Skeleton,
         pose: &mut Pose,
     ) -> Result<TwoBoneReport, TwoBoneError> {
+        let report = self.solve_chain(skeleton, pose)?;
+        self.refresh_rest(skeleton, pose);
+        Ok(report)
+    }
+
+    /// Like [`TwoBoneJob::solve`], but refreshes only the bones on the path `root → tip`:
+    /// descendants of `tip` and side branches stay stale until the caller refreshes `root`'s
+    /// subtree (the pose pipeline does so once, after palm and fingers).
+    ///
+    /// # Errors
+    ///
+    /// Whatever [`TwoBoneJob::validate`] returns; the pose is then untouched.
+    pub fn solve_chain(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+    ) -> Result<TwoBoneReport, TwoBoneError> {
         self.validate(skeleton, pose)?;
-        Ok(self.solve_unchecked(skeleton, pose))
+        Ok(self.solve_valid_chain(skeleton, pose))
     }
 }

@@ -7,27 +7,14 @@ use crate::rig::{Pose, Skeleton, rotation_between};
 use glam::{DQuat, DVec3};
 
 impl TwoBoneJob {
-    /// Solves without validating. Precondition: `validate()` passed for this skeleton and a
-    /// pose with the same segment lengths, and `pose` world transforms are current. Refreshes
-    /// the world transforms of `root`'s subtree before returning.
-    ///
-    /// # Panics
-    ///
-    /// If `root`, `mid` or `tip` is not a bone index of `skeleton` and `pose`.
-    pub fn solve_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
-        let report = self.solve_chain_unchecked(skeleton, pose);
+    /// The rest of [`TwoBoneJob::solve`] once validated: the subtree off the chain's path.
+    pub(super) fn refresh_rest(&self, skeleton: &Skeleton, pose: &mut Pose) {
         refresh_off_path(skeleton, pose, self.root, self.tip);
-        report
     }
 
-    /// Like [`TwoBoneJob::solve_unchecked`], but refreshes only the bones on the path
-    /// `root → tip`: descendants of `tip` and side branches stay stale until the caller
-    /// refreshes `root`'s subtree (the pose pipeline does so once, after palm and fingers).
-    ///
-    /// # Panics
-    ///
-    /// If `root`, `mid` or `tip` is not a bone index of `skeleton` and `pose`.
-    pub fn solve_chain_unchecked(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
+    /// The solve of [`TwoBoneJob::solve_chain`] once validated. Precondition: `validate()`
+    /// passed for this skeleton and pose, and `pose` world transforms are current.
+    pub(super) fn solve_valid_chain(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
         let (root, mid, tip) = (self.root, self.mid, self.tip);
         let arm = Arm {
             shoulder: pose.world_position(root),

@@ -1,0 +1,109 @@
+//! [`ArmReport`]: what one arm did in one evaluation, in one shape whichever solver posed it.
+//! [`ArmIk`] holds what both solvers report about the chain (the two-bone solve fills it from
+//! its [`TwoBoneReport`], the CCD arm measures it on its result); [`SolverDetail`] holds what
+//! only one of them knows.
+
+use super::ccd_arm::CcdArmReport;
+use super::session_frames::GripTarget;
+use super::settings::ArmSolverKind;
+use crate::ik::two_bone::{Fallback, ReachClamp, TwoBoneReport};
+use glam::DVec3;
+
+/// The arm chain after its solve, as both solvers report it.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct ArmIk {
+    /// The wrist ends within the solver's reach tolerance of its target (two-bone:
+    /// `1e-5·(a+b)`; CCD: [`super::CCD_REACH_TOLERANCE`]`·(a+b)`).
+    pub reached: bool,
+    /// Distance from the final wrist to its target, world space.
+    pub residual: f64,
+    /// Whether the target was beyond the arm's reach or inside its fold, and which.
+    pub clamp: ReachClamp,
+    /// The elbow hit its limit (two-bone: the hinge limit clamped the bend; CCD: the forearm
+    /// link ended on a limit).
+    pub elbow_limited: bool,
+    /// Elbow bend: the angle between upper arm and forearm directions (0 = straight).
+    pub elbow_bend: f64,
+    /// Unit normal of the bend plane, `u × v` (shoulder→wrist × the elbow's side); flips of
+    /// this normal are what the flip debugger reports.
+    pub bend_normal: DVec3,
+    /// The elbow, world space (two-bone: solved before weighting).
+    pub elbow_in_world: DVec3,
+    /// Where the wrist was aimed, world space (two-bone: the clamped target before
+    /// weighting; CCD: the target itself).
+    pub wrist_goal_in_world: DVec3,
+}
+
+/// What only one solver reports.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolverDetail {
+    /// Seed 001's two-bone solve.
+    TwoBone {
+        /// Softening pulled the wrist short of the target.
+        softened: bool,
+        /// The first degenerate-direction fallback taken, if any.
+        fallback: Fallback,
+    },
+    /// three.js's CCD: passes, distances, blend and per-link states.
+    Ccd(CcdArmReport),
+}
+
+impl ArmIk {
+    /// The chain fields of a two-bone report, and its solver-only fields.
+    pub fn from_two_bone(r: &TwoBoneReport) -> (Self, SolverDetail) {
+        let ik = Self {
+            reached: r.reached,
+            residual: r.residual,
+            clamp: r.clamp,
+            elbow_limited: r.elbow_limited,
+            elbow_bend: r.elbow_bend,
+            bend_normal: r.bend_normal,
+            elbow_in_world: r.elbow_in_world,
+            wrist_goal_in_world: r.wrist_goal_in_world,
+        };
+        let detail = SolverDetail::TwoBone {
+            softened: r.softened,
+            fallback: r.fallback,
+        };
+        (ik, detail)
+    }
+}
+
+/// What one arm did in one evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
+pub struct ArmReport {
+    /// The chain after the solve, whichever solver posed it.
+    pub ik: ArmIk,
+    /// What the solver that posed this arm reports besides.
+    pub solver: SolverDetail,
+    /// Where the wrist was sent, world space: the grip moved back through the palm frame.
+    pub wrist_target_in_world: DVec3,
+    /// The arm's pole at this moment, world space (the CCD solver does not aim at it).
+    pub pole_in_world: DVec3,
+    /// The bend-plane normal turned by more than 90° since the previous evaluation.
+    pub flipped: bool,
+    /// Angle the palm turned to meet the grip, radians.
+    pub palm_turn: f64,
+    /// The grip this hand was sent to, actor space.
+    pub grip: GripTarget,
+}
+
+impl ArmReport {
+    /// The solver that posed this arm.
+    pub fn solver_kind(&self) -> ArmSolverKind {
+        match self.solver {
+            SolverDetail::TwoBone { .. } => ArmSolverKind::TwoBone,
+            SolverDetail::Ccd(_) => ArmSolverKind::Ccd,
+        }
+    }
+
+    /// The CCD solver's report, for a CCD arm.
+    pub fn ccd(&self) -> Option<&CcdArmReport> {
+        match &self.solver {
+            SolverDetail::Ccd(r) => Some(r),
+            SolverDetail::TwoBone { .. } => None,
+        }
+    }
+}
