@@ -70,13 +70,20 @@ fn visible_axis(ed: &EditorState, axes: &[(Axis, DVec3); 3], length: f64) -> (Ax
         .unwrap()
 }
 
-#[test]
-fn an_arrow_is_picked_highlighted_and_drags_along_its_axis() {
+/// The bundled editor with the right wrist target selected, the axis and world direction of
+/// its gizmo's best-visible arrow, and a pixel 80% along that arrow.
+fn right_target_arrow() -> (EditorState, Axis, DVec3, [f64; 2]) {
     let mut ed = bundled_editor();
     select(&mut ed, Handle::Target(Side::Right));
     let axes = gizmo_axes(&ed, Handle::Target(Side::Right));
     let (axis, dir) = visible_axis(&ed, &axes, AXIS_PX);
     let at = gizmo_pixel(&ed, dir, AXIS_PX, 0.8);
+    (ed, axis, dir, at)
+}
+
+#[test]
+fn an_arrow_is_picked_highlighted_and_drags_along_its_axis() {
+    let (mut ed, axis, dir, at) = right_target_arrow();
     let camera = ed.render_camera();
     assert_eq!(pick_gizmo(&ed, &camera, at), Some(GizmoPart::Arrow(axis)));
     // Hovered: that arrow is drawn in the highlight colour.
@@ -319,11 +326,7 @@ fn the_rod_moves_with_w_by_its_rod_adjustment() {
 #[test]
 fn a_press_grabs_the_gizmo_before_the_handles_as_the_window_does() {
     use anglerpose::editor::pick::{Hit, pick_at};
-    let mut ed = bundled_editor();
-    select(&mut ed, Handle::Target(Side::Right));
-    let axes = gizmo_axes(&ed, Handle::Target(Side::Right));
-    let (axis, dir) = visible_axis(&ed, &axes, AXIS_PX);
-    let at = gizmo_pixel(&ed, dir, AXIS_PX, 0.8);
+    let (mut ed, axis, dir, at) = right_target_arrow();
     let camera = ed.render_camera();
     assert_eq!(
         pick_at(&ed, &camera, at),

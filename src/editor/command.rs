@@ -46,25 +46,6 @@ impl PropKind {
     }
 }
 
-/// One editor action, by concern. JSON form: the concern follows from the command's name,
-/// `{"cmd": "drag_to", "x": 400, "y": 300}`, the same form every concern's enum has.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum EditorCommand {
-    /// An undoable edit of the pose inputs.
-    Edit(PoseEdit),
-    /// Undo, redo, groups and the document edits beyond the pose inputs.
-    Document(DocumentCommand),
-    /// Picking and dragging handles.
-    Drag(DragCommand),
-    /// Selection, gizmo and camera.
-    View(ViewCommand),
-    /// Session time and playback.
-    Playback(PlaybackCommand),
-    /// Props, reload, export, save and open.
-    File(FileCommand),
-}
-
 impl EditorCommand {
     /// True for commands that only look (camera, view, selection, time) and never dirty the
     /// document.
@@ -73,9 +54,19 @@ impl EditorCommand {
     }
 }
 
-/// `From` each concern's enum, and JSON reading that finds the concern by the `cmd` name.
+/// [`EditorCommand`] from its concerns: the enum, `From` each concern's enum, and JSON
+/// reading that finds the concern by the `cmd` name.
 macro_rules! concerns {
-    ($($concern:ident($ty:ident)),* $(,)?) => {
+    ($($(#[$doc:meta])* $concern:ident($ty:ident)),* $(,)?) => {
+        /// One editor action, by concern. JSON form: the concern follows from the command's
+        /// name, `{"cmd": "drag_to", "x": 400, "y": 300}`, the same form every concern's enum
+        /// has.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(untagged)]
+        pub enum EditorCommand {
+            $($(#[$doc])* $concern($ty),)*
+        }
+
         $(impl From<$ty> for EditorCommand {
             fn from(cmd: $ty) -> Self {
                 EditorCommand::$concern(cmd)
@@ -101,11 +92,17 @@ macro_rules! concerns {
 }
 
 concerns!(
+    /// An undoable edit of the pose inputs.
     Edit(PoseEdit),
+    /// Undo, redo, groups and the document edits beyond the pose inputs.
     Document(DocumentCommand),
+    /// Picking and dragging handles.
     Drag(DragCommand),
+    /// Selection, gizmo and camera.
     View(ViewCommand),
+    /// Session time and playback.
     Playback(PlaybackCommand),
+    /// Props, reload, export, save and open.
     File(FileCommand),
 );
 

@@ -15,20 +15,16 @@ impl EditorState {
     pub(super) fn document_command(&mut self, cmd: DocumentCommand) -> Result<(), EditorError> {
         use DocumentCommand as C;
         match cmd {
-            C::Undo => {
+            C::Undo | C::Redo => {
                 self.finish_pending();
                 let current = self.doc.snapshot();
-                if let Some(previous) = self.history.undo(current) {
-                    self.doc.restore(&previous);
-                    self.doc.dirty = true;
-                    self.analysis = None;
-                }
-            }
-            C::Redo => {
-                self.finish_pending();
-                let current = self.doc.snapshot();
-                if let Some(next) = self.history.redo(current) {
-                    self.doc.restore(&next);
+                let step = if matches!(cmd, C::Undo) {
+                    self.history.undo(current)
+                } else {
+                    self.history.redo(current)
+                };
+                if let Some(snapshot) = step {
+                    self.doc.restore(&snapshot);
                     self.doc.dirty = true;
                     self.analysis = None;
                 }
