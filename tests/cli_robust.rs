@@ -3,18 +3,11 @@
 //! case ends with a clear message naming the file (or quietly, for a closed pipe), never a
 //! panic, and no `NaN`, infinity or `null` ever reaches an output.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_anglerpose"))
-}
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anglerpose-robust-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support::fs::{bin, scratch};
 
 fn bundled(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -34,7 +27,7 @@ fn edited(name: &str, from: &str, edit: impl FnOnce(&mut serde_json::Value)) -> 
     let mut v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(bundled(from)).unwrap()).unwrap();
     edit(&mut v);
-    let path = scratch().join(name);
+    let path = scratch("robust").join(name);
     std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
     path
 }

@@ -14,22 +14,13 @@ use glam::{DQuat, DVec3};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::clients::{blender_clip, blender_python, threejs_clip};
+use support::fs::{bin, scratch};
 use support::gltf_edit::shared_models;
 use support::khronos::{have_node, run_validator};
 
 const FPS: u32 = 30;
 /// The clients must show every joint within this of the solver (metres).
 const CLIENT_TOLERANCE: f64 = 1e-3;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anglerpose-clip-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_anglerpose"))
-}
 
 fn run_ok(cmd: &mut Command) -> String {
     let out = cmd.output().expect("run anglerpose");
@@ -55,7 +46,7 @@ fn presets() -> Vec<(String, PathBuf)> {
     ];
     // The angler calibrated on the baitcaster (modelled along −X in centimetres, its reel on
     // top) with a net: the artist's props are played in their canonical frames.
-    let dir = scratch("baitcaster");
+    let dir = scratch("clip-baitcaster");
     let preset = dir.join("baitcaster.json");
     run_ok(
         bin()
@@ -68,7 +59,7 @@ fn presets() -> Vec<(String, PathBuf)> {
     );
     out.push(("baitcaster".to_string(), preset));
     if let Some(models) = shared_models("clip export of mannequiny") {
-        let dir = scratch("mannequiny");
+        let dir = scratch("clip-mannequiny");
         let preset = dir.join("mannequiny.json");
         run_ok(
             bin()
@@ -84,7 +75,7 @@ fn presets() -> Vec<(String, PathBuf)> {
 
 /// Exports the session clips of `preset` at [`FPS`]; returns the file and the CLI's report.
 fn export_clip(name: &str, preset: &Path, extra: &[&str]) -> (PathBuf, String) {
-    let glb = scratch(name).join(format!("{name}-clip.glb"));
+    let glb = scratch(&format!("clip-{name}")).join(format!("{name}-clip.glb"));
     let report = run_ok(
         bin()
             .args([
@@ -535,7 +526,7 @@ fn the_cli_reports_the_reduction_and_its_session_time_is_solve_time() {
 
     let bad = bin()
         .args(["export", "--animation", "--fps", "0", "--out"])
-        .arg(scratch("cli").join("bad.glb"))
+        .arg(scratch("clip-cli").join("bad.glb"))
         .output()
         .unwrap();
     assert!(!bad.status.success());
@@ -548,7 +539,7 @@ fn the_cli_reports_the_reduction_and_its_session_time_is_solve_time() {
             "landing..cast",
             "--out",
         ])
-        .arg(scratch("cli").join("bad.glb"))
+        .arg(scratch("clip-cli").join("bad.glb"))
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown phase \"cast\""));

@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 use support::editor::editor_in;
-use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
+use support::fs::fresh_scratch;
+use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -35,7 +36,7 @@ fn state() -> (PathBuf, MutexGuard<'static, ()>) {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     static LOCK: Mutex<()> = Mutex::new(());
     let dir = DIR.get_or_init(|| {
-        let dir = test_dir("autosave-state");
+        let dir = fresh_scratch("autosave-state");
         // SAFETY: set once, inside `get_or_init`, before any test reads the environment
         // (every test calls `state()` first; the others wait on the `OnceLock`).
         unsafe { std::env::set_var("ANGLERPOSE_STATE_DIR", &dir) };
@@ -238,7 +239,7 @@ fn end_to_end_a_killed_editor_is_recovered_with_recover_and_saved() {
     let Some(x) = Xvfb::start("editor autosave recovery end to end") else {
         return;
     };
-    let dir = test_dir("recovery-e2e");
+    let dir = fresh_scratch("recovery-e2e");
     let state = dir.join("state");
     let autosave = state.join("autosave.json");
     let preset = preset_in(&dir);

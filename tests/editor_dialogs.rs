@@ -17,7 +17,8 @@ mod support;
 
 use std::path::Path;
 use std::time::Duration;
-use support::xwin::{Editor, STARTUP, Xvfb, have, read_layout, skip, test_dir, wait_for};
+use support::fs::fresh_scratch;
+use support::xwin::{Editor, STARTUP, Xvfb, have, read_layout, skip, wait_for};
 
 const TEST: &str = "editor file dialogs";
 
@@ -66,7 +67,7 @@ fn type_into_dialog(x: &Xvfb, text: Option<&str>, finish: &str) {
         std::thread::sleep(Duration::from_millis(200));
     }
     if !dialog_gone(x) {
-        let shot = test_dir("dialogs-stuck").join(format!("stuck-{}.png", std::process::id()));
+        let shot = fresh_scratch("dialogs-stuck").join(format!("stuck-{}.png", std::process::id()));
         let _ = x.capture_screen(&shot);
         eprintln!(
             "the dialog is still open 8 s after {finish:?}; screen in {}",
@@ -89,7 +90,7 @@ fn open_and_save_as_through_native_dialogs() {
     }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let preset = repo.join("assets/presets/cast.json");
-    let dir = test_dir("dialogs");
+    let dir = fresh_scratch("dialogs");
     let state = dir.join("state");
     let layout = dir.join("layout.json");
     let saved = dir.join("saved.json");

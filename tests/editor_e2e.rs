@@ -11,14 +11,15 @@ use anglerpose::editor::{Handle, files};
 use anglerpose::rig::Side;
 use std::time::Duration;
 use support::editor::{bundled_preset_in, editor_in};
-use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
+use support::fs::fresh_scratch;
+use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
 
 #[test]
 fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
     let Some(x) = Xvfb::start("editor end-to-end") else {
         return;
     };
-    let dir = test_dir("e2e");
+    let dir = fresh_scratch("e2e");
     let layout = dir.join("layout.json");
     let shot = dir.join("viewport.png");
     let (preset, original) = bundled_preset_in(&dir);
@@ -159,7 +160,7 @@ fn showing_a_preset_does_not_change_it() {
     let Some(x) = Xvfb::start("editor open-and-save") else {
         return;
     };
-    let dir = test_dir("e2e-unchanged");
+    let dir = fresh_scratch("e2e-unchanged");
     let input = dir.join("input.json");
     let (mut doc, _) = files::open(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/presets/cast.json"),
@@ -212,7 +213,7 @@ fn a_non_humanoid_opens_the_window_with_the_reason() {
     let Some(x) = Xvfb::start("editor on a non-humanoid") else {
         return;
     };
-    let dir = test_dir("e2e-non-humanoid");
+    let dir = fresh_scratch("e2e-non-humanoid");
     let hand = dir.join("lone_hand.gltf");
     let rows = [
         r#"{"name":"hand_l","translation":[0,1,0],"children":[1]}"#,

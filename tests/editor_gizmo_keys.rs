@@ -14,14 +14,15 @@ use anglerpose::rig::Side;
 use glam::DVec3;
 use std::time::Duration;
 use support::editor::{bundled_preset_in, editor_in};
-use support::xwin::{Editor, Xvfb, read_layout, test_dir, wait_for};
+use support::fs::fresh_scratch;
+use support::xwin::{Editor, Xvfb, read_layout, wait_for};
 
 #[test]
 fn typing_a_number_during_a_drag_sets_the_exact_distance() {
     let Some(x) = Xvfb::start("gizmo keys") else {
         return;
     };
-    let dir = test_dir("gizmo-keys");
+    let dir = fresh_scratch("gizmo-keys");
     let (preset, original) = bundled_preset_in(&dir);
     let (mut editor, layout) = Editor::start_laid_out(&x, &dir, "editor", &preset);
     let (origin, size) = read_layout(&layout).unwrap();

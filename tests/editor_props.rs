@@ -8,14 +8,9 @@ use anglerpose::editor::command::PropKind;
 use anglerpose::editor::files;
 use anglerpose::editor::{DocumentCommand, DragCommand, FileCommand};
 use anglerpose::editor::{EditorState, Handle};
-use anglerpose::stage::bundled_assets_dir;
 use anglerpose::stage::rod_markers::{RodMarker, blank_in_world, marker_in_world};
-use std::path::PathBuf;
 use support::editor::bundled_editor;
-
-fn asset(name: &str) -> PathBuf {
-    bundled_assets_dir().join(name)
-}
+use support::fs::asset;
 
 fn with_surf_rod() -> EditorState {
     let mut ed = bundled_editor();

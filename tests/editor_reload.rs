@@ -8,8 +8,9 @@ mod support;
 
 use std::path::Path;
 use std::time::Duration;
+use support::fs::fresh_scratch;
 use support::gltf_edit::{Doc, shared_models};
-use support::xwin::{Editor, Xvfb, read_layout, test_dir, wait_for};
+use support::xwin::{Editor, Xvfb, read_layout, wait_for};
 
 /// Writes through a temporary file and a rename, as most tools save.
 fn write_then_rename(path: &Path, bytes: &[u8]) {
@@ -39,7 +40,7 @@ fn the_editor_follows_the_character_file_on_disk() {
     let Some(x) = Xvfb::start("editor live reload") else {
         return;
     };
-    let dir = test_dir("reload");
+    let dir = fresh_scratch("reload");
     let file = dir.join("figure.glb");
     let original = std::fs::read(models.join("RiggedFigure.glb")).unwrap();
     std::fs::write(&file, &original).unwrap();

@@ -25,7 +25,8 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::time::Duration;
 use support::editor::editor_in;
-use support::xwin::{Editor, STARTUP, Xvfb, read_layout, test_dir, wait_for};
+use support::fs::fresh_scratch;
+use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
 
 const TEST: &str = "editor surface";
 /// How long one abuse may take to show two more handled faults (frames on a CPU rasteriser
@@ -86,7 +87,7 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
     let Some(x) = Xvfb::start(TEST) else {
         return;
     };
-    let dir = test_dir("surface");
+    let dir = fresh_scratch("surface");
     let layout = dir.join("layout.json");
     let shot = dir.join("viewport.png");
     let script = dir.join("faults.json");
@@ -248,7 +249,7 @@ fn on_the_gl_backend_the_editor_recovers_lost_and_outdated_surfaces() {
     let Some(x) = Xvfb::start("editor surface (GL)") else {
         return;
     };
-    let dir = test_dir("surface-gl");
+    let dir = fresh_scratch("surface-gl");
     let shot = dir.join("viewport.png");
     let script = dir.join("faults.json");
     std::fs::write(
@@ -301,7 +302,7 @@ fn a_resize_between_layout_and_acquire_is_drawn_clipped_not_a_crash() {
     let Some(x) = Xvfb::start(TEST) else {
         return;
     };
-    let dir = test_dir("surface-race");
+    let dir = fresh_scratch("surface-race");
     let script = dir.join("race.json");
     // The burst's sizes, each requested after a frame's layout.
     let mut events: Vec<String> = BURST
@@ -350,7 +351,7 @@ fn a_gpu_validation_error_is_logged_the_renderer_rebuilt_and_autosave_keeps_work
     let Some(x) = Xvfb::start(TEST) else {
         return;
     };
-    let dir = test_dir("gpu-error");
+    let dir = fresh_scratch("gpu-error");
     let state = dir.join("state");
     let shot = dir.join("after-error.png");
     let script = dir.join("gpu-error.json");
@@ -431,7 +432,7 @@ fn rust_log_controls_the_editors_logging() {
     ];
     let mut logs = Vec::new();
     for (name, env) in [("default", vec![]), ("quiet", vec![("RUST_LOG", "error")])] {
-        let dir = test_dir(&format!("log-{name}"));
+        let dir = fresh_scratch(&format!("log-{name}"));
         let mut editor =
             Editor::start_with_env(&x, &dir, &dir.join("state"), "editor", &args, &env);
         let status = editor.wait_exit(Duration::from_secs(300));

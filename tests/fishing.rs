@@ -4,13 +4,13 @@
 mod support;
 
 use anglerpose::fishing::{
-    ActorRig, GripCalibration, Handedness, PerSide, Phase, PoleKeys, PoseInputs, Poser, SIDES,
-    SessionFrames, SessionParams, SessionState, SolverSettings, analyse_timeline, search_poles,
+    ActorRig, Handedness, PerSide, Phase, PoleKeys, PoseInputs, Poser, SIDES, SessionFrames,
+    SessionParams, SessionState, SolverSettings, analyse_timeline, search_poles,
 };
 use anglerpose::gltf_io;
 use anglerpose::rig::{HumanoidMap, Pose, Side, Transform};
 use glam::DVec3;
-use support::angler::angler;
+use support::angler::{angler, evaluate};
 
 /// Sign-insensitive largest component difference of two unit quaternions.
 fn quat_diff(a: glam::DQuat, b: glam::DQuat) -> f64 {
@@ -22,29 +22,13 @@ fn quat_diff(a: glam::DQuat, b: glam::DQuat) -> f64 {
     d(1.0).min(d(-1.0))
 }
 
-fn evaluate(
-    actor: &ActorRig,
-    calib: &GripCalibration,
-    state: &SessionState,
-) -> (Pose, anglerpose::fishing::PoseEvaluation) {
-    let mut pose = actor.base.clone();
-    let eval = Poser::new()
-        .evaluate(
-            actor,
-            &PoseInputs::new(calib.clone(), SolverSettings::default(), *state),
-            &Transform::IDENTITY,
-            &mut pose,
-        )
-        .expect("pose evaluates");
-    (pose, eval)
-}
-
 #[test]
 fn seated_hold_puts_both_hands_on_the_rod() {
     let actor = angler();
     let calib = actor.default_calibration();
     let state = SessionState::default();
-    let (pose, eval) = evaluate(&actor, &calib, &state);
+    let (pose, eval) =
+        evaluate(&actor, &calib, &SolverSettings::default(), &state).expect("pose evaluates");
     let tol = 1e-4 * actor.height;
     let rod = eval.frames.actor_from_rod;
     let rod_axis = rod.rotation * DVec3::Y;
@@ -187,7 +171,8 @@ fn same_state_gives_bit_identical_pose_and_clones_are_isolated() {
     let actor = angler();
     let calib = actor.default_calibration();
     let state = SessionState::new(Phase::Retrieve, 0.37, SessionParams::default());
-    let (p1, _) = evaluate(&actor, &calib, &state);
+    let (p1, _) =
+        evaluate(&actor, &calib, &SolverSettings::default(), &state).expect("pose evaluates");
     // Evaluate something else in between with the same poser and pose buffer.
     let mut poser = Poser::new();
     let mut pose = actor.base.clone();
@@ -248,7 +233,8 @@ fn crossing_pole_is_reported_as_flip_and_pole_search_removes_it() {
     let k_cross = 70usize;
     let u_cross = (k_cross as f64 + 0.5) / (samples - 1) as f64;
     let state = SessionState::at_fraction(u_cross, params);
-    let (_, eval) = evaluate(&actor, &calib, &state);
+    let (_, eval) =
+        evaluate(&actor, &calib, &SolverSettings::default(), &state).expect("pose evaluates");
     let shoulder = actor.base.world_position(actor.arm(Side::Right).upper);
     let target = eval.arms.right.wrist_target_in_world;
     calib.poles.right = PoleKeys::constant(shoulder + (target - shoulder) * 2.5);
@@ -277,7 +263,8 @@ fn crossing_pole_is_reported_as_flip_and_pole_search_removes_it() {
     // is found from the last normal of the first chunk.
     let (n, k) = (200usize, 99usize);
     let state = SessionState::at_fraction((k as f64 + 0.5) / (n - 1) as f64, params);
-    let (_, eval) = evaluate(&actor, &calib, &state);
+    let (_, eval) =
+        evaluate(&actor, &calib, &SolverSettings::default(), &state).expect("pose evaluates");
     let mut boundary = calib.clone();
     let target = eval.arms.right.wrist_target_in_world;
     boundary.poles.right = PoleKeys::constant(shoulder + (target - shoulder) * 2.5);
@@ -332,7 +319,13 @@ fn fingerless_characters_hold_the_rod() {
         let actor = ActorRig::new(character.skeleton, &rest, &map)
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         let calib = actor.default_calibration();
-        let (pose, eval) = evaluate(&actor, &calib, &SessionState::default());
+        let (pose, eval) = evaluate(
+            &actor,
+            &calib,
+            &SolverSettings::default(),
+            &SessionState::default(),
+        )
+        .expect("pose evaluates");
         assert!(pose.is_finite(), "{file}");
         for side in SIDES {
             let r = eval.arms.get(side);

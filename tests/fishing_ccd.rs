@@ -6,15 +6,14 @@
 mod support;
 
 use anglerpose::fishing::{
-    ActorRig, ArmSolverKind, CCD_REACH_TOLERANCE, CcdLinkLimits, CcdLinkRole, GripCalibration,
-    Phase, PoseEvaluation, PoseInputs, Poser, SIDES, SessionError, SessionState, SolverSettings,
-    analyse_timeline,
+    ActorRig, ArmSolverKind, CCD_REACH_TOLERANCE, CcdLinkLimits, CcdLinkRole, Phase, SIDES,
+    SessionError, SessionState, SolverSettings, analyse_timeline,
 };
 use anglerpose::gltf_io;
 use anglerpose::ik::limits::{euler_xyz_from_quat, wrap_near};
-use anglerpose::rig::{HumanoidMap, Pose, Side, Transform};
+use anglerpose::rig::{HumanoidMap, Pose, Side};
 use glam::{DQuat, DVec3};
-use support::angler::angler;
+use support::angler::{angler, evaluate};
 use support::gltf_edit::{Doc, quat};
 
 fn ccd_settings() -> SolverSettings {
@@ -23,18 +22,6 @@ fn ccd_settings() -> SolverSettings {
         s.arm_mut(side).solver = ArmSolverKind::Ccd;
     }
     s
-}
-
-fn evaluate(
-    actor: &ActorRig,
-    calib: &GripCalibration,
-    settings: &SolverSettings,
-    state: &SessionState,
-) -> Result<(Pose, PoseEvaluation), SessionError> {
-    let mut pose = actor.base.clone();
-    let inputs = PoseInputs::new(calib.clone(), *settings, *state);
-    let eval = Poser::new().evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
-    Ok((pose, eval))
 }
 
 fn arm_length(actor: &ActorRig, side: Side) -> f64 {

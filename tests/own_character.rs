@@ -12,9 +12,9 @@ use anglerpose::rig::Side;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use glam::DVec3;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use support::checks::assert_preset_ok;
 use support::figures::{forest, lone_hand, palm_robot};
+use support::fs::{bin, scratch};
 use support::gltf_edit::{Doc, quat, quat_mul, shared_models};
 
 const SAMPLES: usize = 600;
@@ -267,19 +267,9 @@ fn a_giant_with_duplicate_names_calibrates_at_its_own_size() {
     assert_calibrated("giant KayKit", &mut stage);
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_anglerpose"))
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("anglerpose-own-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn non_humanoids_are_refused_by_name_of_what_is_missing() {
-    let dir = temp_dir("refused");
+    let dir = scratch("refused");
     let mut cases: Vec<(PathBuf, &str)> = Vec::new();
     let hand = dir.join("hand.gltf");
     std::fs::write(&hand, lone_hand()).unwrap();
@@ -326,7 +316,7 @@ fn non_humanoids_are_refused_by_name_of_what_is_missing() {
 
 #[test]
 fn calibrate_writes_a_preset_that_solve_and_render_read() {
-    let dir = temp_dir("cli");
+    let dir = scratch("cli");
     let preset = dir.join("angler.json");
     let out = bin()
         .args([
@@ -391,7 +381,7 @@ fn calibrate_writes_a_preset_that_solve_and_render_read() {
 
 #[test]
 fn palm_bones_beside_the_hand_turn_with_it_as_one_piece() {
-    let dir = temp_dir("palms");
+    let dir = scratch("palms");
     let file = dir.join("robot.gltf");
     std::fs::write(&file, palm_robot()).unwrap();
     let mut stage = stage_of(gltf_io::load(&file).unwrap());
@@ -468,7 +458,7 @@ fn solve_reports_every_node_of_a_file_with_duplicate_names() {
     ) else {
         return;
     };
-    let dir = temp_dir("dupes");
+    let dir = scratch("dupes");
     let mut doc = Doc::read(&path);
     let pairs: Vec<(String, String)> = ["Mannequin_Medium_ArmLeft", "Mannequin_Medium_ArmRight"]
         .iter()

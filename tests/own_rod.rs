@@ -19,11 +19,8 @@ use glam::{DAffine3, DQuat, DVec3};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::checks::angle_deg;
+use support::fs::asset;
 use support::gltf_edit::{Doc, quat};
-
-fn asset(name: &str) -> PathBuf {
-    bundled_assets_dir().join(name)
-}
 
 fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("anglerpose-own-rod-{}", std::process::id()));

@@ -1,15 +1,11 @@
 //! Atomic saving: a write that fails half-way leaves the old file intact and no temporary
 //! file behind; invalid presets are refused before anything is written.
 
-use anglerpose::preset::{PresetError, io};
-use std::path::{Path, PathBuf};
+mod support;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anglerpose-atomic-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use anglerpose::preset::{PresetError, io};
+use std::path::Path;
+use support::fs::fresh_scratch;
 
 fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -22,7 +18,7 @@ fn entries(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_write_failing_half_way_leaves_the_old_file_and_no_temp() {
-    let dir = scratch("half");
+    let dir = fresh_scratch("half");
     let path = dir.join("preset.json");
     std::fs::write(&path, b"old contents").unwrap();
     let big = vec![b'x'; 1 << 20];
@@ -38,7 +34,7 @@ fn a_write_failing_half_way_leaves_the_old_file_and_no_temp() {
 
 #[test]
 fn a_successful_write_replaces_the_file_and_leaves_no_temp() {
-    let dir = scratch("ok");
+    let dir = fresh_scratch("ok");
     let path = dir.join("out.bin");
     std::fs::write(&path, b"old").unwrap();
     io::write_atomic(&path, b"new contents").unwrap();
@@ -48,7 +44,7 @@ fn a_successful_write_replaces_the_file_and_leaves_no_temp() {
 
 #[test]
 fn writing_into_a_missing_folder_fails_cleanly() {
-    let dir = scratch("missing");
+    let dir = fresh_scratch("missing");
     let path = dir.join("no/such/folder/x.json");
     assert!(io::write_atomic(&path, b"x").is_err());
     assert!(entries(&dir).is_empty());
@@ -56,7 +52,7 @@ fn writing_into_a_missing_folder_fails_cleanly() {
 
 #[test]
 fn an_invalid_preset_is_not_saved() {
-    let dir = scratch("invalid");
+    let dir = fresh_scratch("invalid");
     let path = dir.join("p.json");
     let source = anglerpose::stage::bundled_assets_dir().join("presets/landing.json");
     let mut preset = io::load_preset(&source).unwrap();
@@ -77,7 +73,7 @@ fn an_invalid_preset_is_not_saved() {
 
 #[test]
 fn stale_temp_files_from_a_killed_save_do_not_block_the_next_save() {
-    let dir = scratch("stale");
+    let dir = fresh_scratch("stale");
     let path = dir.join("p.json");
     std::fs::write(&path, b"old").unwrap();
     // Temp names a killed process with our pid would have left behind.

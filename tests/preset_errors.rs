@@ -1,15 +1,12 @@
 //! Corrupted presets give clear errors naming the JSON path, `validate` reports every problem,
 //! a failed load leaves the file byte-identical, and version 0 files are migrated.
 
-use anglerpose::preset::{PresetError, Problem, io, sha256_hex};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/presets")
-        .join(name)
-}
+use anglerpose::preset::{PresetError, Problem, io, sha256_hex};
+use std::path::Path;
+use std::process::Command;
+use support::fs::fixture;
 
 fn digest(path: &Path) -> String {
     sha256_hex(&std::fs::read(path).unwrap())
@@ -18,7 +15,7 @@ fn digest(path: &Path) -> String {
 /// Loads (expecting failure) and validates; checks the file is untouched. Returns the
 /// problems `validate_file` reported and the load error's text.
 fn broken(name: &str) -> (Vec<Problem>, String) {
-    let path = fixture(name);
+    let path = fixture(&format!("presets/{name}"));
     let before = digest(&path);
     let load = io::load_preset(&path).and_then(|p| io::load_stage(&path, &p).map(|_| ()));
     let err = load.expect_err(name).to_string();
@@ -158,14 +155,14 @@ fn min_above_max_and_out_of_range_values_are_all_reported() {
         "{problems:?}"
     );
     assert!(matches!(
-        io::load_preset(fixture("bad_ranges.json")),
+        io::load_preset(fixture("presets/bad_ranges.json")),
         Err(PresetError::Invalid { ref problems, .. }) if problems.len() == 3
     ));
 }
 
 #[test]
 fn version_0_is_migrated() {
-    let path = fixture("v0_seated.json");
+    let path = fixture("presets/v0_seated.json");
     let before = digest(&path);
     let preset = io::load_preset(&path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(preset.version, anglerpose::preset::VERSION);
@@ -191,7 +188,7 @@ fn version_0_is_migrated() {
 
 #[test]
 fn a_changed_character_is_a_warning_not_an_error() {
-    let path = fixture("stale_hash.json");
+    let path = fixture("presets/stale_hash.json");
     let problems = io::validate_file(&path);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(!problems[0].is_error() && problems[0].path == "character.sha256");
@@ -213,7 +210,7 @@ fn validate_cli(path: &Path) -> (bool, String) {
 
 #[test]
 fn validate_command_prints_every_problem_and_fails() {
-    let (ok, text) = validate_cli(&fixture("wrong_types.json"));
+    let (ok, text) = validate_cli(&fixture("presets/wrong_types.json"));
     assert!(!ok, "{text}");
     for path in [
         "state.params.rod_length",
@@ -222,7 +219,7 @@ fn validate_command_prints_every_problem_and_fails() {
     ] {
         assert!(text.contains(&format!("error at {path}:")), "{text}");
     }
-    let (ok, text) = validate_cli(&fixture("version_999.json"));
+    let (ok, text) = validate_cli(&fixture("presets/version_999.json"));
     assert!(!ok && text.contains("error at version:"), "{text}");
     let bundled = anglerpose::stage::bundled_assets_dir().join("presets/cast.json");
     let (ok, text) = validate_cli(&bundled);

@@ -4,9 +4,12 @@
 //!
 //! Regenerate with `ANGLERPOSE_REGENERATE_PRESETS=1 cargo test --test preset_examples`.
 
+mod support;
+
 use anglerpose::preset::{self, Preset, io};
 use anglerpose::stage::{Stage, bundled_assets_dir};
 use std::path::PathBuf;
+use support::fs::scratch;
 
 fn presets_dir() -> PathBuf {
     bundled_assets_dir().join("presets")
@@ -25,12 +28,6 @@ fn generated() -> Vec<(&'static str, Preset)> {
     assert_eq!(character.path, "../angler.glb");
     let base = Preset::from_stage(&stage, character);
     preset::example_presets(&base)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anglerpose-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

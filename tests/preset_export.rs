@@ -11,18 +11,13 @@ use anglerpose::rig::Pose;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use support::fs::scratch;
 use support::khronos::{self, have_node};
 
 /// Tolerance of comparisons against `gltf_io::load`, whose glTF parser stores node
 /// translations and rotations as f32.
 const F32_READ: f64 = 1e-6;
 const EXAMPLES: [&str; 3] = ["seated_hold.json", "cast.json", "landing.json"];
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anglerpose-export-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn preset_path(name: &str) -> PathBuf {
     bundled_assets_dir().join("presets").join(name)
@@ -57,7 +52,7 @@ fn stage_for(name: &str, at: Option<(Phase, f64)>) -> Stage {
 
 /// Exports each example (one at another phase) once; returns (glb, stage it should match).
 fn exported() -> Vec<(PathBuf, Stage)> {
-    let dir = scratch();
+    let dir = scratch("export");
     let mut out = Vec::new();
     for name in EXAMPLES {
         let glb = dir.join(name.replace(".json", ".glb"));
@@ -188,7 +183,7 @@ fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
 
 #[test]
 fn pose_json_reproduces_the_solved_pose_over_the_timeline() {
-    let dir = scratch();
+    let dir = scratch("export");
     let out = dir.join("table.json");
     let p = preset_path("landing.json");
     export(
@@ -243,7 +238,7 @@ fn pose_json_reproduces_the_solved_pose_over_the_timeline() {
 
 #[test]
 fn export_without_a_preset_uses_the_bundled_default_and_named_poses_work() {
-    let dir = scratch();
+    let dir = scratch("export");
     let a = dir.join("default.json");
     export(&["--format", "pose-json"], &a);
     let b = dir.join("seated.json");
@@ -286,7 +281,7 @@ fn exported_glb_keeps_texture_coordinates_and_base_colour_images() {
         eprintln!("\n*** SKIP: ../shared/models is absent; textured export not tested ***\n");
         return;
     }
-    let dir = scratch();
+    let dir = scratch("export");
     for file in ["KayKit_Mannequin/manny_med_mod.gltf", "CesiumMan.glb"] {
         let character = gltf_io::load(models.join(file)).unwrap_or_else(|e| panic!("{e}"));
         let props = Props::load(&bundled_assets_dir()).unwrap();

@@ -2,23 +2,13 @@
 //! CCD parameters round-trip exactly and re-pose identically; version-1 files (one shared
 //! elbow limit) migrate to both arms; bad CCD values are reported at their JSON paths.
 
+mod support;
+
 use anglerpose::fishing::{ArmSolverKind, CcdLinkLimits, SIDES};
 use anglerpose::preset::{self, Preset, io, parse_preset};
 use anglerpose::stage::{Stage, bundled_assets_dir};
 use glam::DVec3;
-use std::path::{Path, PathBuf};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anglerpose-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/presets")
-        .join(name)
-}
+use support::fs::{fixture, scratch};
 
 /// A stage with every per-arm setting away from its default.
 fn edited_stage() -> Stage {
@@ -80,7 +70,7 @@ fn per_arm_solver_settings_round_trip_and_pose_identically() {
 
 #[test]
 fn a_version_1_preset_migrates_its_shared_elbow_limit_to_both_arms() {
-    let path = fixture("v1_landing.json");
+    let path = fixture("presets/v1_landing.json");
     let before = std::fs::read(&path).unwrap();
     let text = String::from_utf8(before.clone()).unwrap();
     assert!(text.contains("\"version\": 1") && text.contains("\"min_bend\": 0.1"));
@@ -176,7 +166,7 @@ fn bad_per_arm_values_are_reported_at_their_paths() {
 
 #[test]
 fn version_1_layout_problems_keep_their_version_1_paths() {
-    let text = std::fs::read_to_string(fixture("v1_landing.json")).unwrap();
+    let text = std::fs::read_to_string(fixture("presets/v1_landing.json")).unwrap();
     // A v1 file cannot carry v2 per-arm settings.
     let mixed = text.replacen("\"limits_enabled\"", "\"arms\": {}, \"limits_enabled\"", 1);
     assert!(has(&problems_of(&mixed), "settings.arms"));

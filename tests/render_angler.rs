@@ -3,23 +3,12 @@
 
 mod support;
 use support::golden::check_golden;
+use support::image::{hex_rgb, pixel};
 
 use anglerpose::render::capture::render_to_image;
 use anglerpose::render::gpu::test_gpu;
 use anglerpose::stage::colors;
 use anglerpose::stage::{CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for};
-use image::RgbaImage;
-
-fn hex_rgb(hex: u32) -> [u8; 3] {
-    [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8]
-}
-
-fn pixel(img: &RgbaImage, p: [f32; 2]) -> [u8; 3] {
-    let x = (p[0].floor() as u32).min(img.width() - 1);
-    let y = (p[1].floor() as u32).min(img.height() - 1);
-    let px = img.get_pixel(x, y).0;
-    [px[0], px[1], px[2]]
-}
 
 fn close(a: [u8; 3], b: [u8; 3], tol: u8) -> bool {
     (0..3).all(|i| a[i].abs_diff(b[i]) <= tol)

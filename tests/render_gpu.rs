@@ -6,6 +6,7 @@
 
 mod support;
 use support::golden::{GOLDEN_MIN_MATCHING, check_golden, matching_fraction};
+use support::image::{hex_rgb, pixel};
 
 use anglerpose::render::capture::{CAPTURE_FORMAT, capture};
 use anglerpose::render::gpu::test_gpu;
@@ -19,17 +20,6 @@ use anglerpose::stage::colors;
 use glam::{DMat4, DQuat, DVec3, Vec3};
 use image::RgbaImage;
 use support::demo::{self, DemoView};
-
-fn hex_rgb(hex: u32) -> [u8; 3] {
-    [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8]
-}
-
-fn pixel(img: &RgbaImage, p: [f32; 2]) -> [u8; 3] {
-    let x = (p[0].floor() as i64).clamp(0, img.width() as i64 - 1) as u32;
-    let y = (p[1].floor() as i64).clamp(0, img.height() as i64 - 1) as u32;
-    let c = img.get_pixel(x, y).0;
-    [c[0], c[1], c[2]]
-}
 
 fn max_diff(a: [u8; 3], b: [u8; 3]) -> u8 {
     (0..3).map(|i| a[i].abs_diff(b[i])).max().unwrap_or(0)

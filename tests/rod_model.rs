@@ -9,15 +9,10 @@ use anglerpose::fishing::rod_model::{DEFAULT_ROD_LENGTH, RodModel};
 use anglerpose::gltf_io;
 use anglerpose::stage::rod_file::{RodFileError, rod_model};
 use glam::{DAffine3, DQuat, DVec3};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use support::checks::angle_deg;
+use support::fs::asset;
 use support::gltf_edit::{Doc, quat};
-
-fn asset(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("assets")
-        .join(name)
-}
 
 fn detect(path: &Path) -> Result<RodModel, RodFileError> {
     rod_model(&gltf_io::load(path).unwrap(), Some(DEFAULT_ROD_LENGTH))

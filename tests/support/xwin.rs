@@ -268,11 +268,3 @@ pub fn read_layout(path: &Path) -> Option<([u32; 2], [u32; 2])> {
     let n = |v: &serde_json::Value| v.as_u64().map(|n| n as u32);
     Some(([n(&o[0])?, n(&o[1])?], [n(&s[0])?, n(&s[1])?]))
 }
-
-/// A fresh folder for one test.
-pub fn test_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("anglerpose-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
