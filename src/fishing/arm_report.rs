@@ -1,11 +1,10 @@
 //! [`ArmReport`]: what one arm did in one evaluation, in one shape whichever solver posed it.
 //! [`ArmIk`] holds what both solvers report about the chain (the two-bone solve fills it from
 //! its [`TwoBoneReport`], the CCD arm measures it on its result); [`SolverDetail`] holds what
-//! only one of them knows.
+//! only one of them knows ([`CcdArmReport`] for a CCD arm).
 
-use super::ccd_arm::CcdArmReport;
 use super::session_frames::GripTarget;
-use super::settings::ArmSolverKind;
+use super::settings::{ArmSolverKind, CcdLinkRole};
 use crate::ik::two_bone::{Fallback, ReachClamp, TwoBoneReport};
 use glam::DVec3;
 
@@ -106,4 +105,40 @@ impl ArmReport {
             SolverDetail::TwoBone { .. } => None,
         }
     }
+}
+
+/// One link after a CCD arm solve.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CcdLinkState {
+    /// Which link this is.
+    pub role: CcdLinkRole,
+    /// The link's bone index in the character's skeleton.
+    pub bone: usize,
+    /// Steps that rotated this link (over all passes).
+    pub rotations: u32,
+    /// A limit moved the link's rotation in the last step that touched it (hinge limitation
+    /// or Euler clamp, whichever is configured and enabled).
+    pub on_limit: bool,
+    /// Euler XYZ angles (three.js order, radians) of the link's final rotation relative to the
+    /// previous link: the vector three stores after an Euler clamp, else derived from the
+    /// quaternion.
+    pub euler: DVec3,
+}
+
+/// What the CCD solver did for one arm.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
+pub struct CcdArmReport {
+    /// Passes run (≤ the configured iterations).
+    pub iterations: u32,
+    /// A pass rotated nothing, so the remaining passes were skipped.
+    pub exited_early: bool,
+    /// Wrist–target distance before and after the solve (and blend).
+    pub initial_distance: f64,
+    /// Wrist–target distance after the solve and blend, world space.
+    pub final_distance: f64,
+    /// The blend used (the chain's own or the global weight).
+    pub blend: f64,
+    /// Forearm, then upper arm.
+    pub links: [CcdLinkState; 2],
 }

@@ -12,7 +12,7 @@
 //! bend plane when the arm is straight.
 
 use super::actor::ArmRig;
-use super::arm_report::ArmIk;
+use super::arm_report::{ArmIk, CcdArmReport, CcdLinkState};
 use super::settings::{CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings};
 use crate::ik::ccd::{
     CcdChain, CcdLink, CcdReport, CcdSolver, CcdTarget, CcdWorkspace, EulerState,
@@ -25,42 +25,6 @@ use glam::{DQuat, DVec3};
 /// A CCD arm counts as having reached its target when the wrist ends within this fraction of
 /// the arm's length (upper arm + forearm) from it (1e-4: 0.06 mm on the bundled angler).
 pub const CCD_REACH_TOLERANCE: f64 = 1e-4;
-
-/// One link after a CCD arm solve.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct CcdLinkState {
-    /// Which link this is.
-    pub role: CcdLinkRole,
-    /// The link's bone index in the character's skeleton.
-    pub bone: usize,
-    /// Steps that rotated this link (over all passes).
-    pub rotations: u32,
-    /// A limit moved the link's rotation in the last step that touched it (hinge limitation
-    /// or Euler clamp, whichever is configured and enabled).
-    pub on_limit: bool,
-    /// Euler XYZ angles (three.js order, radians) of the link's final rotation relative to the
-    /// previous link: the vector three stores after an Euler clamp, else derived from the
-    /// quaternion.
-    pub euler: DVec3,
-}
-
-/// What the CCD solver did for one arm.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-#[must_use = "a solver report says whether the solve succeeded; read it or bind it to `_`"]
-pub struct CcdArmReport {
-    /// Passes run (≤ the configured iterations).
-    pub iterations: u32,
-    /// A pass rotated nothing, so the remaining passes were skipped.
-    pub exited_early: bool,
-    /// Wrist–target distance before and after the solve (and blend).
-    pub initial_distance: f64,
-    /// Wrist–target distance after the solve and blend, world space.
-    pub final_distance: f64,
-    /// The blend used (the chain's own or the global weight).
-    pub blend: f64,
-    /// Forearm, then upper arm.
-    pub links: [CcdLinkState; 2],
-}
 
 fn link(index: usize, limits: &CcdLinkLimits) -> CcdLink {
     CcdLink {

@@ -30,12 +30,12 @@ pub use analysis::{
     ArmSample, FlipEvent, PoleProposal, TimelineAnalysis, TimelineIssue, analyse_timeline,
     analyse_timeline_on, search_poles,
 };
-pub use arm_report::{ArmIk, ArmReport, SolverDetail};
+pub use arm_report::{ArmIk, ArmReport, CcdArmReport, CcdLinkState, SolverDetail};
 pub use calibrate::{
     CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, default_threads, refine,
 };
 pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
-pub use ccd_arm::{CCD_REACH_TOLERANCE, CcdArmReport, CcdLinkState};
+pub use ccd_arm::CCD_REACH_TOLERANCE;
 pub use gear::{Gear, NetGear, ReelCrank, RodGear};
 pub use inputs::PoseInputs;
 pub use poser::{PoseEvaluation, Poser, SessionError};
