@@ -221,6 +221,16 @@ impl TwoBoneJob {
     ///
     /// The first failed check, as the matching [`TwoBoneError`] variant.
     pub fn validate(&self, skeleton: &Skeleton, pose: &Pose) -> Result<(), TwoBoneError> {
+        self.checked_lengths(skeleton, pose).map(|_| ())
+    }
+
+    /// [`TwoBoneJob::validate`], returning the segment lengths `(|B−A|, |C−B|)` it measured
+    /// (the solve needs them too).
+    fn checked_lengths(
+        &self,
+        skeleton: &Skeleton,
+        pose: &Pose,
+    ) -> Result<(f64, f64), TwoBoneError> {
         let count = skeleton.len();
         for index in [self.root, self.mid, self.tip] {
             if index >= count || index >= pose.len() {
@@ -312,7 +322,7 @@ impl TwoBoneJob {
                 return Err(TwoBoneError::ZeroLength { segment, length });
             }
         }
-        Ok(())
+        Ok((a, b))
     }
 
     /// Validates, then solves, and refreshes the world transforms of `root`'s subtree.
@@ -343,7 +353,7 @@ impl TwoBoneJob {
         skeleton: &Skeleton,
         pose: &mut Pose,
     ) -> Result<TwoBoneReport, TwoBoneError> {
-        self.validate(skeleton, pose)?;
-        Ok(self.solve_valid_chain(skeleton, pose))
+        let lengths = self.checked_lengths(skeleton, pose)?;
+        Ok(self.solve_valid_chain(skeleton, pose, lengths))
     }
 }

@@ -13,18 +13,20 @@ impl TwoBoneJob {
     }
 
     /// The solve of [`TwoBoneJob::solve_chain`] once validated. Precondition: `validate()`
-    /// passed for this skeleton and pose, and `pose` world transforms are current.
-    pub(super) fn solve_valid_chain(&self, skeleton: &Skeleton, pose: &mut Pose) -> TwoBoneReport {
+    /// passed for this skeleton and pose, `pose` world transforms are current, and `(a, b)`
+    /// are the segment lengths it measured.
+    pub(super) fn solve_valid_chain(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        (a, b): (f64, f64),
+    ) -> TwoBoneReport {
         let (root, mid, tip) = (self.root, self.mid, self.tip);
         let arm = Arm {
             shoulder: pose.world_position(root),
             elbow: pose.world_position(mid),
             wrist: pose.world_position(tip),
         };
-        let (a, b) = (
-            (arm.elbow - arm.shoulder).length(),
-            (arm.wrist - arm.elbow).length(),
-        );
         let saved = (pose.local(root).rotation, pose.local(mid).rotation);
         let reach = self.reach(&arm, a, b);
         let (v, bend_normal, fallback) = self.bend_plane(&arm, reach.u, a + b, reach.fallback);
