@@ -12,8 +12,7 @@ struct Frame {
     key_dir: vec4<f32>,
     // width, height, 1/width, 1/height in pixels.
     viewport: vec4<f32>,
-    // x: 1 = encode sRGB in the shader (target is not an *Srgb format); y: near plane distance;
-    // z: x-ray opacity (MeshStyle::XRay, 0 otherwise).
+    // x: unused (0); y: near plane distance; z: x-ray opacity (MeshStyle::XRay, 0 otherwise).
     flags: vec4<f32>,
 };
 
@@ -24,9 +23,14 @@ fn srgb_from_linear(c: vec3<f32>) -> vec3<f32> {
     return select(hi, lo, x <= vec3<f32>(0.0031308));
 }
 
+// The target is not an *Srgb format, so the shader encodes (a pipeline constant, see
+// `gpu::output_constants`: software rasterisers run both sides of a branch on a uniform, so
+// as a uniform the encode's three pows cost every fragment even for sRGB targets).
+override ENCODE_SRGB: bool = false;
+
 // Final colour as the target expects it (linear for *Srgb targets, encoded otherwise).
-fn output_colour(frame_flags: vec4<f32>, c: vec4<f32>) -> vec4<f32> {
-    if (frame_flags.x > 0.5) {
+fn output_colour(c: vec4<f32>) -> vec4<f32> {
+    if (ENCODE_SRGB) {
         return vec4<f32>(srgb_from_linear(c.rgb), c.a);
     }
     return c;

@@ -38,7 +38,7 @@ fn fs_background(in: BackgroundOut) -> @location(0) vec4<f32> {
         let ground = mix(ground_near, ground_far, pow(-dir.y, 0.5));
         c = mix(ground, horizon, exp(dir.y * 25.0));
     }
-    return output_colour(frame.flags, vec4<f32>(c, 1.0));
+    return output_colour(vec4<f32>(c, 1.0));
 }
 
 const GRID_HALF_SIZE: f32 = 40.0;
@@ -102,5 +102,5 @@ fn fs_grid(in: GridOut) -> @location(0) vec4<f32> {
     if (a <= 0.002) {
         discard;
     }
-    return output_colour(frame.flags, vec4<f32>(c, a));
+    return output_colour(vec4<f32>(c, a));
 }

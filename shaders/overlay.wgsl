@@ -108,5 +108,5 @@ fn fs_main(in: OverlayOut) -> @location(0) vec4<f32> {
         }
         c.a = c.a * coverage;
     }
-    return output_colour(frame.flags, c);
+    return output_colour(c);
 }

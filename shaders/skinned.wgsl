@@ -99,7 +99,7 @@ fn fs_main(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let albedo = draw.colour * in.colour * texel;
     let n = facing_normal(in, front);
     let c = lit(albedo.rgb, n, view_dir(in.world));
-    return output_colour(frame.flags, vec4<f32>(c, albedo.a));
+    return output_colour(vec4<f32>(c, albedo.a));
 }
 
 // X-ray: the same lit colour, see-through. Surfaces facing the camera have the opacity
@@ -116,5 +116,5 @@ fn fs_xray(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) ve
     let opacity = clamp(frame.flags.z, 0.0, 1.0);
     let alpha = clamp(opacity * (1.0 + 2.0 * fresnel), 0.0, 0.9) * albedo.a;
     let tinted = mix(c, vec3<f32>(0.80, 0.90, 1.0), 0.5 * fresnel);
-    return output_colour(frame.flags, vec4<f32>(tinted, alpha));
+    return output_colour(vec4<f32>(tinted, alpha));
 }

@@ -436,3 +436,41 @@ fn golden_images_of_the_synthetic_scene() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// A target that is not *Srgb: the shaders encode (the `ENCODE_SRGB` pipeline constant).
+
+#[test]
+fn a_plain_unorm_target_gets_the_same_bytes_as_an_srgb_one() {
+    use anglerpose::render::capture::OffscreenTarget;
+    let Some(gpu) = test_gpu() else { return };
+    let size = [240, 180];
+    let camera = demo::camera(DemoView::ThreeQuarter, size);
+    let mut images = Vec::new();
+    for format in [CAPTURE_FORMAT, wgpu::TextureFormat::Rgba8Unorm] {
+        let mut renderer = Renderer::new(&gpu, format, 1);
+        let handles: Vec<MeshHandle> = demo::meshes()
+            .iter()
+            .map(|m| renderer.upload_mesh(m).expect("demo meshes are valid"))
+            .collect();
+        // Opaque draws only: blending (overlays, grid lines) mixes encoded values on a plain
+        // target and linear ones on an sRGB target, which differ by design.
+        let mut frame = demo::frame(&handles, camera, demo::DEMO_BEND, false);
+        frame.grid = false;
+        let target = OffscreenTarget::with_format(&gpu, size, format).expect("target");
+        renderer.render(&target.view, &frame).expect("render");
+        images.push(target.read(&gpu).expect("readback"));
+    }
+    let (srgb, unorm) = (&images[0], &images[1]);
+    let mut worst = 0u8;
+    let mut lit = 0usize;
+    for (a, b) in srgb.pixels().zip(unorm.pixels()) {
+        let d = max_diff([a[0], a[1], a[2]], [b[0], b[1], b[2]]);
+        worst = worst.max(d);
+        lit += usize::from(a[0].max(a[1]).max(a[2]) > 40);
+    }
+    // The shader's encode and the hardware's differ by rounding only; without the encode the
+    // plain target would hold linear values (mid greys 40–100 levels darker).
+    assert!(worst <= 2, "largest channel difference {worst}");
+    assert!(lit > 2_000, "the scene covers the image ({lit} bright pixels)");
+}

@@ -112,10 +112,9 @@ pub(crate) struct FrameUniform {
 }
 
 impl FrameUniform {
-    /// Builds the uniform for `camera`; `encode_srgb` when the target format is not `*Srgb`.
-    /// The key light comes from the camera's upper left (camera-relative, so the figure is
+    /// Builds the uniform for `camera`. The key light comes from the camera's upper left (camera-relative, so the figure is
     /// always readable). Singular matrices give a zero inverse rather than NaN.
-    pub fn new(camera: &Camera, encode_srgb: bool) -> Self {
+    pub fn new(camera: &Camera) -> Self {
         let view = Mat4::from_cols_array_2d(&camera.view_from_world);
         let proj = Mat4::from_cols_array_2d(&camera.clip_from_view);
         let clip_from_world = proj * view;
@@ -154,7 +153,7 @@ impl FrameUniform {
             eye: eye.extend(1.0).to_array(),
             key_dir: key_dir.extend(0.0).to_array(),
             viewport: [w, h, 1.0 / w, 1.0 / h],
-            flags: [if encode_srgb { 1.0 } else { 0.0 }, near, 0.0, 0.0],
+            flags: [0.0, near, 0.0, 0.0],
         }
     }
 }

@@ -40,6 +40,16 @@ pub struct OffscreenTarget {
 impl OffscreenTarget {
     /// A `CAPTURE_FORMAT` target of `size` pixels.
     pub fn new(gpu: &Gpu, size: [u32; 2]) -> Result<Self, RenderError> {
+        Self::with_format(gpu, size, CAPTURE_FORMAT)
+    }
+
+    /// A target of `size` pixels in `format`, a 4-byte colour format (the readback copies
+    /// 4 bytes a pixel).
+    pub fn with_format(
+        gpu: &Gpu,
+        size: [u32; 2],
+        format: wgpu::TextureFormat,
+    ) -> Result<Self, RenderError> {
         let [width, height] = size;
         let max = gpu.device.limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > max || height > max {
@@ -59,7 +69,7 @@ impl OffscreenTarget {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: CAPTURE_FORMAT,
+            format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });

@@ -195,6 +195,14 @@ pub(crate) fn shader_module(
     })
 }
 
+/// The pipeline constants of `common.wgsl` for a colour target of `format`: `ENCODE_SRGB` when
+/// it is not an `*Srgb` format (the shader then encodes). A constant rather than a uniform:
+/// software rasterisers (llvmpipe) run both sides of a branch on a uniform, so the encode's
+/// three `pow`s would cost every fragment even on sRGB targets.
+pub(crate) fn output_constants(format: wgpu::TextureFormat) -> [(&'static str, f64); 1] {
+    [("ENCODE_SRGB", if format.is_srgb() { 0.0 } else { 1.0 })]
+}
+
 /// The depth format used by every pass.
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 

@@ -50,7 +50,10 @@ impl GridPipelines {
                 fragment: Some(wgpu::FragmentState {
                     module: &module,
                     entry_point: Some(fs),
-                    compilation_options: Default::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &super::gpu::output_constants(format),
+                        ..Default::default()
+                    },
                     targets: &[Some(wgpu::ColorTargetState {
                         format,
                         blend,

@@ -272,7 +272,10 @@ pub(crate) fn pipeline(
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some("fs_main"),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &super::gpu::output_constants(format),
+                ..Default::default()
+            },
             targets: &[Some(wgpu::ColorTargetState {
                 format,
                 blend: Some(wgpu::BlendState::ALPHA_BLENDING),

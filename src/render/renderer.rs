@@ -69,7 +69,6 @@ pub struct Renderer {
     queue: wgpu::Queue,
     format: wgpu::TextureFormat,
     sample_count: u32,
-    encode_srgb: bool,
     draw_stride: u64,
     layouts: MeshLayouts,
     frame_layout: wgpu::BindGroupLayout,
@@ -176,7 +175,6 @@ impl Renderer {
             device,
             format,
             sample_count,
-            encode_srgb: !format.is_srgb(),
             draw_stride,
             layouts,
             frame_layout,
@@ -342,7 +340,7 @@ impl Renderer {
             viewport: target_size,
             ..frame.camera
         };
-        let mut uniform = FrameUniform::new(&camera, self.encode_srgb);
+        let mut uniform = FrameUniform::new(&camera);
         if let MeshStyle::XRay { opacity } = frame.mesh_style {
             uniform.flags[2] = if opacity.is_finite() {
                 opacity.clamp(0.0, 1.0)

@@ -143,7 +143,10 @@ pub(crate) fn mesh_pipeline(
         fragment: Some(wgpu::FragmentState {
             module: &module,
             entry_point: Some(if xray { "fs_xray" } else { "fs_main" }),
-            compilation_options: Default::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &super::gpu::output_constants(format),
+                ..Default::default()
+            },
             targets: &[Some(wgpu::ColorTargetState {
                 format,
                 blend: Some(wgpu::BlendState::ALPHA_BLENDING),
