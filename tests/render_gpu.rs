@@ -472,5 +472,8 @@ fn a_plain_unorm_target_gets_the_same_bytes_as_an_srgb_one() {
     // The shader's encode and the hardware's differ by rounding only; without the encode the
     // plain target would hold linear values (mid greys 40–100 levels darker).
     assert!(worst <= 2, "largest channel difference {worst}");
-    assert!(lit > 2_000, "the scene covers the image ({lit} bright pixels)");
+    assert!(
+        lit > 2_000,
+        "the scene covers the image ({lit} bright pixels)"
+    );
 }

@@ -2,6 +2,7 @@
 //! offscreen texture, and egui-wgpu drawing the UI (with that texture) into the surface.
 
 use super::EditorState;
+use super::egui_draw::EguiDraw;
 use super::gizmo::editor_frame;
 use super::script::SurfaceFault;
 use crate::render::capture::{CAPTURE_FORMAT, capture};
@@ -38,7 +39,7 @@ pub struct Gfx {
     pub config: wgpu::SurfaceConfiguration,
     pub gpu: Gpu,
     pub renderer: Renderer,
-    pub egui_renderer: egui_wgpu::Renderer,
+    pub egui_renderer: EguiDraw,
     pub viewport: Option<ViewportTexture>,
     /// MSAA samples of the 3D renderer (kept for [`Gfx::rebuild_renderer`]).
     samples: u32,
@@ -104,8 +105,7 @@ impl Gfx {
             gpu.best_sample_count(CAPTURE_FORMAT)
         };
         let renderer = Renderer::new(&gpu, CAPTURE_FORMAT, samples);
-        let egui_renderer =
-            egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::default());
+        let egui_renderer = EguiDraw::new(&gpu.device, format);
         Ok(Self {
             window,
             surface,
@@ -233,44 +233,25 @@ impl Gfx {
         pixels_per_point: f32,
     ) -> [u32; 2] {
         let size_in_pixels = [target.texture.width(), target.texture.height()];
-        let screen = &egui_wgpu::ScreenDescriptor {
+        let view = target.texture.create_view(&Default::default());
+        let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
+        let clear = wgpu::Color {
+            r: 0.02,
+            g: 0.02,
+            b: 0.025,
+            a: 1.0,
+        };
+        self.egui_renderer.draw(
+            &self.gpu.device,
+            &self.gpu.queue,
+            &mut encoder,
+            &view,
             size_in_pixels,
             pixels_per_point,
-        };
-        let view = target.texture.create_view(&Default::default());
-        let device = &self.gpu.device;
-        let mut encoder = device.create_command_encoder(&Default::default());
-        let extra =
-            self.egui_renderer
-                .update_buffers(device, &self.gpu.queue, &mut encoder, jobs, screen);
-        {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(wgpu::Color {
-                            r: 0.02,
-                            g: 0.02,
-                            b: 0.025,
-                            a: 1.0,
-                        }),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            let mut pass = pass.forget_lifetime();
-            self.egui_renderer.render(&mut pass, jobs, screen);
-        }
-        self.gpu
-            .queue
-            .submit(extra.into_iter().chain([encoder.finish()]));
+            clear,
+            jobs,
+        );
+        self.gpu.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();
         self.gpu.queue.present(target);
         size_in_pixels
@@ -314,22 +295,13 @@ impl Gfx {
         );
         let view = texture.create_view(&Default::default());
         let ui_view = ui_texture.create_view(&Default::default());
-        let id = match &self.viewport {
-            Some(old) => {
-                self.egui_renderer.update_egui_texture_from_wgpu_texture(
-                    &self.gpu.device,
-                    &ui_view,
-                    wgpu::FilterMode::Linear,
-                    old.id,
-                );
-                old.id
-            }
-            None => self.egui_renderer.register_native_texture(
-                &self.gpu.device,
-                &ui_view,
-                wgpu::FilterMode::Linear,
-            ),
-        };
+        let old = self.viewport.as_ref().map(|v| v.id);
+        let id = self.egui_renderer.set_native_texture(
+            &self.gpu.device,
+            old,
+            &ui_view,
+            egui::TextureFilter::Linear,
+        );
         self.viewport = Some(ViewportTexture {
             texture,
             view,

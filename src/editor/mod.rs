@@ -11,6 +11,7 @@ mod document_cmd;
 pub mod drag;
 mod drag_cmd;
 pub mod driver;
+pub mod egui_draw;
 mod file_cmd;
 pub mod files;
 pub mod gfx;
