@@ -5,46 +5,14 @@
 mod support;
 
 use anglerpose::editor::egui_draw::EguiDraw;
-use anglerpose::editor::ui;
 use anglerpose::render::capture::OffscreenTarget;
 use anglerpose::render::gpu::test_gpu;
 use image::RgbaImage;
 use support::editor::bundled_editor;
+use support::egui_frame::side_bar_frame;
 
 const SIZE: [u32; 2] = [420, 560];
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
-
-/// Two frames of the side bar (the first loads the fonts), tessellated.
-fn side_bar_frame() -> (
-    Vec<egui::ClippedPrimitive>,
-    Vec<(egui::TextureId, egui::epaint::ImageDelta)>,
-) {
-    let ctx = egui::Context::default();
-    let mut ed = bundled_editor();
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(SIZE[0] as f32, SIZE[1] as f32),
-        )),
-        ..Default::default()
-    };
-    let mut deltas = Vec::new();
-    let mut output = None;
-    for _ in 0..2 {
-        let mut out = ctx.run_ui(input(), |ui| {
-            let mut commands = ui::Commands::default();
-            ui::side_bar_ui(ui, &mut ed, &mut commands);
-        });
-        for (id, set) in std::mem::take(&mut out.textures_delta.set) {
-            deltas.extend(set.into_iter().map(|d| (id, d)));
-        }
-        out.textures_delta.clear();
-        output = Some(out);
-    }
-    let output = output.expect("two frames");
-    let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
-    (jobs, deltas)
-}
 
 fn max_channel_difference(a: &RgbaImage, b: &RgbaImage) -> (u8, usize) {
     let mut worst = 0;
@@ -60,7 +28,7 @@ fn max_channel_difference(a: &RgbaImage, b: &RgbaImage) -> (u8, usize) {
 #[test]
 fn the_editors_egui_pass_draws_what_egui_wgpu_draws() {
     let Some(gpu) = test_gpu() else { return };
-    let (jobs, deltas) = side_bar_frame();
+    let (jobs, deltas) = side_bar_frame(&mut bundled_editor(), SIZE);
     assert!(jobs.len() > 3 && !deltas.is_empty(), "a real frame");
     let (device, queue) = (&gpu.device, &gpu.queue);
     let clear = wgpu::Color {

@@ -4,6 +4,7 @@ pub mod checks;
 pub mod clients;
 pub mod demo;
 pub mod editor;
+pub mod egui_frame;
 pub mod figures;
 pub mod fs;
 pub mod gltf_edit;
