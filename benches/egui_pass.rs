@@ -10,7 +10,6 @@ mod editor;
 #[path = "../tests/support/egui_frame.rs"]
 mod egui_frame;
 
-use anglerpose::editor::egui_draw::EguiDraw;
 use anglerpose::render::Gpu;
 use anglerpose::render::capture::OffscreenTarget;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -28,68 +27,25 @@ fn benches(c: &mut Criterion) {
         }
     };
     eprintln!("adapter: {}", gpu.describe());
-    let (device, queue) = (&gpu.device, &gpu.queue);
+    let device = &gpu.device;
     let (jobs, deltas) = egui_frame::side_bar_frame(&mut editor::bundled_editor(), SIZE);
     let target = OffscreenTarget::with_format(&gpu, SIZE, FORMAT).expect("target");
     let wait = || {
         let _ = device.poll(wgpu::PollType::wait_indefinitely());
     };
 
-    let mut ours = EguiDraw::new(device, FORMAT);
-    for (id, delta) in &deltas {
-        ours.update_texture(device, queue, *id, delta);
-    }
+    let mut ours = egui_frame::ours_renderer(&gpu, FORMAT, &deltas);
     c.bench_function("egui_pass/editor_1280x720", |b| {
         b.iter(|| {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            ours.draw(
-                device,
-                queue,
-                &mut encoder,
-                &target.view,
-                SIZE,
-                1.0,
-                CLEAR,
-                &jobs,
-            );
-            queue.submit([encoder.finish()]);
+            egui_frame::ours_draw(&gpu, &mut ours, &target.view, SIZE, CLEAR, &jobs);
             wait();
         })
     });
 
-    let mut reference = egui_wgpu::Renderer::new(device, FORMAT, Default::default());
-    for (id, delta) in &deltas {
-        reference.update_texture(device, queue, *id, delta);
-    }
-    let screen = egui_wgpu::ScreenDescriptor {
-        size_in_pixels: SIZE,
-        pixels_per_point: 1.0,
-    };
+    let mut reference = egui_frame::egui_wgpu_renderer(&gpu, FORMAT, &deltas, true);
     c.bench_function("egui_pass/egui_wgpu_1280x720", |b| {
         b.iter(|| {
-            let mut encoder = device.create_command_encoder(&Default::default());
-            let extra = reference.update_buffers(device, queue, &mut encoder, &jobs, &screen);
-            {
-                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("egui-wgpu"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &target.view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Clear(CLEAR),
-                            store: wgpu::StoreOp::Store,
-                        },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                });
-                let mut pass = pass.forget_lifetime();
-                reference.render(&mut pass, &jobs, &screen);
-            }
-            queue.submit(extra.into_iter().chain([encoder.finish()]));
+            egui_frame::egui_wgpu_draw(&gpu, &mut reference, &target.view, SIZE, CLEAR, &jobs);
             wait();
         })
     });

@@ -154,6 +154,24 @@ int main(int argc, char** argv) {
   // bend is about local X (rot_x(-0.6)), and a positive rotation about +X
   // opens the elbow (checked: ozz's bent_side test is positive at rest).
   const SimdFloat4 mid_axis = simd_float4::x_axis();
+  // The job of one arm update: target k, the chain's model matrices in `models`, the two
+  // corrections written to `sc` and `mc`.
+  auto make_job = [&](const SimdFloat4& target, const Float4x4* models,
+                      SimdQuaternion* sc, SimdQuaternion* mc) {
+    ozz::animation::IKTwoBoneJob job;
+    job.target = target;
+    job.pole_vector = pole_vector;
+    job.mid_axis = mid_axis;
+    job.weight = 1.f;
+    job.soften = 1.f;
+    job.twist_angle = 0.f;
+    job.start_joint = &models[1];
+    job.mid_joint = &models[2];
+    job.end_joint = &models[3];
+    job.start_joint_correction = sc;
+    job.mid_joint_correction = mc;
+    return job;
+  };
 
   State rest;
   for (int i = 0; i < 4; ++i) {
@@ -173,18 +191,7 @@ int main(int argc, char** argv) {
     for (int k = 0; k < 64; ++k) {
       SimdQuaternion sc, mc;
       bool reached = false;
-      ozz::animation::IKTwoBoneJob job;
-      job.target = targets[k];
-      job.pole_vector = pole_vector;
-      job.mid_axis = mid_axis;
-      job.weight = 1.f;
-      job.soften = 1.f;
-      job.twist_angle = 0.f;
-      job.start_joint = &s.models[1];
-      job.mid_joint = &s.models[2];
-      job.end_joint = &s.models[3];
-      job.start_joint_correction = &sc;
-      job.mid_joint_correction = &mc;
+      ozz::animation::IKTwoBoneJob job = make_job(targets[k], s.models, &sc, &mc);
       job.reached = &reached;
       if (!job.Run()) {
         std::fprintf(stderr, "Run() failed\n");
@@ -224,19 +231,7 @@ int main(int argc, char** argv) {
   auto arm_update = [&]() {
     k = (k + 1) & 63;
     SimdQuaternion start_correction, mid_correction;
-    ozz::animation::IKTwoBoneJob job;
-    job.target = targets[k];
-    job.pole_vector = pole_vector;
-    job.mid_axis = mid_axis;
-    job.weight = 1.f;
-    job.soften = 1.f;
-    job.twist_angle = 0.f;
-    job.start_joint = &state.models[1];
-    job.mid_joint = &state.models[2];
-    job.end_joint = &state.models[3];
-    job.start_joint_correction = &start_correction;
-    job.mid_joint_correction = &mid_correction;
-    job.Run();
+    make_job(targets[k], state.models, &start_correction, &mid_correction).Run();
     state.locals[1].rotation = state.locals[1].rotation * start_correction;
     state.locals[2].rotation = state.locals[2].rotation * mid_correction;
     RefreshChain(&state, 1);
@@ -249,19 +244,7 @@ int main(int argc, char** argv) {
   alignas(16) SimdQuaternion out[2];
   auto run_only = [&]() {
     k2 = (k2 + 1) & 63;
-    ozz::animation::IKTwoBoneJob job;
-    job.target = targets[k2];
-    job.pole_vector = pole_vector;
-    job.mid_axis = mid_axis;
-    job.weight = 1.f;
-    job.soften = 1.f;
-    job.twist_angle = 0.f;
-    job.start_joint = &fixed.models[1];
-    job.mid_joint = &fixed.models[2];
-    job.end_joint = &fixed.models[3];
-    job.start_joint_correction = &out[0];
-    job.mid_joint_correction = &out[1];
-    job.Run();
+    make_job(targets[k2], fixed.models, &out[0], &out[1]).Run();
     Escape(out);
   };
 

@@ -4,12 +4,13 @@
 
 mod support;
 
-use anglerpose::editor::egui_draw::EguiDraw;
 use anglerpose::render::capture::OffscreenTarget;
 use anglerpose::render::gpu::test_gpu;
 use image::RgbaImage;
 use support::editor::bundled_editor;
-use support::egui_frame::side_bar_frame;
+use support::egui_frame::{
+    egui_wgpu_draw, egui_wgpu_renderer, ours_draw, ours_renderer, side_bar_frame,
+};
 
 const SIZE: [u32; 2] = [420, 560];
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
@@ -30,7 +31,6 @@ fn the_editors_egui_pass_draws_what_egui_wgpu_draws() {
     let Some(gpu) = test_gpu() else { return };
     let (jobs, deltas) = side_bar_frame(&mut bundled_editor(), SIZE);
     assert!(jobs.len() > 3 && !deltas.is_empty(), "a real frame");
-    let (device, queue) = (&gpu.device, &gpu.queue);
     let clear = wgpu::Color {
         r: 0.02,
         g: 0.02,
@@ -39,62 +39,15 @@ fn the_editors_egui_pass_draws_what_egui_wgpu_draws() {
     };
 
     // Ours.
-    let mut ours = EguiDraw::new(device, FORMAT);
-    for (id, delta) in &deltas {
-        ours.update_texture(device, queue, *id, delta);
-    }
+    let mut ours = ours_renderer(&gpu, FORMAT, &deltas);
     let target = OffscreenTarget::with_format(&gpu, SIZE, FORMAT).expect("target");
-    let mut encoder = device.create_command_encoder(&Default::default());
-    ours.draw(
-        device,
-        queue,
-        &mut encoder,
-        &target.view,
-        SIZE,
-        1.0,
-        clear,
-        &jobs,
-    );
-    queue.submit([encoder.finish()]);
+    ours_draw(&gpu, &mut ours, &target.view, SIZE, clear, &jobs);
     let ours_img = target.read(&gpu).expect("readback");
 
     // egui-wgpu, without dithering (the one thing it adds).
-    let options = egui_wgpu::RendererOptions {
-        dithering: false,
-        ..Default::default()
-    };
-    let mut reference = egui_wgpu::Renderer::new(device, FORMAT, options);
-    for (id, delta) in &deltas {
-        reference.update_texture(device, queue, *id, delta);
-    }
-    let screen = egui_wgpu::ScreenDescriptor {
-        size_in_pixels: SIZE,
-        pixels_per_point: 1.0,
-    };
+    let mut reference = egui_wgpu_renderer(&gpu, FORMAT, &deltas, false);
     let target = OffscreenTarget::with_format(&gpu, SIZE, FORMAT).expect("target");
-    let mut encoder = device.create_command_encoder(&Default::default());
-    let extra = reference.update_buffers(device, queue, &mut encoder, &jobs, &screen);
-    {
-        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("egui-wgpu"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        let mut pass = pass.forget_lifetime();
-        reference.render(&mut pass, &jobs, &screen);
-    }
-    queue.submit(extra.into_iter().chain([encoder.finish()]));
+    egui_wgpu_draw(&gpu, &mut reference, &target.view, SIZE, clear, &jobs);
     let reference_img = target.read(&gpu).expect("readback");
 
     // Both drew the side bar: text and widgets, not just the clear colour.

@@ -374,22 +374,7 @@ impl EguiDraw {
         }
         queue.write_buffer(&self.vertex, 0, vertex_bytes);
         queue.write_buffer(&self.index, 0, index_bytes);
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("egui"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: target,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(clear),
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
+        let mut pass = crate::render::gpu::clear_pass(encoder, "egui", target, clear);
         if draws.is_empty() {
             return;
         }

@@ -1,7 +1,9 @@
 //! One tessellated egui frame of the editor's side bar, for the egui-pass test and bench.
 #![allow(dead_code)]
 
+use anglerpose::editor::egui_draw::EguiDraw;
 use anglerpose::editor::{EditorState, ui};
+use anglerpose::render::Gpu;
 
 /// Texture updates in the order egui sent them.
 pub type Deltas = Vec<(egui::TextureId, egui::epaint::ImageDelta)>;
@@ -36,4 +38,71 @@ pub fn side_bar_frame(
     let output = output.expect("two frames");
     let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
     (jobs, deltas)
+}
+
+/// egui-wgpu, the reference, with `deltas` applied (`dithering` as given).
+pub fn egui_wgpu_renderer(
+    gpu: &Gpu,
+    format: wgpu::TextureFormat,
+    deltas: &Deltas,
+    dithering: bool,
+) -> egui_wgpu::Renderer {
+    let options = egui_wgpu::RendererOptions {
+        dithering,
+        ..Default::default()
+    };
+    let mut renderer = egui_wgpu::Renderer::new(&gpu.device, format, options);
+    for (id, delta) in deltas {
+        renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+    }
+    renderer
+}
+
+/// Draws `jobs` with egui-wgpu into `view` (`size` pixels, 1 pixel a point), cleared to
+/// `clear`, and submits.
+pub fn egui_wgpu_draw(
+    gpu: &Gpu,
+    renderer: &mut egui_wgpu::Renderer,
+    view: &wgpu::TextureView,
+    size: [u32; 2],
+    clear: wgpu::Color,
+    jobs: &[egui::ClippedPrimitive],
+) {
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let screen = egui_wgpu::ScreenDescriptor {
+        size_in_pixels: size,
+        pixels_per_point: 1.0,
+    };
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let extra = renderer.update_buffers(device, queue, &mut encoder, jobs, &screen);
+    {
+        let pass = anglerpose::render::gpu::clear_pass(&mut encoder, "egui-wgpu", view, clear);
+        renderer.render(&mut pass.forget_lifetime(), jobs, &screen);
+    }
+    queue.submit(extra.into_iter().chain([encoder.finish()]));
+}
+
+/// The editor's egui pass with `deltas` applied.
+pub fn ours_renderer(gpu: &Gpu, format: wgpu::TextureFormat, deltas: &Deltas) -> EguiDraw {
+    let mut ours = EguiDraw::new(&gpu.device, format);
+    for (id, delta) in deltas {
+        ours.update_texture(&gpu.device, &gpu.queue, *id, delta);
+    }
+    ours
+}
+
+/// Draws `jobs` with the editor's pass into `view` (`size` pixels, 1 pixel a point), cleared
+/// to `clear`, and submits.
+pub fn ours_draw(
+    gpu: &Gpu,
+    ours: &mut EguiDraw,
+    view: &wgpu::TextureView,
+    size: [u32; 2],
+    clear: wgpu::Color,
+    jobs: &[egui::ClippedPrimitive],
+) {
+    let (device, queue) = (&gpu.device, &gpu.queue);
+    let mut encoder = device.create_command_encoder(&Default::default());
+    ours.draw(device, queue, &mut encoder, view, size, 1.0, clear, jobs);
+    queue.submit([encoder.finish()]);
 }
