@@ -221,11 +221,10 @@ impl Gfx {
     /// Draws egui's `jobs` into `target` (cleared to the window colour) and presents it.
     /// Returns the target's size in pixels.
     ///
-    /// The screen size handed to egui is the target's own, not the window's: during a burst
-    /// of resizes the window can change between layout, configure and acquire, and egui's
-    /// scissor rectangles are clamped to the screen size it is given, so a stale size would
-    /// put them outside the texture (a wgpu validation error). A mismatched frame is drawn
-    /// clipped; the caller lays out again.
+    /// The size handed to the egui pass is the target's own, not the window's: during a burst
+    /// of resizes the window can change between layout, configure and acquire, and scissor
+    /// rectangles clamped to a stale size would fall outside the texture (a wgpu validation
+    /// error). A mismatched frame is drawn clipped; the caller lays out again.
     pub fn draw_ui(
         &mut self,
         target: wgpu::SurfaceTexture,
