@@ -7,12 +7,10 @@
 
 use super::actor::{ActorRig, ArmRig};
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
-use super::calibration::GripCalibration;
 use super::ccd_arm::{CcdArmWork, solve_ccd_arm};
 use super::inputs::PoseInputs;
-use super::session::SessionState;
 use super::session_frames::{GripTarget, SessionFrames};
-use super::settings::{ArmSolverKind, SolverSettings};
+use super::settings::ArmSolverKind;
 use super::{PerSide, SIDES};
 use crate::ik::hand::{HandError, PalmJob};
 use crate::ik::two_bone::{TwoBoneError, TwoBoneJob};
@@ -129,11 +127,6 @@ impl Poser {
         pose: &mut Pose,
     ) -> Result<PoseEvaluation, SessionError> {
         inputs.validate()?;
-        let PoseInputs {
-            calibration: calib,
-            settings,
-            state,
-        } = inputs;
         if !world_from_actor.is_finite() {
             return Err(SessionError::Placement);
         }
@@ -146,21 +139,17 @@ impl Poser {
             pose.refresh_all(&actor.skeleton);
         }
         // Current grips (copies; the calibration stays as stored).
-        let frames = SessionFrames::evaluate_geared(state, calib, &actor.fit, &actor.gear);
+        let frames = SessionFrames::evaluate_geared(
+            &inputs.state,
+            &inputs.calibration,
+            &actor.fit,
+            &actor.gear,
+        );
         let mut reports = Vec::with_capacity(2);
         for side in SIDES {
             let arm = actor.arm(side);
             let grip = *frames.grips.get(side);
-            let report = self.pose_arm(
-                actor,
-                arm,
-                calib,
-                settings,
-                state,
-                world_from_actor,
-                &grip,
-                pose,
-            )?;
+            let report = self.pose_arm(actor, arm, inputs, world_from_actor, &grip, pose)?;
             reports.push(report);
         }
         let right = reports.pop().expect("two arms");
@@ -171,18 +160,20 @@ impl Poser {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn pose_arm(
         &mut self,
         actor: &ActorRig,
         arm: &ArmRig,
-        calib: &GripCalibration,
-        settings: &SolverSettings,
-        state: &SessionState,
+        inputs: &PoseInputs,
         world_from_actor: &Transform,
         grip: &GripTarget,
         pose: &mut Pose,
     ) -> Result<ArmReport, SessionError> {
+        let PoseInputs {
+            calibration: calib,
+            settings,
+            state,
+        } = inputs;
         let side = arm.side;
         let name = side.name();
         let hand_cal = calib.hands.get(side);
