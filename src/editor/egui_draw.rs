@@ -11,6 +11,8 @@
 //! drawn into, which may be smaller than the size the UI was laid out at (a resize between
 //! layout and acquire).
 
+use crate::render::gpu::{GrowBuffer, texture_sampler_layout};
+use crate::render::skinned::uniform_entry;
 use egui::epaint::textures::{TextureFilter, TextureWrapMode};
 use egui::epaint::{ImageData, ImageDelta, Primitive};
 use egui::{ClippedPrimitive, TextureId, TextureOptions};
@@ -41,8 +43,8 @@ pub struct EguiDraw {
     samplers: HashMap<TextureOptions, wgpu::Sampler>,
     textures: HashMap<TextureId, Entry>,
     next_user: u64,
-    vertex: wgpu::Buffer,
-    index: wgpu::Buffer,
+    vertex: GrowBuffer,
+    index: GrowBuffer,
     vertices: Vec<GpuVertex>,
     indices: Vec<u32>,
 }
@@ -55,43 +57,11 @@ impl EguiDraw {
             label: Some("egui.wgsl"),
             source: wgpu::ShaderSource::Wgsl(include_str!("../../shaders/egui.wgsl").into()),
         });
-        let entry = |binding, visibility, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility,
-            ty,
-            count: None,
-        };
         let screen_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("egui screen"),
-            entries: &[entry(
-                0,
-                wgpu::ShaderStages::VERTEX,
-                wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-            )],
+            entries: &[uniform_entry(0, wgpu::ShaderStages::VERTEX, false)],
         });
-        let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("egui texture"),
-            entries: &[
-                entry(
-                    0,
-                    wgpu::ShaderStages::FRAGMENT,
-                    wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                ),
-                entry(
-                    1,
-                    wgpu::ShaderStages::FRAGMENT,
-                    wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                ),
-            ],
-        });
+        let texture_layout = texture_sampler_layout(device, "egui texture");
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("egui layout"),
             bind_group_layouts: &[Some(&screen_layout), Some(&texture_layout)],
@@ -164,8 +134,8 @@ impl EguiDraw {
             samplers: HashMap::new(),
             textures: HashMap::new(),
             next_user: 0,
-            vertex: vertex_or_index(device, "egui vertices", wgpu::BufferUsages::VERTEX, 1 << 16),
-            index: vertex_or_index(device, "egui indices", wgpu::BufferUsages::INDEX, 1 << 16),
+            vertex: GrowBuffer::new(device, "egui vertices", 1 << 16, wgpu::BufferUsages::VERTEX),
+            index: GrowBuffer::new(device, "egui indices", 1 << 16, wgpu::BufferUsages::INDEX),
             vertices: Vec::new(),
             indices: Vec::new(),
         }
@@ -364,25 +334,17 @@ impl EguiDraw {
         queue.write_buffer(&self.screen, 0, bytemuck::cast_slice(&points));
         let vertex_bytes: &[u8] = bytemuck::cast_slice(&self.vertices);
         let index_bytes: &[u8] = bytemuck::cast_slice(&self.indices);
-        if vertex_bytes.len() as u64 > self.vertex.size() {
-            let n = (vertex_bytes.len() as u64).next_power_of_two();
-            self.vertex = vertex_or_index(device, "egui vertices", wgpu::BufferUsages::VERTEX, n);
-        }
-        if index_bytes.len() as u64 > self.index.size() {
-            let n = (index_bytes.len() as u64).next_power_of_two();
-            self.index = vertex_or_index(device, "egui indices", wgpu::BufferUsages::INDEX, n);
-        }
-        queue.write_buffer(&self.vertex, 0, vertex_bytes);
-        queue.write_buffer(&self.index, 0, index_bytes);
+        self.vertex.write(device, queue, vertex_bytes);
+        self.index.write(device, queue, index_bytes);
         let mut pass = crate::render::gpu::clear_pass(encoder, "egui", target, clear);
         if draws.is_empty() {
             return;
         }
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.screen_group, &[]);
-        pass.set_vertex_buffer(0, self.vertex.slice(..vertex_bytes.len() as u64));
+        pass.set_vertex_buffer(0, self.vertex.buffer.slice(..vertex_bytes.len() as u64));
         pass.set_index_buffer(
-            self.index.slice(..index_bytes.len() as u64),
+            self.index.buffer.slice(..index_bytes.len() as u64),
             wgpu::IndexFormat::Uint32,
         );
         for (clip, id, range, base) in draws {
@@ -403,18 +365,4 @@ fn scissor(clip: egui::Rect, ppp: f32, size: [u32; 2]) -> Option<[u32; 4]> {
     let (x0, y0) = (px(clip.min.x, size[0]), px(clip.min.y, size[1]));
     let (x1, y1) = (px(clip.max.x, size[0]), px(clip.max.y, size[1]));
     (x1 > x0 && y1 > y0).then_some([x0, y0, x1 - x0, y1 - y0])
-}
-
-fn vertex_or_index(
-    device: &wgpu::Device,
-    label: &str,
-    usage: wgpu::BufferUsages,
-    size: u64,
-) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size: size.max(4),
-        usage: usage | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
 }

@@ -228,6 +228,82 @@ pub fn clear_pass<'e>(
     })
 }
 
+/// A GPU buffer that grows (to the next power of two) when a frame needs more.
+pub(crate) struct GrowBuffer {
+    pub(crate) buffer: wgpu::Buffer,
+    capacity: u64,
+    usage: wgpu::BufferUsages,
+    label: &'static str,
+}
+
+impl GrowBuffer {
+    pub(crate) fn new(
+        device: &wgpu::Device,
+        label: &'static str,
+        capacity: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Self {
+        let usage = usage | wgpu::BufferUsages::COPY_DST;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: capacity,
+            usage,
+            mapped_at_creation: false,
+        });
+        Self {
+            buffer,
+            capacity,
+            usage,
+            label,
+        }
+    }
+
+    /// Writes `bytes` at offset 0; returns true when the buffer was replaced (rebind needed).
+    pub(crate) fn write(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        bytes: &[u8],
+    ) -> bool {
+        let mut grown = false;
+        if bytes.len() as u64 > self.capacity {
+            self.capacity = (bytes.len() as u64).next_power_of_two();
+            *self = Self::new(device, self.label, self.capacity, self.usage);
+            grown = true;
+        }
+        if !bytes.is_empty() {
+            queue.write_buffer(&self.buffer, 0, bytes);
+        }
+        grown
+    }
+}
+
+/// The layout of a texture (2D, filterable float) at binding 0 and its filtering sampler at
+/// binding 1, both for the fragment stage: a mesh's base colour, an egui image.
+pub(crate) fn texture_sampler_layout(device: &wgpu::Device, label: &str) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+        ],
+    })
+}
+
 /// The depth format used by every pass.
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 

@@ -2,6 +2,7 @@
 //! when a frame needs more).
 
 use super::camera::FrameUniform;
+use super::gpu::GrowBuffer;
 use super::grid::GridPipelines;
 use super::mesh::{GpuMesh, upload};
 use super::overlay::{OverlayBuilder, OverlayVertex};
@@ -10,51 +11,6 @@ use super::skinned::{
 };
 use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
 use glam::{Mat4, Vec3};
-
-/// A GPU buffer that grows (to the next power of two) when a frame needs more.
-struct GrowBuffer {
-    buffer: wgpu::Buffer,
-    capacity: u64,
-    usage: wgpu::BufferUsages,
-    label: &'static str,
-}
-
-impl GrowBuffer {
-    fn new(
-        device: &wgpu::Device,
-        label: &'static str,
-        capacity: u64,
-        usage: wgpu::BufferUsages,
-    ) -> Self {
-        let usage = usage | wgpu::BufferUsages::COPY_DST;
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: capacity,
-            usage,
-            mapped_at_creation: false,
-        });
-        Self {
-            buffer,
-            capacity,
-            usage,
-            label,
-        }
-    }
-
-    /// Writes `bytes` at offset 0; returns true when the buffer was replaced (rebind needed).
-    fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, bytes: &[u8]) -> bool {
-        let mut grown = false;
-        if bytes.len() as u64 > self.capacity {
-            self.capacity = (bytes.len() as u64).next_power_of_two();
-            *self = Self::new(device, self.label, self.capacity, self.usage);
-            grown = true;
-        }
-        if !bytes.is_empty() {
-            queue.write_buffer(&self.buffer, 0, bytes);
-        }
-        grown
-    }
-}
 
 /// Offscreen attachments sized to the viewport: MSAA colour (when sample_count > 1) and depth.
 struct Attachments {
