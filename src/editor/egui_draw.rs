@@ -11,7 +11,7 @@
 //! drawn into, which may be smaller than the size the UI was laid out at (a resize between
 //! layout and acquire).
 
-use crate::render::gpu::{GrowBuffer, texture_sampler_layout};
+use crate::render::gpu::{GrowBuffer, texture_sampler_group, texture_sampler_layout};
 use crate::render::skinned::uniform_entry;
 use egui::epaint::textures::{TextureFilter, TextureWrapMode};
 use egui::epaint::{ImageData, ImageDelta, Primitive};
@@ -166,20 +166,7 @@ impl EguiDraw {
                 ..Default::default()
             })
         });
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("egui texture"),
-            layout: &self.texture_layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(sampler),
-                },
-            ],
-        })
+        texture_sampler_group(device, "egui texture", &self.texture_layout, view, sampler)
     }
 
     /// Applies one of egui's texture updates: a whole image (a new texture) or a patch of an

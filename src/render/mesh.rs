@@ -262,20 +262,13 @@ pub(crate) fn upload(
         )
     });
     let view = own_view.as_ref().unwrap_or(white);
-    let material = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(&format!("{} material", mesh.name)),
-        layout: material_layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Sampler(sampler),
-            },
-        ],
-    });
+    let material = super::gpu::texture_sampler_group(
+        device,
+        &format!("{} material", mesh.name),
+        material_layout,
+        view,
+        sampler,
+    );
     let max_joint = mesh
         .joints
         .iter()
