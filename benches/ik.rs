@@ -2,9 +2,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-#[path = "ik_ccd.rs"]
+#[path = "ik/ccd.rs"]
 mod ik_ccd;
-#[path = "ik_two_bone.rs"]
+#[path = "ik/two_bone.rs"]
 mod ik_two_bone;
 
 fn ik(c: &mut Criterion) {

@@ -2,7 +2,7 @@
 # Side-by-side CCD timing: Rust (criterion, `cargo bench --bench ik -- ccd/`) against three.js
 # r187's CCDIKSolver (node, scripts/bench_threejs_ccd.mjs) on every scene of tests/fixtures/ccd,
 # in the same run. Prints a markdown table of medians (ns per restore + update, see
-# benches/ik_ccd.rs) and the ratio three.js / Rust.
+# benches/ik/ccd.rs) and the ratio three.js / Rust.
 #
 #   scripts/bench-ccd-vs-threejs.sh [--oracle DIR] [extra criterion args, e.g. --measurement-time 3]
 #
