@@ -72,9 +72,9 @@ fn unreachable_too_far_straightens_toward_target() {
     assert_close(wrist, expected, 1e-12, "clamped wrist");
     assert!((report.residual - ((target - shoulder).length() - (a + b - m))).abs() < 1e-12);
     assert!(
-        report.elbow_bend < 0.03,
+        report.elbow_bend() < 0.03,
         "nearly straight: {}",
-        report.elbow_bend
+        report.elbow_bend()
     );
 }
 
@@ -350,6 +350,35 @@ fn validate_rejects_bad_jobs_and_leaves_pose_alone() {
 }
 
 #[test]
+fn non_uniform_scale_on_the_chain_is_rejected_and_elsewhere_allowed() {
+    let (skel, mut pose) = arm::build(&ArmSpec::default());
+    let s = pose.world_position(UPPER);
+    let j = job(s + DVec3::new(0.25, -0.2, 0.2), s + DVec3::Z);
+    let with_scale = |pose: &mut anglerpose::rig::Pose, bone: usize, scale: DVec3| {
+        let mut t = *pose.local(bone);
+        t.scale = scale;
+        pose.set_local(bone, t);
+        pose.refresh_all(&skel);
+    };
+    // On an ancestor of the chain: rejected, naming the bone.
+    with_scale(&mut pose, PARENT, DVec3::new(1.0, 1.2, 1.0));
+    assert!(!pose.all_local_scales_uniform());
+    let err = j.solve(&skel, &mut pose).unwrap_err();
+    assert!(
+        matches!(err, TwoBoneError::NonUniformScale { bone, .. } if bone == PARENT),
+        "{err}"
+    );
+    // Made uniform again (the pose's count goes back to zero): solved.
+    with_scale(&mut pose, PARENT, DVec3::splat(1.2));
+    assert!(pose.all_local_scales_uniform());
+    assert!(j.solve(&skel, &mut pose).unwrap().reached);
+    // Below the hand, off the chain: allowed.
+    with_scale(&mut pose, FINGER, DVec3::new(1.0, 2.0, 1.0));
+    assert!(!pose.all_local_scales_uniform());
+    assert!(j.solve(&skel, &mut pose).unwrap().reached);
+}
+
+#[test]
 fn zero_length_bones_are_rejected() {
     let (skel, mut pose) = arm::build(&ArmSpec {
         fore_len: 0.0,
@@ -376,9 +405,9 @@ fn elbow_limit_clamps_bend_and_reaims_shoulder() {
     let report = limited.solve(&skel, &mut pose).unwrap();
     assert!(report.elbow_limited);
     assert!(
-        (report.elbow_bend - 60f64.to_radians()).abs() < 1e-9,
+        (report.elbow_bend() - 60f64.to_radians()).abs() < 1e-9,
         "{}",
-        report.elbow_bend
+        report.elbow_bend()
     );
     // Closest the clamped elbow allows: the wrist is on the shoulder→target ray at the
     // distance the 60° bend gives.
@@ -393,7 +422,7 @@ fn elbow_limit_clamps_bend_and_reaims_shoulder() {
     free.elbow_limit.as_mut().unwrap().enabled = false;
     let report = free.solve(&skel, &mut pose).unwrap();
     assert!(report.reached && !report.elbow_limited);
-    assert!(report.elbow_bend > 60f64.to_radians());
+    assert!(report.elbow_bend() > 60f64.to_radians());
 
     // A minimum bend keeps the elbow from locking straight.
     let (skel, mut pose) = arm::build(&ArmSpec::default());
@@ -403,7 +432,7 @@ fn elbow_limit_clamps_bend_and_reaims_shoulder() {
     };
     let report = far.solve(&skel, &mut pose).unwrap();
     assert!(report.elbow_limited);
-    assert!((report.elbow_bend - 15f64.to_radians()).abs() < 1e-9);
+    assert!((report.elbow_bend() - 15f64.to_radians()).abs() < 1e-9);
 }
 
 #[test]

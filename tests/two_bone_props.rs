@@ -128,7 +128,7 @@ proptest! {
         for bone in 0..s.pose.len() {
             prop_assert!(s.pose.world_position(bone).is_finite());
         }
-        prop_assert!(s.report.residual.is_finite() && s.report.elbow_bend.is_finite());
+        prop_assert!(s.report.residual.is_finite() && s.report.elbow_bend().is_finite());
         prop_assert!(s.report.bend_normal.is_finite());
     }
 
@@ -151,7 +151,7 @@ proptest! {
         let w_perp = w - u * w.dot(u);
         let scale = s.a0 + s.b0;
         // Pole clearly off the reach line and a clearly bent elbow.
-        if s.reachable && w_perp.length() > 1e-3 * scale && s.report.elbow_bend > 1e-3 {
+        if s.reachable && w_perp.length() > 1e-3 * scale && s.report.elbow_bend() > 1e-3 {
             let e = s.pose.world_position(FORE) - s.shoulder;
             let e_perp = e - u * e.dot(u);
             prop_assert!(e_perp.dot(w_perp) > 0.0, "elbow on the wrong side");
@@ -170,7 +170,7 @@ proptest! {
         let bend_at = |d: f64| std::f64::consts::PI
             - ((a * a + b * b - d * d) / (2.0 * a * b)).clamp(-1.0, 1.0).acos();
         let (straightest, most_folded) = (bend_at(a + b - m), bend_at((a - b).abs() + m));
-        let bend = s.report.elbow_bend;
+        let bend = s.report.elbow_bend();
         let tol = 1e-6;
         let lo_eff = lo.clamp(straightest, most_folded);
         let hi_eff = hi.clamp(straightest, most_folded);

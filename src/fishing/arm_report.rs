@@ -56,7 +56,7 @@ impl ArmIk {
             residual: r.residual,
             clamp: r.clamp,
             elbow_limited: r.elbow_limited,
-            elbow_bend: r.elbow_bend,
+            elbow_bend: r.elbow_bend(),
             bend_normal: r.bend_normal,
             elbow_in_world: r.elbow_in_world,
             wrist_goal_in_world: r.wrist_goal_in_world,

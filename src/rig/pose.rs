@@ -26,6 +26,15 @@ pub struct Pose {
     parent_slot: Vec<usize>,
     /// Placement of the whole skeleton: world-from-actor-root (roots are its children).
     world_from_actor: Transform,
+    /// How many bones have a local scale that is not exactly uniform (`x = y = z`), kept by
+    /// the setters: solvers that need uniform scale skip their walk up the chain when it is 0.
+    nonuniform_locals: usize,
+}
+
+/// `x = y = z` exactly.
+#[inline]
+fn exactly_uniform(s: DVec3) -> bool {
+    s.x == s.y && s.y == s.z
 }
 
 impl Pose {
@@ -34,6 +43,7 @@ impl Pose {
         let local: Vec<Transform> = skeleton.bones().iter().map(|b| b.rest).collect();
         let n = local.len();
         let local_affine = local.iter().map(Transform::to_affine).collect();
+        let nonuniform_locals = local.iter().filter(|t| !exactly_uniform(t.scale)).count();
         let parent_slot = (0..n).map(|b| skeleton.parent(b).unwrap_or(n)).collect();
         let mut pose = Self {
             local,
@@ -42,6 +52,7 @@ impl Pose {
             world_rot: vec![DQuat::IDENTITY; n + 1],
             parent_slot,
             world_from_actor: Transform::IDENTITY,
+            nonuniform_locals,
         };
         pose.refresh_all(skeleton);
         pose
@@ -79,6 +90,9 @@ impl Pose {
     /// If `bone >= self.len()`.
     #[inline]
     pub fn set_local(&mut self, bone: usize, t: Transform) {
+        let was = !exactly_uniform(self.local[bone].scale);
+        self.nonuniform_locals = self.nonuniform_locals - usize::from(was)
+            + usize::from(!exactly_uniform(t.scale));
         self.local[bone] = t;
         self.local_affine[bone] = t.to_affine();
     }
@@ -94,6 +108,13 @@ impl Pose {
         let local = &mut self.local[bone];
         local.rotation = q;
         self.local_affine[bone] = local.to_affine();
+    }
+
+    /// True when every bone's local scale is exactly uniform (`x = y = z`; the actor
+    /// placement is not included). O(1): the setters keep count.
+    #[inline]
+    pub fn all_local_scales_uniform(&self) -> bool {
+        self.nonuniform_locals == 0
     }
 
     /// Placement of the whole skeleton in world space: the parent transform of every root.

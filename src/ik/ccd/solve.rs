@@ -334,7 +334,7 @@ impl CcdSolver {
 /// scale (x = y = z): then every world matrix on the way is `s·R`.
 fn uniform_scale_to_root(skeleton: &Skeleton, pose: &Pose, bone: usize) -> bool {
     let uniform = |s: DVec3| s.x == s.y && s.y == s.z;
-    let mut cur = Some(bone);
+    let mut cur = (!pose.all_local_scales_uniform()).then_some(bone);
     while let Some(b) = cur {
         if !uniform(pose.local(b).scale) {
             return false;

@@ -195,8 +195,11 @@ pub struct TwoBoneReport {
     pub softened: bool,
     /// The elbow limit clamped the bend.
     pub elbow_limited: bool,
-    /// Final elbow bend: the angle between upper arm and forearm directions (0 = straight).
-    pub elbow_bend: f64,
+    /// Cosine of the final elbow bend (see [`TwoBoneReport::elbow_bend`]); the angle itself
+    /// costs an `acos` that a solve in a tight loop rarely needs. Serialised as the angle,
+    /// `elbow_bend`.
+    #[serde(rename = "elbow_bend", serialize_with = "serialize_acos")]
+    pub cos_elbow_bend: f64,
     /// Unit normal of the bend plane, `u × v` (shoulder→target × pole direction).
     pub bend_normal: DVec3,
     /// The first degenerate-direction fallback taken, if any.
@@ -205,6 +208,18 @@ pub struct TwoBoneReport {
     pub elbow_in_world: DVec3,
     /// The clamped wrist target `C*` (before weighting), world space.
     pub wrist_goal_in_world: DVec3,
+}
+
+impl TwoBoneReport {
+    /// Final elbow bend: the angle between upper arm and forearm directions (0 = straight),
+    /// radians in `[0, π]`.
+    pub fn elbow_bend(&self) -> f64 {
+        self.cos_elbow_bend.acos()
+    }
+}
+
+fn serialize_acos<S: serde::Serializer>(cos: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(cos.acos())
 }
 
 fn is_uniform(s: DVec3) -> bool {
@@ -286,7 +301,8 @@ impl TwoBoneJob {
                 });
             }
         }
-        let mut cur = Some(self.tip);
+        // Uniform to the tolerance below is implied by exactly uniform everywhere.
+        let mut cur = (!pose.all_local_scales_uniform()).then_some(self.tip);
         while let Some(b) = cur {
             let s = pose.local(b).scale;
             if !is_uniform(s) {

@@ -65,7 +65,7 @@ impl TwoBoneJob {
             clamp: reach.clamp,
             softened: reach.softened,
             elbow_limited: reach.elbow_limited,
-            elbow_bend: cos_bend.acos(),
+            cos_elbow_bend: cos_bend,
             bend_normal,
             fallback,
             elbow_in_world: elbow_goal,
