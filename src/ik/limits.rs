@@ -30,20 +30,43 @@ pub fn euler_xyz_from_quat(q: DQuat) -> DVec3 {
     let m23 = yz - wx;
     let m32 = yz + wx;
     let m33 = 1.0 - (xx + yy);
-    let ey = m13.clamp(-1.0, 1.0).asin();
+    let ey = asin_exact(m13.clamp(-1.0, 1.0));
     if m13.abs() < 0.9999999 {
-        DVec3::new((-m23).atan2(m33), ey, (-m12).atan2(m11))
+        DVec3::new(atan2_exact(-m23, m33), ey, atan2_exact(-m12, m11))
     } else {
-        DVec3::new(m32.atan2(m22), ey, 0.0)
+        DVec3::new(atan2_exact(m32, m22), ey, 0.0)
     }
+}
+
+// Zero angles are common here (a hinge rotates about one axis, so two of its Euler angles
+// are ±0) and libm's answers for them are exact by IEEE 754 / C Annex F: asin(±0) = ±0,
+// atan2(±0, x > 0) = ±0, sin(±0) = ±0, cos(±0) = 1. These return those bits without the call;
+// every other input goes to libm, so results are bit-identical to the plain calls.
+
+/// `v.asin()`, with ±0 returned as is.
+#[inline]
+fn asin_exact(v: f64) -> f64 {
+    if v == 0.0 { v } else { v.asin() }
+}
+
+/// `y.atan2(x)`, with `(±0, x > 0)` returning `±0` without the call.
+#[inline]
+fn atan2_exact(y: f64, x: f64) -> f64 {
+    if y == 0.0 && x > 0.0 { y } else { y.atan2(x) }
+}
+
+/// `v.sin_cos()`, with ±0 returning `(±0, 1)` without the call.
+#[inline]
+fn sin_cos_exact(v: f64) -> (f64, f64) {
+    if v == 0.0 { (v, 1.0) } else { v.sin_cos() }
 }
 
 /// Quaternion of Euler XYZ angles `v`, exactly like three.js `Quaternion.setFromEuler` for
 /// order `'XYZ'`. Always unit length (up to rounding); any finite `v` is accepted.
 pub fn quat_from_euler_xyz(v: DVec3) -> DQuat {
-    let (s1, c1) = (v.x / 2.0).sin_cos();
-    let (s2, c2) = (v.y / 2.0).sin_cos();
-    let (s3, c3) = (v.z / 2.0).sin_cos();
+    let (s1, c1) = sin_cos_exact(v.x / 2.0);
+    let (s2, c2) = sin_cos_exact(v.y / 2.0);
+    let (s3, c3) = sin_cos_exact(v.z / 2.0);
     DQuat::from_xyzw(
         s1 * c2 * c3 + c1 * s2 * s3,
         c1 * s2 * c3 - s1 * c2 * s3,
@@ -343,6 +366,39 @@ mod tests {
             got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
             "rem_exact({x:e}, {m:e}) = {got:e}, fmod gives {want:e}"
         );
+    }
+
+    fn same_bits(got: f64, want: f64) -> bool {
+        got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan())
+    }
+
+    #[test]
+    fn zero_angle_shortcuts_match_libm_bit_for_bit() {
+        let values = [
+            0.0,
+            -0.0,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            1e-300,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            3.0,
+            -3.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        for &y in &values {
+            assert!(same_bits(asin_exact(y), y.asin()), "asin({y:e})");
+            let (s, c) = sin_cos_exact(y);
+            let (ws, wc) = y.sin_cos();
+            assert!(same_bits(s, ws) && same_bits(c, wc), "sin_cos({y:e})");
+            for &x in &values {
+                assert!(same_bits(atan2_exact(y, x), y.atan2(x)), "atan2({y:e}, {x:e})");
+            }
+        }
     }
 
     #[test]
