@@ -1,31 +1,22 @@
-// Lit mesh pipeline: GPU skinning (skinning.wgsl) for skinned draws, a model matrix for rigid
-// props. Material: hemisphere ambient + camera-relative key light + cool fill + rim, base
-// colour x vertex colour x texture.
+// Lit mesh pipeline. Positions and normals come in their own vertex stream: the frame's
+// skinned-vertex buffer for skinned draws (skinned once per frame by skin_compute.wgsl) or
+// the mesh's rest stream for rigid props, placed by the draw's model matrix. Material:
+// hemisphere ambient + camera-relative key light + cool fill + rim, base colour x vertex
+// colour x texture.
 
 @group(0) @binding(0) var<uniform> frame: Frame;
-@group(0) @binding(1) var<storage, read> joint_matrices: array<mat4x4<f32>>;
-
-struct Draw {
-    world_from_mesh: mat4x4<f32>,
-    // Inverse-transpose of world_from_mesh (for normals).
-    normal_from_mesh: mat4x4<f32>,
-    // Base colour factor x tint (linear).
-    colour: vec4<f32>,
-    // x: 1 = skinned, y: first joint of this draw's palette in joint_matrices.
-    flags: vec4<u32>,
-};
-@group(0) @binding(2) var<uniform> draw: Draw;
+@group(0) @binding(1) var<uniform> draw: Draw;
 
 @group(1) @binding(0) var base_texture: texture_2d<f32>;
 @group(1) @binding(1) var base_sampler: sampler;
 
 struct VertexIn {
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
+    // Stream 1: skinned (or rest) position (w = 1) and normal (w = 0).
+    @location(0) position: vec4<f32>,
+    @location(1) normal: vec4<f32>,
+    // Stream 0: the mesh's surface attributes.
     @location(2) uv: vec2<f32>,
     @location(3) colour: vec4<f32>,
-    @location(4) joints: vec4<u32>,
-    @location(5) weights: vec4<f32>,
 };
 
 struct VertexOut {
@@ -38,18 +29,11 @@ struct VertexOut {
 
 @vertex
 fn vs_main(v: VertexIn) -> VertexOut {
-    var position = vec4<f32>(v.position, 1.0);
-    var normal = vec4<f32>(v.normal, 0.0);
-    if (draw.flags.x == 1u) {
-        let skin = skin_matrix(v.joints, v.weights, draw.flags.y);
-        position = skin * position;
-        normal = skin * normal;
-    }
-    let world = draw.world_from_mesh * position;
+    let world = draw.world_from_mesh * v.position;
     var out: VertexOut;
     out.world = world.xyz / world.w;
     out.clip = frame.clip_from_world * world;
-    out.normal = (draw.normal_from_mesh * normal).xyz;
+    out.normal = (draw.normal_from_mesh * v.normal).xyz;
     out.uv = v.uv;
     out.colour = v.colour;
     return out;

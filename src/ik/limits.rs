@@ -396,7 +396,10 @@ mod tests {
             let (ws, wc) = y.sin_cos();
             assert!(same_bits(s, ws) && same_bits(c, wc), "sin_cos({y:e})");
             for &x in &values {
-                assert!(same_bits(atan2_exact(y, x), y.atan2(x)), "atan2({y:e}, {x:e})");
+                assert!(
+                    same_bits(atan2_exact(y, x), y.atan2(x)),
+                    "atan2({y:e}, {x:e})"
+                );
             }
         }
     }

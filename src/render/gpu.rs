@@ -258,6 +258,17 @@ impl GrowBuffer {
         }
     }
 
+    /// Makes room for `len` bytes (contents are lost when it grows); returns true when the
+    /// buffer was replaced (rebind needed).
+    pub(crate) fn reserve(&mut self, device: &wgpu::Device, len: u64) -> bool {
+        if len <= self.capacity {
+            return false;
+        }
+        self.capacity = len.next_power_of_two();
+        *self = Self::new(device, self.label, self.capacity, self.usage);
+        true
+    }
+
     /// Writes `bytes` at offset 0; returns true when the buffer was replaced (rebind needed).
     pub(crate) fn write(
         &mut self,
@@ -265,12 +276,7 @@ impl GrowBuffer {
         queue: &wgpu::Queue,
         bytes: &[u8],
     ) -> bool {
-        let mut grown = false;
-        if bytes.len() as u64 > self.capacity {
-            self.capacity = (bytes.len() as u64).next_power_of_two();
-            *self = Self::new(device, self.label, self.capacity, self.usage);
-            grown = true;
-        }
+        let grown = self.reserve(device, bytes.len() as u64);
         if !bytes.is_empty() {
             queue.write_buffer(&self.buffer, 0, bytes);
         }

@@ -1,6 +1,7 @@
 //! CPU-side mesh data and its upload to GPU buffers.
 
 use super::RenderError;
+use super::skinned::MeshLayouts;
 use wgpu::util::DeviceExt;
 
 /// An RGBA8 texture in sRGB (glTF base-colour convention), rows top to bottom.
@@ -133,9 +134,9 @@ impl MeshHandle {
     }
 }
 
-/// The interleaved vertex the mesh pipeline reads (72 bytes).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+/// One vertex with every attribute defaulted and its weights renormalised: what
+/// [`interleave`] makes of a [`MeshData`] before it is split into the GPU streams.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct GpuVertex {
     pub position: [f32; 3],
     pub normal: [f32; 3],
@@ -145,17 +146,55 @@ pub(crate) struct GpuVertex {
     pub weights: [f32; 4],
 }
 
-impl GpuVertex {
-    pub const ATTRIBUTES: [wgpu::VertexAttribute; 6] = wgpu::vertex_attr_array![
-        0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Float32x4, 4 => Uint16x4,
-        5 => Float32x4
-    ];
+/// Vertex stream 0 of the mesh pipeline: what skinning does not change (24 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct SurfaceVertex {
+    pub uv: [f32; 2],
+    pub color: [f32; 4],
+}
+
+impl SurfaceVertex {
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 2] =
+        wgpu::vertex_attr_array![2 => Float32x2, 3 => Float32x4];
+}
+
+/// Vertex stream 1 of the mesh pipeline: position (w = 1) and normal (w = 0), either a
+/// mesh's rest stream or a skinned draw's range of the frame's skinned-vertex buffer
+/// (`Skinned` in `shaders/skin_compute.wgsl`, 32 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct StreamVertex {
+    pub position: [f32; 4],
+    pub normal: [f32; 4],
+}
+
+impl StreamVertex {
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 2] =
+        wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4];
+}
+
+/// The skinning pass's input vertex (`SkinVertex` in `shaders/skin_compute.wgsl`, 64 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct SkinVertex {
+    pub position: [f32; 4],
+    pub normal: [f32; 4],
+    pub joints: [u32; 4],
+    pub weights: [f32; 4],
 }
 
 /// The GPU side of one uploaded mesh.
 #[derive(Debug)]
 pub(crate) struct GpuMesh {
-    pub vertices: wgpu::Buffer,
+    /// Stream 0 ([`SurfaceVertex`]).
+    pub surface: wgpu::Buffer,
+    /// Stream 1 in bind pose ([`StreamVertex`]): what rigid draws read.
+    pub rest: wgpu::Buffer,
+    /// Skinned meshes: the skinning pass's group 1 (their [`SkinVertex`]es).
+    pub skin_vertices: Option<wgpu::BindGroup>,
+    /// Number of vertices (0 for an empty mesh, whose buffers hold one dummy vertex).
+    pub vertex_count: u32,
     pub indices: wgpu::Buffer,
     pub index_count: u32,
     pub material: wgpu::BindGroup,
@@ -224,34 +263,68 @@ pub(crate) fn interleave(mesh: &MeshData) -> Vec<GpuVertex> {
 pub(crate) fn upload(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    material_layout: &wgpu::BindGroupLayout,
+    layouts: &MeshLayouts,
     sampler: &wgpu::Sampler,
     white: &wgpu::TextureView,
     mesh: &MeshData,
 ) -> Result<GpuMesh, RenderError> {
     mesh.validate()?;
-    let vertices = interleave(mesh);
-    // wgpu rejects zero-sized vertex buffers in some backends: keep at least one vertex/index.
-    let vertex_bytes: &[u8] = if vertices.is_empty() {
-        bytemuck::bytes_of(&ZERO_VERTEX)
-    } else {
-        bytemuck::cast_slice(&vertices)
-    };
+    let mut vertices = interleave(mesh);
+    let vertex_count = vertices.len() as u32;
+    // wgpu rejects zero-sized buffers in some backends: keep at least one vertex/index.
+    if vertices.is_empty() {
+        vertices.push(ZERO_VERTEX);
+    }
     let index_data: Vec<u32> = if mesh.indices.is_empty() {
         vec![0; 4]
     } else {
         mesh.indices.clone()
     };
-    let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(&format!("{} vertices", mesh.name)),
-        contents: vertex_bytes,
-        usage: wgpu::BufferUsages::VERTEX,
+    let buffer = |what: &str, contents: &[u8], usage| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(&format!("{} {what}", mesh.name)),
+            contents,
+            usage,
+        })
+    };
+    let surface: Vec<SurfaceVertex> = vertices
+        .iter()
+        .map(|v| SurfaceVertex {
+            uv: v.uv,
+            color: v.color,
+        })
+        .collect();
+    let surface = buffer(
+        "surface",
+        bytemuck::cast_slice(&surface),
+        wgpu::BufferUsages::VERTEX,
+    );
+    let rest: Vec<StreamVertex> = vertices
+        .iter()
+        .map(|v| StreamVertex {
+            position: homogeneous(v.position, 1.0),
+            normal: homogeneous(v.normal, 0.0),
+        })
+        .collect();
+    let rest = buffer(
+        "rest",
+        bytemuck::cast_slice(&rest),
+        wgpu::BufferUsages::VERTEX,
+    );
+    let skin_vertices = mesh.is_skinned().then(|| {
+        let input: Vec<SkinVertex> = vertices.iter().map(skin_vertex).collect();
+        let input = buffer(
+            "skin input",
+            bytemuck::cast_slice(&input),
+            wgpu::BufferUsages::STORAGE,
+        );
+        layouts.skin_vertices_group(device, &mesh.name, &input)
     });
-    let index_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(&format!("{} indices", mesh.name)),
-        contents: bytemuck::cast_slice(&index_data),
-        usage: wgpu::BufferUsages::INDEX,
-    });
+    let index_buffer = buffer(
+        "indices",
+        bytemuck::cast_slice(&index_data),
+        wgpu::BufferUsages::INDEX,
+    );
     let own_view = mesh.texture.as_ref().map(|t| {
         srgb_texture_view(
             device,
@@ -265,7 +338,7 @@ pub(crate) fn upload(
     let material = super::gpu::texture_sampler_group(
         device,
         &format!("{} material", mesh.name),
-        material_layout,
+        &layouts.material,
         view,
         sampler,
     );
@@ -294,7 +367,10 @@ pub(crate) fn upload(
     used_joints.sort_unstable();
     used_joints.dedup();
     Ok(GpuMesh {
-        vertices: vertex_buffer,
+        surface,
+        rest,
+        skin_vertices,
+        vertex_count,
         indices: index_buffer,
         index_count: mesh.indices.len() as u32,
         material,
@@ -304,6 +380,21 @@ pub(crate) fn upload(
         centre,
         used_joints,
     })
+}
+
+/// `[x, y, z, w]`.
+fn homogeneous(v: [f32; 3], w: f32) -> [f32; 4] {
+    [v[0], v[1], v[2], w]
+}
+
+/// The skinning pass's input for `v`.
+pub(crate) fn skin_vertex(v: &GpuVertex) -> SkinVertex {
+    SkinVertex {
+        position: homogeneous(v.position, 1.0),
+        normal: homogeneous(v.normal, 0.0),
+        joints: v.joints.map(u32::from),
+        weights: v.weights,
+    }
 }
 
 const ZERO_VERTEX: GpuVertex = GpuVertex {

@@ -4,10 +4,11 @@
 use super::camera::FrameUniform;
 use super::gpu::GrowBuffer;
 use super::grid::GridPipelines;
-use super::mesh::{GpuMesh, upload};
+use super::mesh::{GpuMesh, StreamVertex, upload};
 use super::overlay::{OverlayBuilder, OverlayVertex};
 use super::skinned::{
-    DrawUniform, IDENTITY, MeshLayouts, extend_palette, mesh_pipeline, uniform_entry,
+    DrawUniform, IDENTITY, MeshLayouts, SKIN_WORKGROUP, extend_palette, mesh_bind_group,
+    mesh_pipeline, skin_bind_group, skin_pipeline, uniform_entry,
 };
 use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
 use glam::{Mat4, Vec3};
@@ -18,6 +19,21 @@ struct Attachments {
     msaa: Option<wgpu::TextureView>,
     depth: wgpu::TextureView,
 }
+
+/// One mesh draw of a frame, in draw order.
+#[derive(Clone, Copy, Debug)]
+struct DrawItem {
+    mesh: usize,
+    /// Its [`DrawUniform`]'s slot in the draw-uniform buffer.
+    slot: u32,
+    /// View distance of the draw's centre (x-ray sorts far to near).
+    distance: f32,
+    /// Skinned draws: the first of its vertices in the frame's skinned-vertex buffer.
+    skinned_first: Option<u32>,
+}
+
+/// Bytes per vertex of the skinned-vertex buffer.
+const STREAM_STRIDE: u64 = std::mem::size_of::<StreamVertex>() as u64;
 
 /// Draws [`FrameData`] into a colour target of the format given at construction.
 pub struct Renderer {
@@ -41,13 +57,18 @@ pub struct Renderer {
     draws: GrowBuffer,
     overlay_vertices: GrowBuffer,
     mesh_bind_group: wgpu::BindGroup,
+    /// The skinning pass (see [`super::skinned`]).
+    skin_pipeline: wgpu::ComputePipeline,
+    /// The frame's skinned vertices: each skinned draw's range, written by the skinning pass
+    /// and read as the mesh pipeline's stream 1.
+    skinned_vertices: GrowBuffer,
+    skin_bind_group: wgpu::BindGroup,
     meshes: Vec<GpuMesh>,
     attachments: Option<Attachments>,
     // Reused CPU scratch.
     palette: Vec<[[f32; 4]; 4]>,
     draw_bytes: Vec<u8>,
-    /// (mesh index, draw-uniform slot, view distance of the draw's centre) in draw order.
-    draw_list: Vec<(usize, u32, f32)>,
+    draw_list: Vec<DrawItem>,
     overlay: OverlayBuilder,
 }
 
@@ -110,13 +131,21 @@ impl Renderer {
             64 * 1024,
             wgpu::BufferUsages::VERTEX,
         );
-        let mesh_bind_group = mesh_bind_group(
+        let skinned_vertices = GrowBuffer::new(
+            &device,
+            "skinned vertices",
+            STREAM_STRIDE * 1024,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_SRC,
+        );
+        let mesh_bind_group = mesh_bind_group(&device, &layouts, &frame_buffer, &draws.buffer);
+        let skin_bind_group = skin_bind_group(
             &device,
             &layouts,
-            &frame_buffer,
             &joints.buffer,
             &draws.buffer,
+            &skinned_vertices.buffer,
         );
+        let skin_pipeline = skin_pipeline(&device, &layouts);
         Self {
             mesh_pipeline: mesh_pipeline(&device, &layouts, format, sample_count, false),
             xray_pipeline: mesh_pipeline(&device, &layouts, format, sample_count, true),
@@ -142,6 +171,9 @@ impl Renderer {
             draws,
             overlay_vertices,
             mesh_bind_group,
+            skin_pipeline,
+            skinned_vertices,
+            skin_bind_group,
             meshes: Vec::new(),
             attachments: None,
             palette: Vec::new(),
@@ -166,7 +198,7 @@ impl Renderer {
         let gpu_mesh = upload(
             &self.device,
             &self.queue,
-            &self.layouts.material,
+            &self.layouts,
             &self.sampler,
             &self.white,
             mesh,
@@ -218,6 +250,7 @@ impl Renderer {
         let size = [texture.width(), texture.height()];
         self.prepare(frame, size);
         self.ensure_attachments(size);
+        self.encode_skinning(encoder);
         let Some(att) = &self.attachments else {
             return Ok(());
         };
@@ -263,15 +296,23 @@ impl Renderer {
         } else {
             &self.mesh_pipeline
         });
-        for &(mesh_index, slot, _) in &self.draw_list {
-            let mesh = &self.meshes[mesh_index];
+        for item in &self.draw_list {
+            let mesh = &self.meshes[item.mesh];
             if mesh.index_count == 0 {
                 continue;
             }
-            let offset = (u64::from(slot) * self.draw_stride) as u32;
+            let offset = (u64::from(item.slot) * self.draw_stride) as u32;
             pass.set_bind_group(0, &self.mesh_bind_group, &[offset]);
             pass.set_bind_group(1, &mesh.material, &[]);
-            pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+            pass.set_vertex_buffer(0, mesh.surface.slice(..));
+            match item.skinned_first {
+                Some(first) => {
+                    let start = u64::from(first) * STREAM_STRIDE;
+                    let end = start + u64::from(mesh.vertex_count) * STREAM_STRIDE;
+                    pass.set_vertex_buffer(1, self.skinned_vertices.buffer.slice(start..end));
+                }
+                None => pass.set_vertex_buffer(1, mesh.rest.slice(..)),
+            }
             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.draw_indexed(0..mesh.index_count, 0, 0..1);
         }
@@ -312,6 +353,7 @@ impl Renderer {
         self.draw_list.clear();
         let view = Mat4::from_cols_array_2d(&frame.camera.view_from_world);
         let stride = self.draw_stride as usize;
+        let mut skinned_count = 0u32;
         for draw in &frame.skinned {
             let Some(mesh) = self.meshes.get(draw.mesh.0) else {
                 continue;
@@ -323,17 +365,23 @@ impl Renderer {
                 0
             };
             extend_palette(&mut self.palette, &draw.skin_matrices, need);
+            // A rigid mesh drawn as skinned reads its rest stream.
+            let skinned_first = mesh.skin_vertices.is_some().then_some(skinned_count);
+            skinned_count += skinned_first.map_or(0, |_| mesh.vertex_count);
             let uniform = DrawUniform {
                 world_from_mesh: IDENTITY,
                 normal_from_mesh: IDENTITY,
                 colour: mesh.base_color,
-                flags: [u32::from(mesh.skinned), base, 0, 0],
+                flags: [u32::from(mesh.skinned), base, skinned_first.unwrap_or(0), 0],
             };
             push_draw(&mut self.draw_bytes, &uniform, stride);
             let centre = skinned_centre(mesh, &self.palette[base as usize..]);
-            let slot = self.draw_list.len() as u32;
-            self.draw_list
-                .push((draw.mesh.0, slot, view_distance(&view, centre)));
+            self.draw_list.push(DrawItem {
+                mesh: draw.mesh.0,
+                slot: self.draw_list.len() as u32,
+                distance: view_distance(&view, centre),
+                skinned_first,
+            });
         }
         for draw in &frame.rigid {
             let Some(mesh) = self.meshes.get(draw.mesh.0) else {
@@ -362,14 +410,20 @@ impl Renderer {
             };
             push_draw(&mut self.draw_bytes, &uniform, stride);
             let centre = model.transform_point3(Vec3::from(mesh.centre));
-            let slot = self.draw_list.len() as u32;
-            self.draw_list
-                .push((draw.mesh.0, slot, view_distance(&view, centre)));
+            self.draw_list.push(DrawItem {
+                mesh: draw.mesh.0,
+                slot: self.draw_list.len() as u32,
+                distance: view_distance(&view, centre),
+                skinned_first: None,
+            });
         }
         if matches!(frame.mesh_style, MeshStyle::XRay { .. }) {
             // See-through meshes blend in order: far to near (by their centres).
-            self.draw_list
-                .sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap_or(std::cmp::Ordering::Equal));
+            self.draw_list.sort_by(|a, b| {
+                b.distance
+                    .partial_cmp(&a.distance)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
         }
         if self.palette.is_empty() {
             self.palette.push(IDENTITY);
@@ -379,16 +433,29 @@ impl Renderer {
             &self.queue,
             bytemuck::cast_slice(&self.palette),
         );
-        rebind |= self
+        let draws_grown = self
             .draws
             .write(&self.device, &self.queue, &self.draw_bytes);
-        if rebind {
+        rebind |= draws_grown;
+        rebind |= self.skinned_vertices.reserve(
+            &self.device,
+            u64::from(skinned_count.max(1)) * STREAM_STRIDE,
+        );
+        if draws_grown {
             self.mesh_bind_group = mesh_bind_group(
                 &self.device,
                 &self.layouts,
                 &self.frame_buffer,
+                &self.draws.buffer,
+            );
+        }
+        if rebind {
+            self.skin_bind_group = skin_bind_group(
+                &self.device,
+                &self.layouts,
                 &self.joints.buffer,
                 &self.draws.buffer,
+                &self.skinned_vertices.buffer,
             );
         }
         self.overlay.build(&frame.overlays, &frame.camera);
@@ -397,6 +464,51 @@ impl Renderer {
             &self.queue,
             bytemuck::cast_slice::<OverlayVertex, u8>(&self.overlay.vertices),
         );
+    }
+
+    /// The skinning pass of the prepared frame: each skinned draw's vertices, once.
+    fn encode_skinning(&self, encoder: &mut wgpu::CommandEncoder) {
+        let mut jobs = self.draw_list.iter().filter_map(|item| {
+            let mesh = &self.meshes[item.mesh];
+            let group = mesh.skin_vertices.as_ref()?;
+            (item.skinned_first.is_some() && mesh.vertex_count > 0).then_some((item, mesh, group))
+        });
+        let Some(first) = jobs.next() else {
+            return;
+        };
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("skinning pass"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(&self.skin_pipeline);
+        for (item, mesh, group) in std::iter::once(first).chain(jobs) {
+            let offset = (u64::from(item.slot) * self.draw_stride) as u32;
+            pass.set_bind_group(0, &self.skin_bind_group, &[offset]);
+            pass.set_bind_group(1, group, &[]);
+            pass.dispatch_workgroups(mesh.vertex_count.div_ceil(SKIN_WORKGROUP), 1, 1);
+        }
+    }
+
+    /// Test support ([`super::skin_check`]): prepares `frame` and runs only its skinning pass.
+    /// Returns the skinned-vertex buffer and the byte range of the first skinned draw's
+    /// vertices ([`StreamVertex`]es), or `None` when the frame skins nothing.
+    #[cfg(feature = "test-support")]
+    pub(crate) fn skin_only(
+        &mut self,
+        frame: &FrameData,
+    ) -> Option<(wgpu::Buffer, std::ops::Range<u64>)> {
+        self.prepare(frame, [1, 1]);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("skinning only"),
+            });
+        self.encode_skinning(&mut encoder);
+        self.queue.submit([encoder.finish()]);
+        let item = self.draw_list.iter().find(|i| i.skinned_first.is_some())?;
+        let start = u64::from(item.skinned_first?) * STREAM_STRIDE;
+        let len = u64::from(self.meshes[item.mesh].vertex_count) * STREAM_STRIDE;
+        Some((self.skinned_vertices.buffer.clone(), start..start + len))
     }
 
     fn ensure_attachments(&mut self, size: [u32; 2]) {
@@ -462,37 +574,6 @@ fn push_draw(bytes: &mut Vec<u8>, uniform: &DrawUniform, stride: usize) {
     let start = bytes.len();
     bytes.extend_from_slice(bytemuck::bytes_of(uniform));
     bytes.resize(start + stride, 0);
-}
-
-fn mesh_bind_group(
-    device: &wgpu::Device,
-    layouts: &MeshLayouts,
-    frame: &wgpu::Buffer,
-    joints: &wgpu::Buffer,
-    draws: &wgpu::Buffer,
-) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("mesh bind group"),
-        layout: &layouts.frame_joints_draw,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: frame.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: joints.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: draws,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(std::mem::size_of::<DrawUniform>() as u64),
-                }),
-            },
-        ],
-    })
 }
 
 /// A 1×1 white sRGB texture for untextured meshes.

@@ -1,55 +1,186 @@
-//! The lit mesh pipeline (GPU skinning + rigid props); `skin_check` (tests only) runs the very
-//! same WGSL `skin_matrix()` in a compute pass.
+//! GPU skinning and the lit mesh pipeline. A compute pass (`shaders/skin_compute.wgsl`) skins
+//! each skinned draw's vertices once per frame into the frame's skinned-vertex buffer; the
+//! mesh pipeline reads positions and normals from that buffer (or, for rigid props, from the
+//! mesh's rest stream) and the surface attributes from the mesh. `skin_check` (tests only)
+//! reads the very same buffer back.
 
-use super::mesh::GpuVertex;
+use super::mesh::{StreamVertex, SurfaceVertex};
 
-pub(super) const SKINNING_WGSL: &str = include_str!("../../shaders/skinning.wgsl");
+const SKINNING_WGSL: &str = include_str!("../../shaders/skinning.wgsl");
+const DRAW_WGSL: &str = include_str!("../../shaders/draw.wgsl");
 
-/// Per-draw uniform (`Draw` in `shaders/skinned.wgsl`), 160 bytes, bound with a dynamic offset.
+/// Per-draw uniform (`Draw` in `shaders/draw.wgsl`), 160 bytes, bound with a dynamic offset
+/// by the mesh pipeline and the skinning pass.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
 pub(crate) struct DrawUniform {
     pub world_from_mesh: [[f32; 4]; 4],
     pub normal_from_mesh: [[f32; 4]; 4],
     pub colour: [f32; 4],
-    /// x: 1 = skinned, y: first joint of the draw's palette.
+    /// x: 1 = skinned, y: first joint of the draw's palette, z: first vertex of the draw in
+    /// the frame's skinned-vertex buffer.
     pub flags: [u32; 4],
 }
 
-/// Bind group layouts of the mesh pipeline.
+/// Bind group layouts of the mesh pipeline and the skinning pass.
 pub(crate) struct MeshLayouts {
-    /// group 0: frame uniform, joint palette storage, per-draw uniform (dynamic offset).
-    pub frame_joints_draw: wgpu::BindGroupLayout,
-    /// group 1: base-colour texture and sampler.
+    /// Mesh pipeline group 0: frame uniform, per-draw uniform (dynamic offset).
+    pub frame_draw: wgpu::BindGroupLayout,
+    /// Mesh pipeline group 1: base-colour texture and sampler.
     pub material: wgpu::BindGroupLayout,
+    /// Skinning group 0: joint palettes, per-draw uniform (dynamic offset), the frame's
+    /// skinned-vertex buffer (written).
+    pub skin: wgpu::BindGroupLayout,
+    /// Skinning group 1: one mesh's skinning input vertices.
+    pub skin_vertices: wgpu::BindGroupLayout,
+}
+
+/// A storage-buffer layout entry for the compute stage.
+fn storage_entry(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
 }
 
 impl MeshLayouts {
     pub fn new(device: &wgpu::Device) -> Self {
         let vf = wgpu::ShaderStages::VERTEX_FRAGMENT;
-        let frame_joints_draw = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("mesh group 0"),
-            entries: &[
-                uniform_entry(0, vf, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::VERTEX,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Storage { read_only: true },
-                        has_dynamic_offset: false,
-                        min_binding_size: None,
-                    },
-                    count: None,
-                },
-                uniform_entry(2, vf, true),
-            ],
-        });
-        let material = super::gpu::texture_sampler_layout(device, "mesh material");
+        let layout = |label: &str, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries,
+            })
+        };
         Self {
-            frame_joints_draw,
-            material,
+            frame_draw: layout(
+                "mesh group 0",
+                &[uniform_entry(0, vf, false), uniform_entry(1, vf, true)],
+            ),
+            material: super::gpu::texture_sampler_layout(device, "mesh material"),
+            skin: layout(
+                "skinning group 0",
+                &[
+                    storage_entry(0, true),
+                    uniform_entry(1, wgpu::ShaderStages::COMPUTE, true),
+                    storage_entry(2, false),
+                ],
+            ),
+            skin_vertices: layout("skinning group 1", &[storage_entry(0, true)]),
         }
     }
+
+    /// The skinning pass's group 1 over `input` (a mesh's skinning input vertices).
+    pub fn skin_vertices_group(
+        &self,
+        device: &wgpu::Device,
+        mesh_name: &str,
+        input: &wgpu::Buffer,
+    ) -> wgpu::BindGroup {
+        device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&format!("{mesh_name} skinning input")),
+            layout: &self.skin_vertices,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: input.as_entire_binding(),
+            }],
+        })
+    }
+}
+
+/// The per-draw uniform binding: one [`DrawUniform`] of `draws`, placed by a dynamic offset.
+fn draw_binding(draws: &wgpu::Buffer) -> wgpu::BindingResource<'_> {
+    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+        buffer: draws,
+        offset: 0,
+        size: wgpu::BufferSize::new(std::mem::size_of::<DrawUniform>() as u64),
+    })
+}
+
+/// The mesh pipeline's group 0.
+pub(crate) fn mesh_bind_group(
+    device: &wgpu::Device,
+    layouts: &MeshLayouts,
+    frame: &wgpu::Buffer,
+    draws: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("mesh bind group"),
+        layout: &layouts.frame_draw,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: draw_binding(draws),
+            },
+        ],
+    })
+}
+
+/// The skinning pass's group 0.
+pub(crate) fn skin_bind_group(
+    device: &wgpu::Device,
+    layouts: &MeshLayouts,
+    joints: &wgpu::Buffer,
+    draws: &wgpu::Buffer,
+    skinned: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("skinning bind group"),
+        layout: &layouts.skin,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: joints.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: draw_binding(draws),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: skinned.as_entire_binding(),
+            },
+        ],
+    })
+}
+
+/// Vertices per skinning workgroup (`@workgroup_size` in `shaders/skin_compute.wgsl`).
+pub(crate) const SKIN_WORKGROUP: u32 = 64;
+
+/// The skinning pass's compute pipeline.
+pub(crate) fn skin_pipeline(device: &wgpu::Device, layouts: &MeshLayouts) -> wgpu::ComputePipeline {
+    let module = super::gpu::shader_module(
+        device,
+        "skin_compute.wgsl",
+        &[
+            DRAW_WGSL,
+            SKINNING_WGSL,
+            include_str!("../../shaders/skin_compute.wgsl"),
+        ],
+    );
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("skinning layout"),
+        bind_group_layouts: &[Some(&layouts.skin), Some(&layouts.skin_vertices)],
+        immediate_size: 0,
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("skinning pipeline"),
+        layout: Some(&layout),
+        module: &module,
+        entry_point: Some("cs_main"),
+        compilation_options: Default::default(),
+        cache: None,
+    })
 }
 
 /// A uniform-buffer layout entry.
@@ -83,11 +214,11 @@ pub(crate) fn mesh_pipeline(
     let module = super::gpu::shader_module(
         device,
         "skinned.wgsl",
-        &[SKINNING_WGSL, include_str!("../../shaders/skinned.wgsl")],
+        &[DRAW_WGSL, include_str!("../../shaders/skinned.wgsl")],
     );
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("mesh layout"),
-        bind_group_layouts: &[Some(&layouts.frame_joints_draw), Some(&layouts.material)],
+        bind_group_layouts: &[Some(&layouts.frame_draw), Some(&layouts.material)],
         immediate_size: 0,
     });
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -101,11 +232,18 @@ pub(crate) fn mesh_pipeline(
             module: &module,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<GpuVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &GpuVertex::ATTRIBUTES,
-            })],
+            buffers: &[
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<SurfaceVertex>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &SurfaceVertex::ATTRIBUTES,
+                }),
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<StreamVertex>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &StreamVertex::ATTRIBUTES,
+                }),
+            ],
         },
         primitive: wgpu::PrimitiveState {
             cull_mode: xray.then_some(wgpu::Face::Back),

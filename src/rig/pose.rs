@@ -91,8 +91,8 @@ impl Pose {
     #[inline]
     pub fn set_local(&mut self, bone: usize, t: Transform) {
         let was = !exactly_uniform(self.local[bone].scale);
-        self.nonuniform_locals = self.nonuniform_locals - usize::from(was)
-            + usize::from(!exactly_uniform(t.scale));
+        self.nonuniform_locals =
+            self.nonuniform_locals - usize::from(was) + usize::from(!exactly_uniform(t.scale));
         self.local[bone] = t;
         self.local_affine[bone] = t.to_affine();
     }
