@@ -90,6 +90,13 @@ fn model_facts_from_the_readme() {
     assert_eq!(c.skins[0].joints.len(), 45);
     assert_eq!(c.vertex_count(), 10_366);
     assert!(c.meshes[0].primitives.iter().all(|p| p.colors.is_some()));
+    assert!(
+        c.meshes[0]
+            .primitives
+            .iter()
+            .all(|p| p.material.double_sided),
+        "mannequiny's materials are doubleSided (drawn without back-face culling)"
+    );
     let Some((c, ..)) = load("KayKit_Mannequin/manny_med_mod.gltf") else {
         return;
     };
@@ -112,6 +119,7 @@ fn model_facts_from_the_readme() {
         "embedded jpeg"
     );
     assert!(c.meshes[0].primitives[0].uvs.is_some());
+    assert!(!c.meshes[0].primitives[0].material.double_sided);
     let Some((c, ..)) = load("SimpleSkin.gltf") else {
         return;
     };

@@ -408,6 +408,86 @@ fn degenerate_frames_render_without_panicking() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Faces: single-sided meshes cull back faces, double-sided ones show both, and a mirroring
+// model matrix keeps the front face the front.
+
+/// A red unit quad in the z = 0 plane, counter-clockwise seen from +Z (its front).
+fn red_quad(double_sided: bool) -> MeshData {
+    let mut m = MeshData::new(if double_sided {
+        "two-sided"
+    } else {
+        "one-sided"
+    });
+    m.positions = vec![
+        [-0.5, -0.5, 0.0],
+        [0.5, -0.5, 0.0],
+        [0.5, 0.5, 0.0],
+        [-0.5, 0.5, 0.0],
+    ];
+    m.normals = vec![[0.0, 0.0, 1.0]; 4];
+    m.indices = vec![0, 1, 2, 0, 2, 3];
+    m.base_color = [1.0, 0.0, 0.0, 1.0];
+    m.double_sided = double_sided;
+    m
+}
+
+#[test]
+fn back_faces_are_culled_unless_double_sided_and_mirroring_keeps_the_front() {
+    let Some(gpu) = test_gpu() else { return };
+    let mut renderer = Renderer::new(&gpu, CAPTURE_FORMAT, 1);
+    let one = renderer.upload_mesh(&red_quad(false)).unwrap();
+    let two = renderer.upload_mesh(&red_quad(true)).unwrap();
+    let shows_red = |renderer: &mut Renderer, mesh, eye_z: f32, mirror: bool| {
+        let camera = Camera::look_at(
+            [0.0, 0.0, eye_z],
+            [0.0; 3],
+            [0.0, 1.0, 0.0],
+            0.8,
+            [32, 32],
+            0.1,
+            10.0,
+        );
+        let mut frame = FrameData::new(camera);
+        frame.grid = false;
+        let x = if mirror { -1.0 } else { 1.0 };
+        frame.rigid.push(anglerpose::render::RigidDraw {
+            mesh,
+            world_from_mesh: glam::Mat4::from_scale(Vec3::new(x, 1.0, 1.0)).to_cols_array_2d(),
+            tint: [1.0; 4],
+        });
+        let img = capture(&gpu, renderer, &frame).expect("capture");
+        let [r, g, b] = pixel(&img, [16.0, 16.0]);
+        r > 100 && g < 60 && b < 60
+    };
+    assert!(
+        shows_red(&mut renderer, one, 2.0, false),
+        "front of a one-sided quad"
+    );
+    assert!(
+        !shows_red(&mut renderer, one, -2.0, false),
+        "back of a one-sided quad is culled"
+    );
+    assert!(
+        shows_red(&mut renderer, two, 2.0, false),
+        "front of a two-sided quad"
+    );
+    assert!(
+        shows_red(&mut renderer, two, -2.0, false),
+        "back of a two-sided quad"
+    );
+    // Mirrored in x, the quad's triangles turn clockwise as seen from +Z, yet that side is
+    // still its front (the normal still faces +Z).
+    assert!(
+        shows_red(&mut renderer, one, 2.0, true),
+        "front of a mirrored quad"
+    );
+    assert!(
+        !shows_red(&mut renderer, one, -2.0, true),
+        "back of a mirrored quad"
+    );
+}
+
+// ---------------------------------------------------------------------------------------
 // Golden images of the synthetic scene.
 
 #[test]

@@ -170,6 +170,7 @@ pub fn read_primitive(
             name: material.name().map(str::to_string),
             base_color_factor: pbr.base_color_factor(),
             base_color_texture,
+            double_sided: material.double_sided(),
         },
     }))
 }

@@ -40,6 +40,8 @@ pub struct Material {
     pub base_color_factor: [f32; 4],
     /// Index into [`Character::images`] (the texture's image, sampled with `uvs`).
     pub base_color_texture: Option<usize>,
+    /// glTF `doubleSided` (default false: back faces are culled).
+    pub double_sided: bool,
 }
 
 /// One triangle-list primitive. All per-vertex vectors have `positions.len()` entries.

@@ -33,6 +33,9 @@ pub struct MeshData {
     /// Linear RGBA multiplier (glTF `baseColorFactor`).
     pub base_color: [f32; 4],
     pub texture: Option<TextureData>,
+    /// glTF `doubleSided`: both faces are drawn. Otherwise only front faces
+    /// (counter-clockwise, or clockwise under a mirroring model matrix) are.
+    pub double_sided: bool,
 }
 
 impl MeshData {
@@ -49,6 +52,7 @@ impl MeshData {
             indices: Vec::new(),
             base_color: [1.0; 4],
             texture: None,
+            double_sided: false,
         }
     }
 
@@ -199,6 +203,7 @@ pub(crate) struct GpuMesh {
     pub index_count: u32,
     pub material: wgpu::BindGroup,
     pub base_color: [f32; 4],
+    pub double_sided: bool,
     pub skinned: bool,
     /// Largest joint index referenced (palettes shorter than this are padded with identity).
     pub max_joint: u32,
@@ -375,6 +380,7 @@ pub(crate) fn upload(
         index_count: mesh.indices.len() as u32,
         material,
         base_color: mesh.base_color,
+        double_sided: mesh.double_sided,
         skinned: mesh.is_skinned(),
         max_joint,
         centre,

@@ -7,7 +7,7 @@ use super::grid::GridPipelines;
 use super::mesh::{GpuMesh, StreamVertex, upload};
 use super::overlay::{OverlayBuilder, OverlayVertex};
 use super::skinned::{
-    DrawUniform, IDENTITY, MeshLayouts, SKIN_WORKGROUP, extend_palette, mesh_bind_group,
+    DrawUniform, Faces, IDENTITY, MeshLayouts, SKIN_WORKGROUP, extend_palette, mesh_bind_group,
     mesh_pipeline, skin_bind_group, skin_pipeline, uniform_entry,
 };
 use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
@@ -30,6 +30,8 @@ struct DrawItem {
     distance: f32,
     /// Skinned draws: the first of its vertices in the frame's skinned-vertex buffer.
     skinned_first: Option<u32>,
+    /// Which faces it shows (picks the pipeline).
+    faces: Faces,
 }
 
 /// Bytes per vertex of the skinned-vertex buffer.
@@ -46,9 +48,10 @@ pub struct Renderer {
     frame_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
     white: wgpu::TextureView,
-    mesh_pipeline: wgpu::RenderPipeline,
+    /// Solid meshes, one pipeline per [`Faces`] (by [`Faces::index`]).
+    mesh_pipelines: [wgpu::RenderPipeline; 3],
     /// [`MeshStyle::XRay`]: alpha-blended, front faces, no depth write (`fs_xray`).
-    xray_pipeline: wgpu::RenderPipeline,
+    xray_pipelines: [wgpu::RenderPipeline; 3],
     grid: GridPipelines,
     overlay_pipeline: wgpu::RenderPipeline,
     frame_buffer: wgpu::Buffer,
@@ -147,8 +150,10 @@ impl Renderer {
         );
         let skin_pipeline = skin_pipeline(&device, &layouts);
         Self {
-            mesh_pipeline: mesh_pipeline(&device, &layouts, format, sample_count, false),
-            xray_pipeline: mesh_pipeline(&device, &layouts, format, sample_count, true),
+            mesh_pipelines: Faces::ALL
+                .map(|f| mesh_pipeline(&device, &layouts, format, sample_count, false, f)),
+            xray_pipelines: Faces::ALL
+                .map(|f| mesh_pipeline(&device, &layouts, format, sample_count, true, f)),
             grid: GridPipelines::new(&device, &frame_layout, format, sample_count),
             overlay_pipeline: super::overlay::pipeline(
                 &device,
@@ -291,15 +296,20 @@ impl Renderer {
             pass.set_pipeline(&self.grid.grid);
             pass.draw(0..6, 0..1);
         }
-        pass.set_pipeline(if xray {
-            &self.xray_pipeline
+        let pipelines = if xray {
+            &self.xray_pipelines
         } else {
-            &self.mesh_pipeline
-        });
+            &self.mesh_pipelines
+        };
+        let mut bound = None;
         for item in &self.draw_list {
             let mesh = &self.meshes[item.mesh];
             if mesh.index_count == 0 {
                 continue;
+            }
+            if bound != Some(item.faces) {
+                pass.set_pipeline(&pipelines[item.faces.index()]);
+                bound = Some(item.faces);
             }
             let offset = (u64::from(item.slot) * self.draw_stride) as u32;
             pass.set_bind_group(0, &self.mesh_bind_group, &[offset]);
@@ -381,6 +391,7 @@ impl Renderer {
                 slot: self.draw_list.len() as u32,
                 distance: view_distance(&view, centre),
                 skinned_first,
+                faces: Faces::of_draw(mesh.double_sided, false),
             });
         }
         for draw in &frame.rigid {
@@ -392,6 +403,7 @@ impl Renderer {
                 continue;
             }
             let det = model.determinant();
+            let faces = Faces::of_draw(mesh.double_sided, det < 0.0);
             let normal = if det.abs() > 1e-20 {
                 model.inverse().transpose()
             } else {
@@ -415,6 +427,7 @@ impl Renderer {
                 slot: self.draw_list.len() as u32,
                 distance: view_distance(&view, centre),
                 skinned_first: None,
+                faces,
             });
         }
         if matches!(frame.mesh_style, MeshStyle::XRay { .. }) {

@@ -201,15 +201,46 @@ pub(crate) fn uniform_entry(
     }
 }
 
-/// The lit mesh pipelines: solid (depth-tested and writing, no culling; back faces are lit
-/// with flipped normals) or x-ray (`fs_xray`: alpha-blended, front faces only, no depth
-/// test or write).
+/// Which faces of a draw's triangles the mesh pipeline rasterises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Faces {
+    /// Front faces only (glTF: counter-clockwise), the default for single-sided materials.
+    Front,
+    /// Front faces of a draw whose model matrix mirrors (negative determinant): clockwise.
+    FrontMirrored,
+    /// Both (glTF `doubleSided`); back faces are lit with flipped normals.
+    Both,
+}
+
+impl Faces {
+    /// Every variant, in the order of [`Faces::index`].
+    pub const ALL: [Faces; 3] = [Faces::Front, Faces::FrontMirrored, Faces::Both];
+
+    /// Position in [`Faces::ALL`] (the renderer keeps one pipeline per variant).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The faces a draw of a mesh shows: both for a double-sided material, else the front,
+    /// which a mirroring model matrix turns clockwise.
+    pub fn of_draw(double_sided: bool, mirrored: bool) -> Self {
+        match (double_sided, mirrored) {
+            (true, _) => Faces::Both,
+            (false, true) => Faces::FrontMirrored,
+            (false, false) => Faces::Front,
+        }
+    }
+}
+
+/// The lit mesh pipelines: solid (depth-tested and writing) or x-ray (`fs_xray`:
+/// alpha-blended, no depth test or write), rasterising `faces`.
 pub(crate) fn mesh_pipeline(
     device: &wgpu::Device,
     layouts: &MeshLayouts,
     format: wgpu::TextureFormat,
     sample_count: u32,
     xray: bool,
+    faces: Faces,
 ) -> wgpu::RenderPipeline {
     let module = super::gpu::shader_module(
         device,
@@ -246,7 +277,12 @@ pub(crate) fn mesh_pipeline(
             ],
         },
         primitive: wgpu::PrimitiveState {
-            cull_mode: xray.then_some(wgpu::Face::Back),
+            front_face: if faces == Faces::FrontMirrored {
+                wgpu::FrontFace::Cw
+            } else {
+                wgpu::FrontFace::Ccw
+            },
+            cull_mode: (faces != Faces::Both).then_some(wgpu::Face::Back),
             ..Default::default()
         },
         depth_stencil: Some(if xray {

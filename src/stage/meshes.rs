@@ -106,6 +106,7 @@ pub fn mesh_data_from_primitive(character: &Character, name: &str, p: &Primitive
     m.weights = p.weights.clone().unwrap_or_default();
     m.indices = p.indices.clone();
     m.base_color = p.material.base_color_factor;
+    m.double_sided = p.material.double_sided;
     m.texture = p
         .material
         .base_color_texture
