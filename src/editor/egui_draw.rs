@@ -118,14 +118,12 @@ impl EguiDraw {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let screen_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("egui screen"),
-            layout: &screen_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: screen.as_entire_binding(),
-            }],
-        });
+        let screen_group = crate::render::gpu::bind_group(
+            device,
+            "egui screen",
+            &screen_layout,
+            &[screen.as_entire_binding()],
+        );
         Self {
             pipeline,
             texture_layout,

@@ -310,6 +310,28 @@ pub(crate) fn texture_sampler_layout(device: &wgpu::Device, label: &str) -> wgpu
     })
 }
 
+/// A bind group of `layout` whose binding `i` is `resources[i]`.
+pub(crate) fn bind_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    resources: &[wgpu::BindingResource],
+) -> wgpu::BindGroup {
+    let entries: Vec<wgpu::BindGroupEntry> = resources
+        .iter()
+        .enumerate()
+        .map(|(i, resource)| wgpu::BindGroupEntry {
+            binding: i as u32,
+            resource: resource.clone(),
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}
+
 /// A bind group of [`texture_sampler_layout`]: `view` at binding 0, `sampler` at 1.
 pub(crate) fn texture_sampler_group(
     device: &wgpu::Device,
@@ -318,20 +340,15 @@ pub(crate) fn texture_sampler_group(
     view: &wgpu::TextureView,
     sampler: &wgpu::Sampler,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
+    bind_group(
+        device,
+        label,
         layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Sampler(sampler),
-            },
+        &[
+            wgpu::BindingResource::TextureView(view),
+            wgpu::BindingResource::Sampler(sampler),
         ],
-    })
+    )
 }
 
 /// The depth format used by every pass.

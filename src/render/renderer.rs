@@ -108,14 +108,12 @@ impl Renderer {
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame bind group"),
-            layout: &frame_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: frame_buffer.as_entire_binding(),
-            }],
-        });
+        let frame_bind_group = super::gpu::bind_group(
+            &device,
+            "frame bind group",
+            &frame_layout,
+            &[frame_buffer.as_entire_binding()],
+        );
         let joints = GrowBuffer::new(
             &device,
             "joint palettes",

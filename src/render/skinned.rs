@@ -4,6 +4,7 @@
 //! mesh's rest stream) and the surface attributes from the mesh. `skin_check` (tests only)
 //! reads the very same buffer back.
 
+use super::gpu::bind_group;
 use super::mesh::{StreamVertex, SurfaceVertex};
 
 const SKINNING_WGSL: &str = include_str!("../../shaders/skinning.wgsl");
@@ -83,14 +84,13 @@ impl MeshLayouts {
         mesh_name: &str,
         input: &wgpu::Buffer,
     ) -> wgpu::BindGroup {
-        device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&format!("{mesh_name} skinning input")),
-            layout: &self.skin_vertices,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: input.as_entire_binding(),
-            }],
-        })
+        let label = format!("{mesh_name} skinning input");
+        bind_group(
+            device,
+            &label,
+            &self.skin_vertices,
+            &[input.as_entire_binding()],
+        )
     }
 }
 
@@ -110,20 +110,8 @@ pub(crate) fn mesh_bind_group(
     frame: &wgpu::Buffer,
     draws: &wgpu::Buffer,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("mesh bind group"),
-        layout: &layouts.frame_draw,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: frame.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: draw_binding(draws),
-            },
-        ],
-    })
+    let resources = [frame.as_entire_binding(), draw_binding(draws)];
+    bind_group(device, "mesh bind group", &layouts.frame_draw, &resources)
 }
 
 /// The skinning pass's group 0.
@@ -134,24 +122,12 @@ pub(crate) fn skin_bind_group(
     draws: &wgpu::Buffer,
     skinned: &wgpu::Buffer,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("skinning bind group"),
-        layout: &layouts.skin,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: joints.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: draw_binding(draws),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: skinned.as_entire_binding(),
-            },
-        ],
-    })
+    let resources = [
+        joints.as_entire_binding(),
+        draw_binding(draws),
+        skinned.as_entire_binding(),
+    ];
+    bind_group(device, "skinning bind group", &layouts.skin, &resources)
 }
 
 /// Vertices per skinning workgroup (`@workgroup_size` in `shaders/skin_compute.wgsl`).
