@@ -5,7 +5,11 @@
 
 struct BackgroundOut {
     @builtin(position) clip: vec4<f32>,
-    @location(0) ndc: vec2<f32>,
+    // The view ray (far-plane point minus near-plane point), unnormalised. For any
+    // projection it is affine in NDC x, y (each plane's w is the same all over the screen),
+    // so the rasteriser's interpolation gives every pixel its exact ray and the fragment
+    // shader only normalises it.
+    @location(0) ray: vec3<f32>,
 };
 
 @vertex
@@ -13,19 +17,18 @@ fn vs_background(@builtin(vertex_index) i: u32) -> BackgroundOut {
     // One triangle covering the screen.
     let uv = vec2<f32>(f32((i << 1u) & 2u), f32(i & 2u));
     let ndc = uv * 2.0 - 1.0;
+    let far = frame.world_from_clip * vec4<f32>(ndc, 1.0, 1.0);
+    let near = frame.world_from_clip * vec4<f32>(ndc, 0.0, 1.0);
     var out: BackgroundOut;
     out.clip = vec4<f32>(ndc, 1.0, 1.0);
-    out.ndc = ndc;
+    out.ray = far.xyz / far.w - near.xyz / near.w;
     return out;
 }
 
 @fragment
 fn fs_background(in: BackgroundOut) -> @location(0) vec4<f32> {
-    let far = frame.world_from_clip * vec4<f32>(in.ndc, 1.0, 1.0);
-    let near = frame.world_from_clip * vec4<f32>(in.ndc, 0.0, 1.0);
-    var dir = far.xyz / far.w - near.xyz / near.w;
-    let len = length(dir);
-    dir = select(vec3<f32>(0.0, 0.0, -1.0), dir / len, len > 1e-12);
+    let len = length(in.ray);
+    let dir = select(vec3<f32>(0.0, 0.0, -1.0), in.ray / len, len > 1e-12);
     let zenith = vec3<f32>(0.16, 0.24, 0.38);
     let horizon = vec3<f32>(0.55, 0.60, 0.66);
     let ground_near = vec3<f32>(0.30, 0.31, 0.31);
@@ -35,7 +38,7 @@ fn fs_background(in: BackgroundOut) -> @location(0) vec4<f32> {
         c = mix(horizon, zenith, pow(dir.y, 0.6));
     } else {
         // Ground, fading into a haze band just below the horizon.
-        let ground = mix(ground_near, ground_far, pow(-dir.y, 0.5));
+        let ground = mix(ground_near, ground_far, sqrt(-dir.y));
         c = mix(ground, horizon, exp(dir.y * 25.0));
     }
     return output_colour(vec4<f32>(c, 1.0));
