@@ -4,11 +4,11 @@
 use super::camera::FrameUniform;
 use super::gpu::GrowBuffer;
 use super::grid::GridPipelines;
-use super::mesh::{GpuMesh, StreamVertex, upload};
+use super::mesh::{GpuMesh, upload};
 use super::overlay::{OverlayBuilder, OverlayVertex};
 use super::skinned::{
-    DrawUniform, Faces, IDENTITY, MeshLayouts, SKIN_WORKGROUP, extend_palette, mesh_bind_group,
-    mesh_pipeline, skin_bind_group, skin_pipeline, uniform_entry,
+    DrawUniform, Faces, IDENTITY, MeshLayouts, SKIN_WORKGROUP, StreamVertex, extend_palette,
+    mesh_bind_group, mesh_pipeline, skin_bind_group, skin_pipeline, uniform_entry,
 };
 use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
 use glam::{Mat4, Vec3};

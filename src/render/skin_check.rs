@@ -4,7 +4,8 @@
 //! draws from.
 
 use super::capture::CAPTURE_FORMAT;
-use super::mesh::{MeshData, StreamVertex, interleave};
+use super::mesh::{MeshData, interleave};
+use super::skinned::StreamVertex;
 use super::{Camera, FrameData, Gpu, MeshStyle, Overlays, RenderError, Renderer, SkinnedDraw};
 
 /// Skins `mesh`'s positions with the renderer's skinning pass (the one every frame runs) and

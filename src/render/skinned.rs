@@ -5,10 +5,47 @@
 //! reads the very same buffer back.
 
 use super::gpu::bind_group;
-use super::mesh::{StreamVertex, SurfaceVertex};
 
 const SKINNING_WGSL: &str = include_str!("../../shaders/skinning.wgsl");
 const DRAW_WGSL: &str = include_str!("../../shaders/draw.wgsl");
+
+/// Vertex stream 0 of the mesh pipeline: what skinning does not change (24 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct SurfaceVertex {
+    pub uv: [f32; 2],
+    pub color: [f32; 4],
+}
+
+impl SurfaceVertex {
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 2] =
+        wgpu::vertex_attr_array![2 => Float32x2, 3 => Float32x4];
+}
+
+/// Vertex stream 1 of the mesh pipeline: position (w = 1) and normal (w = 0), either a
+/// mesh's rest stream or a skinned draw's range of the frame's skinned-vertex buffer
+/// (`Skinned` in `shaders/skin_compute.wgsl`, 32 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct StreamVertex {
+    pub position: [f32; 4],
+    pub normal: [f32; 4],
+}
+
+impl StreamVertex {
+    pub const ATTRIBUTES: [wgpu::VertexAttribute; 2] =
+        wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4];
+}
+
+/// The skinning pass's input vertex (`SkinVertex` in `shaders/skin_compute.wgsl`, 64 bytes).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct SkinVertex {
+    pub position: [f32; 4],
+    pub normal: [f32; 4],
+    pub joints: [u32; 4],
+    pub weights: [f32; 4],
+}
 
 /// Per-draw uniform (`Draw` in `shaders/draw.wgsl`), 160 bytes, bound with a dynamic offset
 /// by the mesh pipeline and the skinning pass.
