@@ -479,20 +479,23 @@ impl Renderer {
 
     /// The skinning pass of the prepared frame: each skinned draw's vertices, once.
     fn encode_skinning(&self, encoder: &mut wgpu::CommandEncoder) {
-        let mut jobs = self.draw_list.iter().filter_map(|item| {
-            let mesh = &self.meshes[item.mesh];
-            let group = mesh.skin_vertices.as_ref()?;
-            (item.skinned_first.is_some() && mesh.vertex_count > 0).then_some((item, mesh, group))
-        });
-        let Some(first) = jobs.next() else {
-            return;
+        let jobs = || {
+            self.draw_list.iter().filter_map(|item| {
+                let mesh = &self.meshes[item.mesh];
+                let group = mesh.skin_vertices.as_ref()?;
+                (item.skinned_first.is_some() && mesh.vertex_count > 0)
+                    .then_some((item, mesh, group))
+            })
         };
+        if jobs().next().is_none() {
+            return;
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("skinning pass"),
             timestamp_writes: None,
         });
         pass.set_pipeline(&self.skin_pipeline);
-        for (item, mesh, group) in std::iter::once(first).chain(jobs) {
+        for (item, mesh, group) in jobs() {
             let offset = (u64::from(item.slot) * self.draw_stride) as u32;
             pass.set_bind_group(0, &self.skin_bind_group, &[offset]);
             pass.set_bind_group(1, group, &[]);
