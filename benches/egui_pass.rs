@@ -10,7 +10,6 @@ mod editor;
 #[path = "../tests/support/egui_frame.rs"]
 mod egui_frame;
 
-use anglerpose::render::Gpu;
 use anglerpose::render::capture::OffscreenTarget;
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -19,12 +18,8 @@ const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 const CLEAR: wgpu::Color = wgpu::Color::BLACK;
 
 fn benches(c: &mut Criterion) {
-    let gpu = match Gpu::new_headless() {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            eprintln!("SKIP: no GPU adapter ({e})");
-            return;
-        }
+    let Some(gpu) = anglerpose::render::gpu::test_gpu() else {
+        return;
     };
     eprintln!("adapter: {}", gpu.describe());
     let device = &gpu.device;

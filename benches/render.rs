@@ -15,12 +15,8 @@ use demo::DemoView;
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {
-    let gpu = match Gpu::new_headless() {
-        Ok(gpu) => gpu,
-        Err(e) => {
-            eprintln!("SKIP: no GPU adapter ({e})");
-            return;
-        }
+    let Some(gpu) = anglerpose::render::gpu::test_gpu() else {
+        return;
     };
     eprintln!("adapter: {}", gpu.describe());
     let size = [1280, 720];
