@@ -8,7 +8,7 @@ use super::mesh::{GpuMesh, upload};
 use super::overlay::{OverlayBuilder, OverlayVertex};
 use super::skinned::{
     DrawUniform, Faces, IDENTITY, MeshLayouts, SKIN_WORKGROUP, StreamVertex, extend_palette,
-    mesh_bind_group, mesh_pipeline, skin_bind_group, skin_pipeline, uniform_entry,
+    mesh_bind_group, mesh_pipelines, skin_bind_group, skin_pipeline, uniform_entry,
 };
 use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
 use glam::{Mat4, Vec3};
@@ -148,10 +148,8 @@ impl Renderer {
         );
         let skin_pipeline = skin_pipeline(&device, &layouts);
         Self {
-            mesh_pipelines: Faces::ALL
-                .map(|f| mesh_pipeline(&device, &layouts, format, sample_count, false, f)),
-            xray_pipelines: Faces::ALL
-                .map(|f| mesh_pipeline(&device, &layouts, format, sample_count, true, f)),
+            mesh_pipelines: mesh_pipelines(&device, &layouts, format, sample_count, false),
+            xray_pipelines: mesh_pipelines(&device, &layouts, format, sample_count, true),
             grid: GridPipelines::new(&device, &frame_layout, format, sample_count),
             overlay_pipeline: super::overlay::pipeline(
                 &device,

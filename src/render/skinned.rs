@@ -245,16 +245,16 @@ impl Faces {
     }
 }
 
-/// The lit mesh pipelines: solid (depth-tested and writing) or x-ray (`fs_xray`:
-/// alpha-blended, no depth test or write), rasterising `faces`.
-pub(crate) fn mesh_pipeline(
+/// The lit mesh pipelines, one per [`Faces`] (in [`Faces::ALL`] order): solid
+/// (depth-tested and writing) or x-ray (`fs_xray`: alpha-blended, no depth test or write).
+/// The shader module and layout are built once for the three.
+pub(crate) fn mesh_pipelines(
     device: &wgpu::Device,
     layouts: &MeshLayouts,
     format: wgpu::TextureFormat,
     sample_count: u32,
     xray: bool,
-    faces: Faces,
-) -> wgpu::RenderPipeline {
+) -> [wgpu::RenderPipeline; 3] {
     let module = super::gpu::shader_module(
         device,
         "skinned.wgsl",
@@ -265,15 +265,29 @@ pub(crate) fn mesh_pipeline(
         bind_group_layouts: &[Some(&layouts.frame_draw), Some(&layouts.material)],
         immediate_size: 0,
     });
+    Faces::ALL
+        .map(|faces| mesh_pipeline(device, &module, &layout, format, sample_count, xray, faces))
+}
+
+/// One of [`mesh_pipelines`], rasterising `faces`.
+fn mesh_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::PipelineLayout,
+    format: wgpu::TextureFormat,
+    sample_count: u32,
+    xray: bool,
+    faces: Faces,
+) -> wgpu::RenderPipeline {
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(if xray {
             "x-ray mesh pipeline"
         } else {
             "mesh pipeline"
         }),
-        layout: Some(&layout),
+        layout: Some(layout),
         vertex: wgpu::VertexState {
-            module: &module,
+            module,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
             buffers: &[
@@ -308,7 +322,7 @@ pub(crate) fn mesh_pipeline(
             ..Default::default()
         },
         fragment: Some(wgpu::FragmentState {
-            module: &module,
+            module,
             entry_point: Some(if xray { "fs_xray" } else { "fs_main" }),
             compilation_options: wgpu::PipelineCompilationOptions {
                 constants: &super::gpu::output_constants(format),
