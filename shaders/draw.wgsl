@@ -6,7 +6,7 @@ struct Draw {
     normal_from_mesh: mat4x4<f32>,
     // Base colour factor x tint (linear).
     colour: vec4<f32>,
-    // x: 1 = skinned, y: first joint of this draw's palette in joint_matrices,
+    // x: unused (0), y: first joint of this draw's palette in joint_matrices,
     // z: first vertex of this draw in the frame's skinned-vertex buffer.
     flags: vec4<u32>,
 };

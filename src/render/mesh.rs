@@ -166,13 +166,19 @@ pub(crate) struct GpuMesh {
     pub material: wgpu::BindGroup,
     pub base_color: [f32; 4],
     pub double_sided: bool,
-    pub skinned: bool,
     /// Largest joint index referenced (palettes shorter than this are padded with identity).
     pub max_joint: u32,
     /// Centre of the bounding box of the positions (mesh / bind space); x-ray sorts by it.
     pub centre: [f32; 3],
     /// Joints some vertex weights (sorted, unique): a skinned mesh's centre follows them.
     pub used_joints: Vec<u16>,
+}
+
+impl GpuMesh {
+    /// True for a mesh uploaded with joints and weights (it has skinning input).
+    pub fn is_skinned(&self) -> bool {
+        self.skin_vertices.is_some()
+    }
 }
 
 /// Smooth per-vertex normals from the triangles (area-weighted); +Y where undefined.
@@ -343,7 +349,6 @@ pub(crate) fn upload(
         material,
         base_color: mesh.base_color,
         double_sided: mesh.double_sided,
-        skinned: mesh.is_skinned(),
         max_joint,
         centre,
         used_joints,

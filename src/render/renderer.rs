@@ -365,20 +365,20 @@ impl Renderer {
                 continue;
             };
             let base = self.palette.len() as u32;
-            let need = if mesh.skinned {
+            let need = if mesh.is_skinned() {
                 mesh.max_joint as usize + 1
             } else {
                 0
             };
             extend_palette(&mut self.palette, &draw.skin_matrices, need);
             // A rigid mesh drawn as skinned reads its rest stream.
-            let skinned_first = mesh.skin_vertices.is_some().then_some(skinned_count);
+            let skinned_first = mesh.is_skinned().then_some(skinned_count);
             skinned_count += skinned_first.map_or(0, |_| mesh.vertex_count);
             let uniform = DrawUniform {
                 world_from_mesh: IDENTITY,
                 normal_from_mesh: IDENTITY,
                 colour: mesh.base_color,
-                flags: [u32::from(mesh.skinned), base, skinned_first.unwrap_or(0), 0],
+                flags: [0, base, skinned_first.unwrap_or(0), 0],
             };
             push_draw(&mut self.draw_bytes, &uniform, stride);
             let centre = skinned_centre(mesh, &self.palette[base as usize..]);
@@ -567,7 +567,7 @@ fn view_distance(view: &Mat4, p: Vec3) -> f32 {
 /// averaged (its own centre for a rigid mesh drawn through the skinned path).
 fn skinned_centre(mesh: &super::mesh::GpuMesh, palette: &[[[f32; 4]; 4]]) -> Vec3 {
     let c = Vec3::from(mesh.centre);
-    if !mesh.skinned {
+    if !mesh.is_skinned() {
         return c;
     }
     let (mut sum, mut n) = (Vec3::ZERO, 0u32);

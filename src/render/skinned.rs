@@ -55,7 +55,7 @@ pub(crate) struct DrawUniform {
     pub world_from_mesh: [[f32; 4]; 4],
     pub normal_from_mesh: [[f32; 4]; 4],
     pub colour: [f32; 4],
-    /// x: 1 = skinned, y: first joint of the draw's palette, z: first vertex of the draw in
+    /// x: unused (0), y: first joint of the draw's palette, z: first vertex of the draw in
     /// the frame's skinned-vertex buffer.
     pub flags: [u32; 4],
 }
