@@ -26,15 +26,10 @@ pub struct Pose {
     parent_slot: Vec<usize>,
     /// Placement of the whole skeleton: world-from-actor-root (roots are its children).
     world_from_actor: Transform,
-    /// How many bones have a local scale that is not exactly uniform (`x = y = z`), kept by
-    /// the setters: solvers that need uniform scale skip their walk up the chain when it is 0.
+    /// How many bones have a local scale that is not exactly uniform
+    /// ([`Transform::has_uniform_scale`]), kept by the setters: solvers that need uniform
+    /// scale skip their walk up the chain when it is 0.
     nonuniform_locals: usize,
-}
-
-/// `x = y = z` exactly.
-#[inline]
-fn exactly_uniform(s: DVec3) -> bool {
-    s.x == s.y && s.y == s.z
 }
 
 impl Pose {
@@ -43,7 +38,7 @@ impl Pose {
         let local: Vec<Transform> = skeleton.bones().iter().map(|b| b.rest).collect();
         let n = local.len();
         let local_affine = local.iter().map(Transform::to_affine).collect();
-        let nonuniform_locals = local.iter().filter(|t| !exactly_uniform(t.scale)).count();
+        let nonuniform_locals = local.iter().filter(|t| !t.has_uniform_scale()).count();
         let parent_slot = (0..n).map(|b| skeleton.parent(b).unwrap_or(n)).collect();
         let mut pose = Self {
             local,
@@ -90,9 +85,9 @@ impl Pose {
     /// If `bone >= self.len()`.
     #[inline]
     pub fn set_local(&mut self, bone: usize, t: Transform) {
-        let was = !exactly_uniform(self.local[bone].scale);
+        let was = !self.local[bone].has_uniform_scale();
         self.nonuniform_locals =
-            self.nonuniform_locals - usize::from(was) + usize::from(!exactly_uniform(t.scale));
+            self.nonuniform_locals - usize::from(was) + usize::from(!t.has_uniform_scale());
         self.local[bone] = t;
         self.local_affine[bone] = t.to_affine();
     }

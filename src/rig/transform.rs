@@ -45,6 +45,13 @@ impl Transform {
         }
     }
 
+    /// True when the scale is exactly uniform (`x = y = z`): the transform is then `T·R·s`.
+    #[inline]
+    pub fn has_uniform_scale(&self) -> bool {
+        let s = self.scale;
+        s.x == s.y && s.y == s.z
+    }
+
     /// The affine matrix `T * R * S`.
     #[inline]
     pub fn to_affine(&self) -> DAffine3 {

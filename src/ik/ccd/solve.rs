@@ -333,13 +333,12 @@ impl CcdSolver {
 /// True when every bone from `bone` up to its root, and the actor placement, has a uniform
 /// scale (x = y = z): then every world matrix on the way is `s·R`.
 fn uniform_scale_to_root(skeleton: &Skeleton, pose: &Pose, bone: usize) -> bool {
-    let uniform = |s: DVec3| s.x == s.y && s.y == s.z;
     let mut cur = (!pose.all_local_scales_uniform()).then_some(bone);
     while let Some(b) = cur {
-        if !uniform(pose.local(b).scale) {
+        if !pose.local(b).has_uniform_scale() {
             return false;
         }
         cur = skeleton.parent(b);
     }
-    uniform(pose.world_from_actor().scale)
+    pose.world_from_actor().has_uniform_scale()
 }
