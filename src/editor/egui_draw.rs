@@ -75,11 +75,9 @@ impl EguiDraw {
                 module: &module,
                 entry_point: Some("vs_main"),
                 compilation_options: Default::default(),
-                buffers: &[Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<GpuVertex>() as u64,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Uint32],
-                })],
+                buffers: &[crate::render::gpu::per_vertex::<GpuVertex>(
+                    &wgpu::vertex_attr_array![0 => Float32x2, 1 => Float32x2, 2 => Uint32],
+                )],
             },
             primitive: wgpu::PrimitiveState::default(),
             depth_stencil: None,

@@ -310,6 +310,17 @@ pub(crate) fn texture_sampler_layout(device: &wgpu::Device, label: &str) -> wgpu
     })
 }
 
+/// A vertex stream of `T`s, one per vertex, read through `attributes`.
+pub(crate) fn per_vertex<T>(
+    attributes: &[wgpu::VertexAttribute],
+) -> Option<wgpu::VertexBufferLayout<'_>> {
+    Some(wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<T>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes,
+    })
+}
+
 /// A bind group of `layout` whose binding `i` is `resources[i]`.
 pub(crate) fn bind_group(
     device: &wgpu::Device,

@@ -251,11 +251,9 @@ pub(crate) fn pipeline(
             module: &module,
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
-            buffers: &[Some(wgpu::VertexBufferLayout {
-                array_stride: std::mem::size_of::<OverlayVertex>() as u64,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &OverlayVertex::ATTRIBUTES,
-            })],
+            buffers: &[super::gpu::per_vertex::<OverlayVertex>(
+                &OverlayVertex::ATTRIBUTES,
+            )],
         },
         primitive: wgpu::PrimitiveState {
             cull_mode: None,

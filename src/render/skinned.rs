@@ -291,16 +291,8 @@ fn mesh_pipeline(
             entry_point: Some("vs_main"),
             compilation_options: Default::default(),
             buffers: &[
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<SurfaceVertex>() as u64,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &SurfaceVertex::ATTRIBUTES,
-                }),
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: std::mem::size_of::<StreamVertex>() as u64,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &StreamVertex::ATTRIBUTES,
-                }),
+                super::gpu::per_vertex::<SurfaceVertex>(&SurfaceVertex::ATTRIBUTES),
+                super::gpu::per_vertex::<StreamVertex>(&StreamVertex::ATTRIBUTES),
             ],
         },
         primitive: wgpu::PrimitiveState {
