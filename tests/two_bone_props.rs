@@ -178,3 +178,90 @@ proptest! {
             "bend {bend} outside [{lo}, {hi}] (reachable bends {straightest}..{most_folded})");
     }
 }
+
+/// An arm with `twists.0` bones between upper arm and forearm and `twists.1` between forearm
+/// and hand (each turned by its own rotation and offset), a side bone off the upper arm and a
+/// finger below the hand: `(skeleton, pose, upper, fore, hand)`.
+fn twisted_arm(
+    parent: Transform,
+    offsets: &[DVec3],
+    turns: &[DQuat],
+    twists: (usize, usize),
+) -> (anglerpose::rig::Skeleton, anglerpose::rig::Pose, [usize; 3]) {
+    use anglerpose::rig::{Bone, Pose, Skeleton};
+    let mut bones = vec![Bone {
+        name: "parent".into(),
+        parent: None,
+        rest: parent,
+    }];
+    let mut k = 0;
+    let mut add = |bones: &mut Vec<Bone>, name: String, parent: usize| {
+        bones.push(Bone {
+            name,
+            parent: Some(parent),
+            rest: Transform::new(offsets[k], turns[k], DVec3::ONE),
+        });
+        k += 1;
+        bones.len() - 1
+    };
+    let upper = add(&mut bones, "upper".into(), 0);
+    add(&mut bones, "side".into(), upper);
+    let mut last = upper;
+    for i in 0..twists.0 {
+        last = add(&mut bones, format!("upper_twist{i}"), last);
+    }
+    let fore = add(&mut bones, "fore".into(), last);
+    last = fore;
+    for i in 0..twists.1 {
+        last = add(&mut bones, format!("fore_twist{i}"), last);
+    }
+    let hand = add(&mut bones, "hand".into(), last);
+    add(&mut bones, "finger".into(), hand);
+    let skel = Skeleton::new(bones).expect("valid test skeleton");
+    let pose = Pose::rest(&skel);
+    (skel, pose, [upper, fore, hand])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases() / 4, ..ProptestConfig::default() })]
+
+    /// The solve writes the chain's world transforms from the turns it computed instead of
+    /// composing them from the locals: they must agree with a full refresh of the new locals,
+    /// with twist bones on either segment, blended or not.
+    #[test]
+    fn cached_world_matches_a_full_refresh(
+        (pt, pr, ps) in (vec3(5.0), unit_quat(), 0.05f64..20.0),
+        offsets in proptest::collection::vec(vec3(0.5), 12),
+        turns in proptest::collection::vec(unit_quat(), 12),
+        twists in (0usize..3, 0usize..3),
+        (target, pole) in (vec3(1.5), vec3(2.0)),
+        weight in prop_oneof![Just(1.0), 0.0f64..1.0],
+    ) {
+        let parent = Transform::new(pt, pr, DVec3::splat(ps));
+        let (skel, mut pose, [upper, fore, hand]) = twisted_arm(parent, &offsets, &turns, twists);
+        let shoulder = pose.world_position(upper);
+        let reach = pose.world_position(hand).distance(shoulder).max(1e-3);
+        let mut job = TwoBoneJob::new(upper, fore, hand, shoulder + target * reach, shoulder + pole * reach);
+        job.weight = weight;
+        // Random offsets can make a zero-length segment; such jobs are refused, not solved.
+        prop_assume!(job.validate(&skel, &pose).is_ok());
+        let report = job.solve(&skel, &mut pose).expect("valid job");
+        let mut fresh = pose.clone();
+        fresh.refresh_all(&skel);
+        let scale = ps * (1.0 + pose.world_position(0).abs().max_element() + reach);
+        for bone in 0..pose.len() {
+            let (cached, full) = (pose.world_from_bone(bone), fresh.world_from_bone(bone));
+            prop_assert!(cached.translation.distance(full.translation) <= 1e-12 * scale,
+                "bone {bone} origin {} vs {}", cached.translation, full.translation);
+            prop_assert!(cached.matrix3.abs_diff_eq(full.matrix3, 1e-12 * ps),
+                "bone {bone} matrix {} vs {}", cached.matrix3, full.matrix3);
+            let (q, r) = (pose.world_rotation(bone), fresh.world_rotation(bone));
+            prop_assert!(q.dot(r).abs() >= 1.0 - 1e-14, "bone {bone} rotation {q} vs {r}");
+        }
+        // At full weight the report's elbow and wrist are where the pose put them.
+        if weight == 1.0 {
+            let wrist = fresh.world_position(hand);
+            prop_assert!((wrist.distance(job.target_in_world) - report.residual).abs() <= 1e-12 * scale);
+        }
+    }
+}

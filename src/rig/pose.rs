@@ -68,7 +68,7 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone >= self.len()`.
-    #[inline]
+    #[inline(always)]
     pub fn local(&self, bone: usize) -> &Transform {
         &self.local[bone]
     }
@@ -83,7 +83,7 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone >= self.len()`.
-    #[inline]
+    #[inline(always)]
     pub fn set_local(&mut self, bone: usize, t: Transform) {
         let was = !self.local[bone].has_uniform_scale();
         self.nonuniform_locals =
@@ -98,7 +98,7 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone >= self.len()`.
-    #[inline]
+    #[inline(always)]
     pub fn set_local_rotation(&mut self, bone: usize, q: DQuat) {
         let local = &mut self.local[bone];
         local.rotation = q;
@@ -107,7 +107,7 @@ impl Pose {
 
     /// True when every bone's local scale is exactly uniform (`x = y = z`; the actor
     /// placement is not included). O(1): the setters keep count.
-    #[inline]
+    #[inline(always)]
     pub fn all_local_scales_uniform(&self) -> bool {
         self.nonuniform_locals == 0
     }
@@ -130,7 +130,7 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone > self.len()` (`bone == self.len()` reads the actor placement).
-    #[inline]
+    #[inline(always)]
     pub fn world_from_bone(&self, bone: usize) -> &DAffine3 {
         &self.world[bone]
     }
@@ -145,7 +145,7 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone > self.len()` (`bone == self.len()` reads the actor placement).
-    #[inline]
+    #[inline(always)]
     pub fn world_position(&self, bone: usize) -> DVec3 {
         self.world[bone].translation
     }
@@ -155,7 +155,7 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone > self.len()` (`bone == self.len()` reads the actor placement).
-    #[inline]
+    #[inline(always)]
     pub fn world_rotation(&self, bone: usize) -> DQuat {
         self.world_rot[bone]
     }
@@ -165,7 +165,7 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone >= self.len()`.
-    #[inline]
+    #[inline(always)]
     pub fn parent_world_rotation(&self, skeleton: &Skeleton, bone: usize) -> DQuat {
         debug_assert_eq!(
             skeleton.parent(bone).unwrap_or(self.len()),
@@ -176,7 +176,7 @@ impl Pose {
 
     /// World rotations are composed without renormalising: products of unit quaternions drift
     /// by ~1e-16 per level, far below anything the solvers can see.
-    #[inline]
+    #[inline(always)]
     fn update_one(&mut self, skeleton: &Skeleton, bone: usize) {
         let p = self.parent_slot[bone];
         debug_assert_eq!(skeleton.parent(bone).unwrap_or(self.len()), p);
@@ -211,9 +211,38 @@ impl Pose {
     /// # Panics
     ///
     /// If `bone >= self.len()`.
-    #[inline]
+    #[inline(always)]
     pub fn refresh_bone(&mut self, skeleton: &Skeleton, bone: usize) {
         self.update_one(skeleton, bone);
+    }
+
+    /// Sets `bone`'s local rotation like [`Pose::set_local_rotation`] and refreshes the bone
+    /// itself from world values the caller already knows: a solver that turned the bone in
+    /// world space has its new world rotation and origin in hand, so only the scaled world
+    /// matrix is composed. Descendants are not refreshed.
+    ///
+    /// Preconditions: the parent's world transform is current, and `world_rotation` and
+    /// `world_position` are what [`Pose::refresh_bone`] would compute from `local_rotation`,
+    /// to rounding (otherwise the cache disagrees with the locals until the next refresh).
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
+    #[inline(always)]
+    pub fn set_local_rotation_turned(
+        &mut self,
+        bone: usize,
+        local_rotation: DQuat,
+        world_rotation: DQuat,
+        world_position: DVec3,
+    ) {
+        self.set_local_rotation(bone, local_rotation);
+        let p = self.parent_slot[bone];
+        self.world[bone] = DAffine3 {
+            matrix3: self.world[p].matrix3 * self.local_affine[bone].matrix3,
+            translation: world_position,
+        };
+        self.world_rot[bone] = world_rotation;
     }
 
     /// True when every local transform is finite (the actor placement is not checked).

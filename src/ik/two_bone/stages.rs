@@ -183,12 +183,14 @@ impl TwoBoneJob {
     }
 
     /// Step 5: turns the upper arm by the shortest arc from `B−A` to `B*−A`, then the forearm
-    /// from `C−B` to `C*−B` with `B`, `C` where the first turn moved them, and writes both as
+    /// from `C−B` to `C*−B*` with `C−B` where the first turn moved it, and writes both as
     /// local rotations (blended with `saved` by the weight). Turning the upper arm about the
-    /// shoulder moves the elbow and wrist rigidly, so their new positions and world rotations
-    /// are computed, not refreshed and read back (the forearm's parent may be a twist bone below
-    /// the upper arm: it turns with it). Refreshes the path `root → tip` once. Returns the
-    /// moved elbow and wrist at full weight, `None` when blended.
+    /// shoulder moves the elbow and wrist rigidly, so their new world rotations are computed,
+    /// not refreshed and read back (the forearm's parent may be a twist bone below the upper
+    /// arm: it turns with it). At full weight the turns put the elbow on `B*` and the wrist on
+    /// `C*` (both segments keep their lengths), so the chain's world origins are written, not
+    /// recomputed; a blend refreshes the path `root → tip`. Returns the moved elbow and wrist
+    /// at full weight, `None` when blended.
     #[allow(clippy::too_many_arguments)]
     fn turn_arm(
         &self,
@@ -209,24 +211,64 @@ impl TwoBoneJob {
             a * a,
             bend_normal,
         );
-        let b_now = arm.shoulder + turn_upper * (arm.elbow - arm.shoulder);
-        let c_now = arm.shoulder + turn_upper * (arm.wrist - arm.shoulder);
-        let turn_fore = arc_with_norms(c_now - b_now, wrist_goal - b_now, b * b, bend_normal);
-        let root_parent = pose.parent_world_rotation(skeleton, root);
+        let fore_now = turn_upper * (arm.wrist - arm.elbow);
+        let turn_fore = arc_with_norms(fore_now, wrist_goal - elbow_goal, b * b, bend_normal);
         let upper_world = turn_upper * pose.world_rotation(root);
-        let fore_parent = turn_upper * pose.parent_world_rotation(skeleton, mid);
+        let fore_parent = if skeleton.parent(mid) == Some(root) {
+            upper_world
+        } else {
+            turn_upper * pose.parent_world_rotation(skeleton, mid)
+        };
         let fore_world = turn_fore * (turn_upper * pose.world_rotation(mid));
-        let mut upper_local = unit(root_parent.inverse() * upper_world);
+        let mut upper_local =
+            unit(pose.parent_world_rotation(skeleton, root).inverse() * upper_world);
         let mut fore_local = unit(fore_parent.inverse() * fore_world);
         let blended = self.weight < 1.0;
         if blended {
             upper_local = saved.0.slerp(upper_local, self.weight).normalize();
             fore_local = saved.1.slerp(fore_local, self.weight).normalize();
         }
-        pose.set_local_rotation(root, upper_local);
-        pose.set_local_rotation(mid, fore_local);
-        refresh_path(skeleton, pose, root, self.tip);
-        (!blended).then(|| (b_now, b_now + turn_fore * (c_now - b_now)))
+        let turned =
+            |world_rotation, world_position| (!blended).then_some((world_rotation, world_position));
+        place(
+            skeleton,
+            pose,
+            root,
+            upper_local,
+            turned(upper_world, arm.shoulder),
+        );
+        refresh_between(skeleton, pose, root, mid);
+        place(
+            skeleton,
+            pose,
+            mid,
+            fore_local,
+            turned(fore_world, elbow_goal),
+        );
+        refresh_between(skeleton, pose, mid, self.tip);
+        pose.refresh_bone(skeleton, self.tip);
+        (!blended).then_some((elbow_goal, wrist_goal))
+    }
+}
+
+/// Writes `bone`'s new local rotation and refreshes the bone: from its known world rotation
+/// and origin when `turned` has them, else from the parent.
+#[inline(always)]
+fn place(
+    skeleton: &Skeleton,
+    pose: &mut Pose,
+    bone: usize,
+    local: DQuat,
+    turned: Option<(DQuat, DVec3)>,
+) {
+    match turned {
+        Some((world_rotation, world_position)) => {
+            pose.set_local_rotation_turned(bone, local, world_rotation, world_position)
+        }
+        None => {
+            pose.set_local_rotation(bone, local);
+            pose.refresh_bone(skeleton, bone);
+        }
     }
 }
 
@@ -271,27 +313,23 @@ fn unit(q: DQuat) -> DQuat {
     }
 }
 
-/// Refreshes the bones on the path from `from` (inclusive) down to its descendant `to`.
-fn refresh_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
-    // Paths in arm rigs are short (≤ a few twist bones); walk up from `to` into a small array.
+/// Refreshes the bones strictly between `ancestor` and its descendant `bone` (twist bones in
+/// an arm; usually none), parents first. Precondition: `ancestor`'s world transform and
+/// local are current. A path longer than 16 bones (no arm rig has one) refreshes
+/// `ancestor`'s whole subtree instead.
+#[inline(always)]
+fn refresh_between(skeleton: &Skeleton, pose: &mut Pose, ancestor: usize, bone: usize) {
     let mut path = [0usize; 16];
     let mut len = 0;
-    let mut cur = to;
-    loop {
+    let mut cur = skeleton.parent(bone);
+    while let Some(b) = cur.filter(|&b| b != ancestor) {
         if len == path.len() {
-            // Unusually long path: refresh the whole subtree instead.
-            pose.refresh_subtree(skeleton, from);
+            pose.refresh_subtree(skeleton, ancestor);
             return;
         }
-        path[len] = cur;
+        path[len] = b;
         len += 1;
-        if cur == from {
-            break;
-        }
-        match skeleton.parent(cur) {
-            Some(p) => cur = p,
-            None => break,
-        }
+        cur = skeleton.parent(b);
     }
     for &b in path[..len].iter().rev() {
         pose.refresh_bone(skeleton, b);
