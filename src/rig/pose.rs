@@ -245,6 +245,25 @@ impl Pose {
         self.world_rot[bone] = world_rotation;
     }
 
+    /// [`Pose::refresh_bone`] for a bone whose new world origin the caller already knows
+    /// (a solver moved it there): the rotation and scaled matrix are composed, the origin is
+    /// written. Preconditions: parent current; `world_position` is what the refresh would
+    /// compute, to rounding.
+    ///
+    /// # Panics
+    ///
+    /// If `bone >= self.len()`.
+    #[inline(always)]
+    pub fn refresh_bone_at(&mut self, skeleton: &Skeleton, bone: usize, world_position: DVec3) {
+        let p = self.parent_slot[bone];
+        debug_assert_eq!(skeleton.parent(bone).unwrap_or(self.len()), p);
+        self.world[bone] = DAffine3 {
+            matrix3: self.world[p].matrix3 * self.local_affine[bone].matrix3,
+            translation: world_position,
+        };
+        self.world_rot[bone] = self.world_rot[p] * self.local[bone].rotation;
+    }
+
     /// True when every local transform is finite (the actor placement is not checked).
     pub fn is_finite(&self) -> bool {
         self.local.iter().all(Transform::is_finite)

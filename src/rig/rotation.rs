@@ -30,12 +30,26 @@ pub fn rotation_between(from: DVec3, to: DVec3, preferred_axis: DVec3) -> DQuat 
 /// case of seed 001 (`1 + cos ≥ 1e-6`); `None` when the directions are nearly opposite.
 #[inline]
 pub(crate) fn half_way_arc(from: DVec3, to: DVec3, norms: f64) -> Option<DQuat> {
+    half_way_arc_scaled(from, to, norms).map(|q| q * (1.0 / q.length_squared().sqrt()))
+}
+
+/// [`half_way_arc`] before its normalisation: `k·q` for some `k > 0`. Rotating by it
+/// ([`rotate_scaled`]) scales by `k²`, and the arc of a positively scaled direction is the arc
+/// of the direction, so a second arc can start from it without waiting for the square root.
+#[inline]
+pub(crate) fn half_way_arc_scaled(from: DVec3, to: DVec3, norms: f64) -> Option<DQuat> {
     let w = norms + from.dot(to);
     (w >= 1e-6 * norms).then(|| {
         let cross = from.cross(to);
-        let inv = 1.0 / (cross.length_squared() + w * w).sqrt();
-        DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv)
+        DQuat::from_xyzw(cross.x, cross.y, cross.z, w)
     })
+}
+
+/// `q v q*` for any quaternion `q`: `|q|²` times `v` rotated by `q`'s rotation.
+#[inline]
+pub(crate) fn rotate_scaled(q: DQuat, v: DVec3) -> DVec3 {
+    let c = DVec3::new(q.x, q.y, q.z);
+    v * (q.w * q.w - c.length_squared()) + c * (2.0 * c.dot(v)) + c.cross(v) * (2.0 * q.w)
 }
 
 /// [`rotation_between`] for nearly opposite, tiny or huge inputs.

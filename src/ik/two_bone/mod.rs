@@ -227,6 +227,25 @@ fn is_uniform(s: DVec3) -> bool {
     (s.x - s.y).abs() <= tol && (s.x - s.z).abs() <= tol
 }
 
+/// `value` within `[lo, hi]`; NaN and infinities are [`TwoBoneError::NonFinite`], other values
+/// outside are [`TwoBoneError::OutOfRange`] with `range` as the allowed range's text.
+#[inline(always)]
+fn check_range(
+    what: &'static str,
+    value: f64,
+    lo: f64,
+    hi: f64,
+    range: &'static str,
+) -> Result<(), TwoBoneError> {
+    if value >= lo && value <= hi {
+        Ok(())
+    } else if value.is_finite() {
+        Err(TwoBoneError::OutOfRange { what, value, range })
+    } else {
+        Err(TwoBoneError::NonFinite { what })
+    }
+}
+
 impl TwoBoneJob {
     /// Checks indices, chain structure, finite inputs, parameter ranges, segment lengths in the
     /// current pose (zero-length segments are errors, not solved) and uniform scale on the chain
@@ -266,33 +285,13 @@ impl TwoBoneJob {
         if !self.pole_in_world.is_finite() {
             return Err(TwoBoneError::NonFinite { what: "pole" });
         }
-        let checks = [
-            ("weight", self.weight, 0.0, 1.0, "[0, 1]"),
-            ("soften", self.soften, 0.0, 1.0, "[0, 1]"),
-            ("twist", self.twist, -1e6, 1e6, "finite radians"),
-        ];
-        for (what, value, lo, hi, range) in checks {
-            if !value.is_finite() {
-                return Err(TwoBoneError::NonFinite { what });
-            }
-            if value < lo || value > hi {
-                return Err(TwoBoneError::OutOfRange { what, value, range });
-            }
-        }
+        check_range("weight", self.weight, 0.0, 1.0, "[0, 1]")?;
+        check_range("soften", self.soften, 0.0, 1.0, "[0, 1]")?;
+        check_range("twist", self.twist, -1e6, 1e6, "finite radians")?;
         if let Some(limit) = self.elbow_limit {
             let pi = std::f64::consts::PI;
-            for (what, value) in [("min bend", limit.min_bend), ("max bend", limit.max_bend)] {
-                if !value.is_finite() {
-                    return Err(TwoBoneError::NonFinite { what });
-                }
-                if !(0.0..=pi).contains(&value) {
-                    return Err(TwoBoneError::OutOfRange {
-                        what,
-                        value,
-                        range: "[0, π]",
-                    });
-                }
-            }
+            check_range("min bend", limit.min_bend, 0.0, pi, "[0, π]")?;
+            check_range("max bend", limit.max_bend, 0.0, pi, "[0, π]")?;
             if limit.min_bend > limit.max_bend {
                 return Err(TwoBoneError::OutOfRange {
                     what: "min bend",

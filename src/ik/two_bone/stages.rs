@@ -2,7 +2,7 @@
 //! `reach`, `bend_plane`, the cosine law and `turn_arm`, and the chain refreshes they need.
 
 use super::{Fallback, ReachClamp, TwoBoneJob, TwoBoneReport};
-use crate::rig::rotation::half_way_arc;
+use crate::rig::rotation::{half_way_arc_scaled, rotate_scaled};
 use crate::rig::{Pose, Skeleton, rotation_between};
 use glam::{DQuat, DVec3};
 
@@ -205,14 +205,23 @@ impl TwoBoneJob {
     ) -> Option<(DVec3, DVec3)> {
         let (root, mid) = (self.root, self.mid);
         // |B−A| = |B*−A| = a and |C−B| = |C*−B*| = b by construction.
-        let turn_upper = arc_with_norms(
+        let (upper_scaled, k_sq) = scaled_arc(
             arm.elbow - arm.shoulder,
             elbow_goal - arm.shoulder,
             a * a,
             bend_normal,
         );
-        let fore_now = turn_upper * (arm.wrist - arm.elbow);
-        let turn_fore = arc_with_norms(fore_now, wrist_goal - elbow_goal, b * b, bend_normal);
+        let turn_upper = upper_scaled * (1.0 / k_sq.sqrt());
+        // The unnormalised turn moves C−B to k²·(its turned direction): the forearm's arc from
+        // there (with norms k²·b²) need not wait for the normalisation's square root. (Past
+        // ~1e70 units k² overflows; the unit turn is used then.)
+        let fore_now_scaled = rotate_scaled(upper_scaled, arm.wrist - arm.elbow);
+        let (fore_now, fore_norms) = if fore_now_scaled.is_finite() {
+            (fore_now_scaled, k_sq * (b * b))
+        } else {
+            (turn_upper * (arm.wrist - arm.elbow), b * b)
+        };
+        let turn_fore = arc_with_norms(fore_now, wrist_goal - elbow_goal, fore_norms, bend_normal);
         let upper_world = turn_upper * pose.world_rotation(root);
         let fore_parent = if skeleton.parent(mid) == Some(root) {
             upper_world
@@ -246,7 +255,12 @@ impl TwoBoneJob {
             turned(fore_world, elbow_goal),
         );
         refresh_between(skeleton, pose, mid, self.tip);
-        pose.refresh_bone(skeleton, self.tip);
+        if blended {
+            pose.refresh_bone(skeleton, self.tip);
+        } else {
+            // The wrist's origin is C*: the turns put it there, whatever twist bones lie between.
+            pose.refresh_bone_at(skeleton, self.tip, wrist_goal);
+        }
         (!blended).then_some((elbow_goal, wrist_goal))
     }
 }
@@ -293,11 +307,22 @@ struct Reach {
 /// root; falls back to it near the opposite direction and for unusable `norms`.
 #[inline]
 fn arc_with_norms(from: DVec3, to: DVec3, norms: f64, preferred_axis: DVec3) -> DQuat {
+    let (q, k_sq) = scaled_arc(from, to, norms, preferred_axis);
+    q * (1.0 / k_sq.sqrt())
+}
+
+/// [`arc_with_norms`] as `(k·q, k²)` with `k > 0`: the half-way quaternion before its
+/// normalisation, or the fallback's unit quaternion with `k = 1`.
+#[inline]
+fn scaled_arc(from: DVec3, to: DVec3, norms: f64, preferred_axis: DVec3) -> (DQuat, f64) {
     let usable = norms >= f64::MIN_POSITIVE && norms.is_finite();
-    usable
-        .then(|| half_way_arc(from, to, norms))
+    match usable
+        .then(|| half_way_arc_scaled(from, to, norms))
         .flatten()
-        .unwrap_or_else(|| rotation_between(from, to, preferred_axis))
+    {
+        Some(q) => (q, q.length_squared()),
+        None => (rotation_between(from, to, preferred_axis), 1.0),
+    }
 }
 
 /// `q` normalised. A product of unit quaternions is unit to rounding, where one Newton step
@@ -337,7 +362,8 @@ fn refresh_between(skeleton: &Skeleton, pose: &mut Pose, ancestor: usize, bone: 
 }
 
 /// Refreshes every descendant of `from` that is not on the (already refreshed) path
-/// `from → to`: the subtrees hanging off the path, and everything below `to`.
+/// `from → to`: the subtrees hanging off the path, and everything below `to`. A bone whose
+/// subtree is one bone larger than its child's on the path has nothing off the path.
 /// Precondition: `to` is a descendant of `from`.
 fn refresh_off_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
     for &child in skeleton.children(to) {
@@ -348,9 +374,11 @@ fn refresh_off_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize
         let Some(b) = skeleton.parent(on_path) else {
             break;
         };
-        for &child in skeleton.children(b) {
-            if child != on_path {
-                pose.refresh_subtree(skeleton, child);
+        if skeleton.subtree_len(b) > skeleton.subtree_len(on_path) + 1 {
+            for &child in skeleton.children(b) {
+                if child != on_path {
+                    pose.refresh_subtree(skeleton, child);
+                }
             }
         }
         on_path = b;
