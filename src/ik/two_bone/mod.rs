@@ -266,8 +266,9 @@ impl TwoBoneJob {
         pose: &Pose,
     ) -> Result<(f64, f64), TwoBoneError> {
         let count = skeleton.len();
+        let usable = count.min(pose.len());
         for index in [self.root, self.mid, self.tip] {
-            if index >= count || index >= pose.len() {
+            if index >= usable {
                 return Err(TwoBoneError::IndexOutOfRange { index, count });
             }
         }
@@ -312,7 +313,8 @@ impl TwoBoneJob {
             }
             cur = skeleton.parent(b);
         }
-        if !is_uniform(pose.world_from_actor().scale) {
+        let actor = pose.world_from_actor();
+        if !actor.has_uniform_scale() && !is_uniform(actor.scale) {
             return Err(TwoBoneError::NonUniformScale {
                 bone: usize::MAX,
                 scale: pose.world_from_actor().scale.to_array(),
@@ -329,13 +331,18 @@ impl TwoBoneJob {
         let a = (b_pos - a_pos).length();
         let b = (c_pos - b_pos).length();
         let scale = a.max(b).max(a_pos.abs().max_element()).max(1e-300);
-        for (segment, length) in [
-            ("upper segment (root→mid)", a),
-            ("lower segment (mid→tip)", b),
-        ] {
-            if length <= 1e-9 * scale {
-                return Err(TwoBoneError::ZeroLength { segment, length });
-            }
+        // Written out, not as a table: the segment names only materialise on the error path.
+        if a <= 1e-9 * scale {
+            return Err(TwoBoneError::ZeroLength {
+                segment: "upper segment (root→mid)",
+                length: a,
+            });
+        }
+        if b <= 1e-9 * scale {
+            return Err(TwoBoneError::ZeroLength {
+                segment: "lower segment (mid→tip)",
+                length: b,
+            });
         }
         Ok((a, b))
     }
