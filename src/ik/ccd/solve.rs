@@ -148,11 +148,12 @@ impl CcdSolver {
         if limits && (link.rotation_min.is_some() || link.rotation_max.is_some()) {
             let v = euler_xyz_from_quat(q);
             let (clamped, hit) = clamp_euler_three(v, link.rotation_min, link.rotation_max);
-            if clamped != v {
+            if hit {
                 q = quat_from_euler_xyz(clamped);
             }
-            // else three rebuilds the quaternion from the very angles it came from, which moves
-            // it only at rounding level (~1e-16), so the three sin/cos pairs are skipped.
+            // else three rebuilds the quaternion from the angles it came from, at most wrapped
+            // by 2π (and the wrap's own rounding, which alone changes them on most steps): the
+            // same rotation up to ~1e-16, so the three sin/cos pairs are skipped.
             report.euler = EulerState::Stored(clamped);
             report.on_limit = hit;
         }
