@@ -15,8 +15,9 @@
 //!    back as `local = parent_world_rot⁻¹ · (Δ · world_rot)`; the forearm is then turned from
 //!    `C−B*` to `C*−B*` the same way, with `C` where `Δ` moved it. (The seed refreshes the world
 //!    matrices and reads `C` back; `Δ` turns the chain rigidly about `A`, so `A + Δ(C−A)` and the
-//!    turned world rotations are the same to rounding, and the chain is refreshed once, at the
-//!    end.)
+//!    turned world rotations are the same to rounding. At full weight the turns put the joints
+//!    on `A`, `B*`, `C*`, so the chain's world origins and rotations are written from them once,
+//!    at the end; only the scaled world matrices are composed.)
 //! 6. Near-180° corrections use `axis = cross/|cross|`, `angle = atan2(|cross|, dot)` while the
 //!    cross product still defines an axis (see [`rotation_between`]).
 //!
