@@ -265,3 +265,43 @@ proptest! {
         }
     }
 }
+
+/// More twist bones than the solver's 16-bone path buffer: the refresh falls back to the
+/// whole subtree and the cached world still equals a full refresh.
+#[test]
+fn a_path_longer_than_the_buffer_still_matches_a_full_refresh() {
+    let n = 40;
+    let offsets: Vec<DVec3> = (0..n)
+        .map(|i| DVec3::new(0.01 * (i % 3) as f64, 0.02, 0.005 * (i % 2) as f64))
+        .collect();
+    let turns: Vec<DQuat> = (0..n)
+        .map(|i| DQuat::from_rotation_y(0.05 * i as f64) * DQuat::from_rotation_x(0.02))
+        .collect();
+    for weight in [1.0, 0.4] {
+        let (skel, mut pose, [upper, fore, hand]) =
+            twisted_arm(Transform::IDENTITY, &offsets, &turns, (18, 17));
+        let shoulder = pose.world_position(upper);
+        let reach = pose.world_position(hand).distance(shoulder);
+        let mut job = TwoBoneJob::new(
+            upper,
+            fore,
+            hand,
+            shoulder + DVec3::new(0.3, -0.4, 0.2) * reach,
+            shoulder + DVec3::new(0.0, 0.0, -1.0),
+        );
+        job.weight = weight;
+        let report = job.solve(&skel, &mut pose).expect("valid job");
+        let mut fresh = pose.clone();
+        fresh.refresh_all(&skel);
+        for bone in 0..pose.len() {
+            let (cached, full) = (pose.world_from_bone(bone), fresh.world_from_bone(bone));
+            assert!(
+                cached.abs_diff_eq(*full, 1e-12),
+                "weight {weight}, bone {bone}: {cached:?} vs {full:?}"
+            );
+        }
+        if weight == 1.0 {
+            assert!(report.reached, "{report:?}");
+        }
+    }
+}
