@@ -318,7 +318,7 @@ impl TwoBoneJob {
         if !actor.has_uniform_scale() && !is_uniform(actor.scale) {
             return Err(TwoBoneError::NonUniformScale {
                 bone: usize::MAX,
-                scale: pose.world_from_actor().scale.to_array(),
+                scale: actor.scale.to_array(),
             });
         }
         let a_pos = pose.world_position(self.root);
