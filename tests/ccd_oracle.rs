@@ -282,6 +282,45 @@ fn world_transforms_are_current_after_update() {
     }
 }
 
+/// `CcdRefresh::Path` gives the same locals and reports as `Subtree`, and leaves the path
+/// (every link and the effector) current; a refresh of the rest afterwards gives the pose
+/// `Subtree` gives.
+#[test]
+fn path_refresh_keeps_the_chain_current_and_the_result_unchanged() {
+    use anglerpose::ik::ccd::CcdRefresh;
+    for (p, _) in fixtures() {
+        let sc = load(&p);
+        if sc.solver.chains.len() != 1 {
+            continue; // a later chain may read bones off an earlier chain's path
+        }
+        let blend = sc.global_blend_factor.unwrap_or(1.0);
+        let mut subtree = sc.pose.clone();
+        let a = sc.solver.update(&sc.skeleton, &mut subtree, blend);
+        let mut path_solver = sc.solver.clone();
+        path_solver.refresh = CcdRefresh::Path;
+        let mut path = sc.pose.clone();
+        let b = path_solver.update(&sc.skeleton, &mut path, blend);
+        assert_eq!(a, b, "{}", p.display());
+        assert_eq!(subtree.locals(), path.locals());
+        let chain = &sc.solver.chains[0];
+        let on_path = chain.links.iter().map(|l| l.index).chain([chain.effector]);
+        for i in on_path {
+            assert_eq!(
+                subtree.world_from_bone(i),
+                path.world_from_bone(i),
+                "bone {i}"
+            );
+        }
+        path.refresh_all(&sc.skeleton);
+        assert_eq!(
+            subtree.world_matrices(),
+            path.world_matrices(),
+            "{}",
+            p.display()
+        );
+    }
+}
+
 #[test]
 fn switched_off_limits_are_ignored() {
     // Per link: a link whose limits are off solves like the same link without limits.

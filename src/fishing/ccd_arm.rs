@@ -15,7 +15,7 @@ use super::actor::ArmRig;
 use super::arm_report::{ArmIk, CcdArmReport, CcdLinkState};
 use super::settings::{CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings};
 use crate::ik::ccd::{
-    CcdChain, CcdLink, CcdReport, CcdSolver, CcdTarget, CcdWorkspace, EulerState,
+    CcdChain, CcdLink, CcdRefresh, CcdReport, CcdSolver, CcdTarget, CcdWorkspace, EulerState,
 };
 use crate::ik::limits::euler_xyz_from_quat;
 use crate::ik::two_bone::ReachClamp;
@@ -59,12 +59,15 @@ pub(crate) struct CcdArmWork {
 impl Default for CcdArmWork {
     fn default() -> Self {
         let links = vec![CcdLink::new(0); 2];
+        let mut solver = CcdSolver::new(vec![CcdChain::toward(
+            CcdTarget::Point(DVec3::ZERO),
+            0,
+            links,
+        )]);
+        // The poser refreshes the arm's subtree once, after the palm and fingers.
+        solver.refresh = CcdRefresh::Path;
         Self {
-            solver: CcdSolver::new(vec![CcdChain::toward(
-                CcdTarget::Point(DVec3::ZERO),
-                0,
-                links,
-            )]),
+            solver,
             report: CcdReport::default(),
             work: CcdWorkspace::default(),
         }
@@ -73,7 +76,8 @@ impl Default for CcdArmWork {
 
 /// Solves `arm` toward `target` with its CCD settings in `settings` (the global limit switch
 /// and weight apply), writing the upper-arm and forearm rotations into `pose` and refreshing
-/// the arm's subtree. Preconditions: the arm passed the two-bone chain validation (indices,
+/// the path upper arm → hand (the rest of the arm's subtree is left for the caller to
+/// refresh once, after the palm and fingers; the scratch path refreshes it). Preconditions: the arm passed the two-bone chain validation (indices,
 /// chain, uniform scale, non-zero segments), world transforms are current and `settings`
 /// passed `SolverSettings::validate`. Returns the report and the two-bone-style summary the
 /// diagnostics and flip detection read.

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod ccd;
+pub mod euler_inside;
 pub mod hand;
 pub mod limits;
 pub mod two_bone;

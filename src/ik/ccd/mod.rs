@@ -19,6 +19,7 @@
 
 mod solve;
 
+use crate::ik::euler_inside::EulerInsideTest;
 use crate::rig::{Pose, Skeleton, Transform};
 use glam::{DAffine3, DQuat, DVec3};
 use thiserror::Error;
@@ -289,6 +290,12 @@ pub struct CcdWorkspace {
     world: Vec<DAffine3>,
     target_in_link: Vec<DVec3>,
     locals: Vec<Transform>,
+    /// Per link of every chain (chains' links laid end to end): the Euler limits a test was
+    /// built for, and the test. Rebuilt when the limits change, so this holds no result.
+    euler_tests: Vec<(Option<DVec3>, Option<DVec3>, Option<EulerInsideTest>)>,
+    /// Per link of the current chain: its last step kept the rotation inside its Euler
+    /// limits by the fast test, so the Euler vector three stores is computed at the end.
+    euler_pending: Vec<bool>,
 }
 
 /// Outcome of one [`CcdSolver::update`]; reuse it (and a [`CcdWorkspace`]) with
@@ -307,6 +314,23 @@ pub struct CcdSolver {
     pub chains: Vec<CcdChain>,
     /// Global editor switch: `false` ignores every link's limits.
     pub limits_enabled: bool,
+    /// Which world transforms an update refreshes after each chain.
+    pub refresh: CcdRefresh,
+}
+
+/// Which world transforms [`CcdSolver::update`] refreshes after a chain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CcdRefresh {
+    /// The whole subtree of the highest rotated link (three.js's `updateMatrixWorld(true)`):
+    /// every world transform of the pose is current afterwards.
+    #[default]
+    Subtree,
+    /// Only the path from the highest rotated link down to the effector. Bones hanging off
+    /// that path (the effector's children, siblings of links) keep stale world transforms
+    /// until the caller refreshes them, and a later chain must not read them. For a caller
+    /// that edits below the effector and refreshes the subtree itself once (the CCD arm:
+    /// palm and fingers follow).
+    Path,
 }
 
 /// Step angles below this are skipped (three's vibration guard).
@@ -318,6 +342,7 @@ impl CcdSolver {
         Self {
             chains,
             limits_enabled: true,
+            refresh: CcdRefresh::Subtree,
         }
     }
 
@@ -425,7 +450,10 @@ impl CcdSolver {
             .chains
             .resize_with(self.chains.len(), ChainReport::default);
         let n = skeleton.len().min(pose.len());
+        let mut first_link = 0;
         for (chain, out) in self.chains.iter().zip(report.chains.iter_mut()) {
+            let tests = first_link..first_link + chain.links.len();
+            first_link = tests.end;
             let fits = chain.target_bone().is_none_or(|b| b < n)
                 && chain.effector < n
                 && chain.links.iter().all(|l| l.index < n);
@@ -436,7 +464,7 @@ impl CcdSolver {
                 out.exited_early = false;
                 continue;
             }
-            self.update_chain(skeleton, pose, chain, global_blend, out, work);
+            self.update_chain(skeleton, pose, (chain, tests), global_blend, out, work);
         }
     }
 }

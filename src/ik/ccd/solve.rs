@@ -14,27 +14,33 @@
 //! refreshed in the pose once at the end of the chain.
 
 use super::{
-    CcdChain, CcdLink, CcdSolver, CcdWorkspace, ChainReport, EulerState, LinkReport, three_slerp,
+    CcdChain, CcdLink, CcdRefresh, CcdSolver, CcdWorkspace, ChainReport, EulerState, LinkReport,
+    three_slerp,
 };
+use crate::ik::euler_inside::EulerInsideTest;
 use crate::ik::limits::{clamp_euler_three, euler_xyz_from_quat, quat_from_euler_xyz};
 use crate::rig::{Pose, Skeleton};
 use glam::{DQuat, DVec3};
+use std::ops::Range;
 
 /// `cos(1e-5)`: `acos(d) < 1e-5` exactly when `d >` this (up to the rounding of acos).
 const COS_MIN_STEP_ANGLE: f64 = 0.999_999_999_95;
 
 impl CcdSolver {
     /// One chain of `update` (preconditions: indices in range, world transforms current).
+    /// `tests` are the chain's slots in the workspace's Euler tests.
     pub(super) fn update_chain(
         &self,
         skeleton: &Skeleton,
         pose: &mut Pose,
-        chain: &CcdChain,
+        (chain, tests): (&CcdChain, Range<usize>),
         global_blend: f64,
         out: &mut ChainReport,
         work: &mut CcdWorkspace,
     ) {
         let blend = chain.blend_factor.unwrap_or(global_blend);
+        let first_test = tests.start;
+        self.prepare_euler_tests(chain, tests, work);
         let target = chain.target_in_world(pose);
         let links = &chain.links;
         out.blend = blend;
@@ -58,10 +64,19 @@ impl CcdSolver {
             out.exited_early = chain.iteration > 1;
             None
         } else if uniform_scale_to_root(skeleton, pose, chain.effector) {
-            self.passes_local(skeleton, pose, chain, target, out, work)
+            self.passes_local(skeleton, pose, (chain, first_test), target, out, work)
         } else {
-            self.passes_world(skeleton, pose, chain, target, out, work)
+            self.passes_world(skeleton, pose, (chain, first_test), target, out, work)
         };
+        // Links whose last step kept their rotation by the fast test: the Euler vector three
+        // stores is its exact-path value for the rotation they ended with.
+        for (j, link) in links.iter().enumerate() {
+            if work.euler_pending[j] {
+                let v = euler_xyz_from_quat(pose.local(link.index).rotation);
+                let (wrapped, _) = clamp_euler_three(v, link.rotation_min, link.rotation_max);
+                out.links[j].euler = EulerState::Stored(wrapped);
+            }
+        }
         let mut top = top;
         if blend < 1.0 {
             for (j, link) in links.iter().enumerate() {
@@ -74,23 +89,53 @@ impl CcdSolver {
             }
         }
         if let Some(top) = top {
-            pose.refresh_subtree(skeleton, links[top].index);
+            match self.refresh {
+                CcdRefresh::Subtree => pose.refresh_subtree(skeleton, links[top].index),
+                CcdRefresh::Path => {
+                    for link in links[..=top].iter().rev() {
+                        pose.refresh_bone(skeleton, link.index);
+                    }
+                    pose.refresh_bone(skeleton, chain.effector);
+                }
+            }
         }
         out.final_distance = target.distance(pose.world_position(chain.effector));
+    }
+
+    /// Makes `work`'s Euler tests at `slots` match `chain`'s links (rebuilding only those
+    /// whose limits changed) and clears the pending marks.
+    fn prepare_euler_tests(&self, chain: &CcdChain, slots: Range<usize>, work: &mut CcdWorkspace) {
+        if work.euler_tests.len() < slots.end {
+            work.euler_tests.resize(slots.end, (None, None, None));
+        }
+        for (link, slot) in chain.links.iter().zip(&mut work.euler_tests[slots]) {
+            let key = (link.rotation_min, link.rotation_max);
+            let used = self.limits_enabled && link.limits_enabled;
+            if used && (slot.0, slot.1) != key {
+                *slot = (key.0, key.1, EulerInsideTest::new(key.0, key.1));
+            }
+        }
+        work.euler_pending.clear();
+        work.euler_pending.resize(chain.links.len(), false);
     }
 
     /// The step of one link: `e`, `t` are the effector and target directions in the link's
     /// frame (any positive length). Returns the new local rotation, or `None` when three would
     /// skip the link (angle below 1e-5) or the axis is undefined (a zero direction).
+    ///
+    /// `test` is the fast test of the link's Euler limits, when they have one (see
+    /// [`EulerInsideTest`]). Returns the rotation and whether the test kept it (the Euler
+    /// vector three stores is then left to the end of the chain: `report.euler` is not set).
+    #[inline(always)]
     fn step(
         &self,
         chain: &CcdChain,
-        link: &CcdLink,
+        (link, test): (&CcdLink, Option<&EulerInsideTest>),
         local: DQuat,
         e: DVec3,
         t: DVec3,
         report: &mut LinkReport,
-    ) -> Option<DQuat> {
+    ) -> Option<(DQuat, bool)> {
         let n = (e.length_squared() * t.length_squared()).sqrt();
         if !(n > 0.0 && n.is_finite()) {
             return None; // effector or target on the link: no axis (see module docs)
@@ -145,7 +190,11 @@ impl CcdSolver {
             let c2 = sign * (1.0 - c * c).sqrt();
             q = DQuat::from_xyzw(a.x * c2, a.y * c2, a.z * c2, c);
         }
-        if limits && (link.rotation_min.is_some() || link.rotation_max.is_some()) {
+        let mut pending = false;
+        if limits && test.is_some_and(|t| t.inside(q)) {
+            // three's clamp would keep every angle: the rotation stands as it is.
+            pending = true;
+        } else if limits && (link.rotation_min.is_some() || link.rotation_max.is_some()) {
             let v = euler_xyz_from_quat(q);
             let (clamped, hit) = clamp_euler_three(v, link.rotation_min, link.rotation_max);
             if hit {
@@ -158,7 +207,7 @@ impl CcdSolver {
             report.on_limit = hit;
         }
         report.rotations += 1;
-        Some(q)
+        Some((q, pending))
     }
 
     /// Passes with effector and target carried in link frames (uniform scale). Returns the
@@ -167,7 +216,7 @@ impl CcdSolver {
         &self,
         skeleton: &Skeleton,
         pose: &mut Pose,
-        chain: &CcdChain,
+        (chain, first_test): (&CcdChain, usize),
         target: DVec3,
         out: &mut ChainReport,
         work: &mut CcdWorkspace,
@@ -218,15 +267,17 @@ impl CcdSolver {
                     break;
                 }
                 let l = work.locals[j];
+                let test = work.euler_tests[first_test + j].2.as_ref();
                 let q = match self.step(
                     chain,
-                    link,
+                    (link, test),
                     l.rotation,
                     e,
                     work.target_in_link[j],
                     &mut out.links[j],
                 ) {
-                    Some(q) => {
+                    Some((q, pending)) => {
+                        work.euler_pending[j] = pending;
                         work.locals[j].rotation = q;
                         top = Some(top.map_or(j, |t: usize| t.max(j)));
                         rotated = true;
@@ -259,7 +310,7 @@ impl CcdSolver {
         &self,
         skeleton: &Skeleton,
         pose: &mut Pose,
-        chain: &CcdChain,
+        (chain, first_test): (&CcdChain, usize),
         target: DVec3,
         out: &mut ChainReport,
         work: &mut CcdWorkspace,
@@ -304,9 +355,13 @@ impl CcdSolver {
                 let e = to_link(effector_pos - w.translation);
                 let t = to_link(target - w.translation);
                 let local = pose.local(link.index).rotation;
-                let Some(q) = self.step(chain, link, local, e, t, &mut out.links[j]) else {
+                let test = work.euler_tests[first_test + j].2.as_ref();
+                let Some((q, pending)) =
+                    self.step(chain, (link, test), local, e, t, &mut out.links[j])
+                else {
                     continue;
                 };
+                work.euler_pending[j] = pending;
                 pose.set_local_rotation(link.index, q);
                 work.local_aff[k] = pose.local(link.index).to_affine();
                 let parent = if k == n {
