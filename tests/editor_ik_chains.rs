@@ -163,7 +163,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     let r = eval.arms.right;
     // The hinge angle sits on its limit; the bend measured between the bones follows it (the
     // angler's bones run along their +Y to within a few microdegrees).
-    let hinge = r.ccd().unwrap().links[0].euler;
+    let hinge = r.ccd().unwrap().links[0].euler();
     assert!((hinge.x - 35f64.to_radians()).abs() < 1e-12, "{hinge}");
     assert!((r.ik.elbow_bend.to_degrees() - 35.0).abs() < 1e-3, "{r:?}");
     assert!(r.ik.elbow_limited && r.ccd().unwrap().links[0].on_limit);

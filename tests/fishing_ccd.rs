@@ -122,6 +122,35 @@ fn ccd_arms_reach_the_seated_grips_inside_their_limits() {
         let carried = pose.world_rotation(arm.hand) * arm.hand_frame.hand_from_grip.rotation;
         let wanted = r.grip.actor_from_grip.rotation;
         assert!(carried.angle_between(wanted) < 1e-6, "{side:?} palm");
+        // Each link's reported Euler angles are three's: its final local rotation's angles,
+        // wrapped near the range centre where the link has an Euler range in use, and the
+        // JSON report carries exactly those.
+        let arm_settings = settings.arm(side).ccd;
+        for link in &ccd.links {
+            let rotation = pose.local(link.bone).rotation;
+            assert_eq!(link.rotation, rotation, "{side:?} {:?}", link.role);
+            let limits = arm_settings.link(link.role);
+            let mut want = euler_xyz_from_quat(rotation);
+            if let (true, Some(lo), Some(hi)) =
+                (limits.enabled, limits.rotation_min, limits.rotation_max)
+            {
+                let c = (lo + hi) * 0.5;
+                want = DVec3::new(
+                    wrap_near(want.x, c.x),
+                    wrap_near(want.y, c.y),
+                    wrap_near(want.z, c.z),
+                );
+            }
+            assert!(
+                (link.euler() - want).length() < 1e-12,
+                "{side:?} {:?}",
+                link.role
+            );
+            let json = serde_json::to_value(link).unwrap();
+            let e = link.euler();
+            assert_eq!(json["euler"], serde_json::json!([e.x, e.y, e.z]), "{json}");
+            assert_eq!(json["bone"], serde_json::json!(link.bone));
+        }
     }
     // Forearm hinges (both arms) plus their ranges, plus the right shoulder's range.
     assert_eq!(assert_links_inside_limits(&actor, &settings, &pose), 5);

@@ -5,8 +5,10 @@
 
 use super::session_frames::GripTarget;
 use super::settings::{ArmSolverKind, CcdLinkRole};
+use crate::ik::ccd::EulerState;
+use crate::ik::limits::euler_xyz_from_quat;
 use crate::ik::two_bone::{Fallback, ReachClamp, TwoBoneReport};
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 
 /// The arm chain after its solve, as both solvers report it.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -107,8 +109,9 @@ impl ArmReport {
     }
 }
 
-/// One link after a CCD arm solve.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+/// One link after a CCD arm solve. Serialises as `role`, `bone`, `rotations`, `on_limit`
+/// and `euler` (see [`CcdLinkState::euler`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CcdLinkState {
     /// Which link this is.
     pub role: CcdLinkRole,
@@ -119,10 +122,35 @@ pub struct CcdLinkState {
     /// A limit moved the link's rotation in the last step that touched it (hinge limitation
     /// or Euler clamp, whichever is configured and enabled).
     pub on_limit: bool,
+    /// The link's final rotation relative to the previous link.
+    pub rotation: DQuat,
+    /// How three.js's stored Euler angles relate to `rotation` (see [`Self::euler`]).
+    pub euler_state: EulerState,
+}
+
+impl CcdLinkState {
     /// Euler XYZ angles (three.js order, radians) of the link's final rotation relative to the
-    /// previous link: the vector three stores after an Euler clamp, else derived from the
-    /// quaternion.
-    pub euler: DVec3,
+    /// previous link: the vector three stores after an Euler clamp (wrapped near its range),
+    /// else derived from the quaternion. Computed when asked: a pose update does not pay for
+    /// the decomposition.
+    pub fn euler(&self) -> DVec3 {
+        self.euler_state
+            .vector(self.rotation)
+            .unwrap_or_else(|| euler_xyz_from_quat(self.rotation))
+    }
+}
+
+impl serde::Serialize for CcdLinkState {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("CcdLinkState", 5)?;
+        st.serialize_field("role", &self.role)?;
+        st.serialize_field("bone", &self.bone)?;
+        st.serialize_field("rotations", &self.rotations)?;
+        st.serialize_field("on_limit", &self.on_limit)?;
+        st.serialize_field("euler", &self.euler())?;
+        st.end()
+    }
 }
 
 /// What the CCD solver did for one arm.

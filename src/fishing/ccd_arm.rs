@@ -15,9 +15,8 @@ use super::actor::ArmRig;
 use super::arm_report::{ArmIk, CcdArmReport, CcdLinkState};
 use super::settings::{CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings};
 use crate::ik::ccd::{
-    CcdChain, CcdLink, CcdRefresh, CcdReport, CcdSolver, CcdTarget, CcdWorkspace, EulerState,
+    CcdChain, CcdLink, CcdRefresh, CcdReport, CcdSolver, CcdTarget, CcdWorkspace,
 };
-use crate::ik::limits::euler_xyz_from_quat;
 use crate::ik::two_bone::ReachClamp;
 use crate::rig::{Bone, Pose, Skeleton, Transform};
 use glam::{DQuat, DVec3};
@@ -125,9 +124,10 @@ pub(crate) fn solve_ccd_arm(
     chain.blend_factor = ccd.blend_factor;
 
     let rotations = if direct {
-        work.solver
-            .validate(skel)
-            .map_err(|e| format!("CCD chain: {e}"))?;
+        // No `CcdSolver::validate`: the preconditions above cover it (indices and ancestry
+        // from the chain validation, direct parents just checked, limits and angles finite
+        // and axes non-zero from the settings rules, the target finite).
+        debug_assert_eq!(work.solver.validate(skel), Ok(()));
         work.solver
             .update_into(skel, pose, weight, &mut work.report, &mut work.work);
         [
@@ -145,10 +145,8 @@ pub(crate) fn solve_ccd_arm(
             bone: if k == 0 { arm.fore } else { arm.upper },
             rotations: r.rotations,
             on_limit: r.on_limit,
-            euler: match r.euler {
-                EulerState::Stored(v) => v,
-                _ => euler_xyz_from_quat(rotations[k]),
-            },
+            rotation: rotations[k],
+            euler_state: r.euler,
         }
     });
     let ccd = CcdArmReport {

@@ -96,6 +96,21 @@ impl EulerInsideTest {
     #[inline(always)]
     pub fn inside(&self, q: DQuat) -> bool {
         let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+        // A rotation about ±X or ±Z (a hinge on those axes): two components are exactly ±0,
+        // so are their Euler angles, and the third entry pair reduces to two products (the
+        // same values as the general formulas below, zero signs aside, which the test ignores).
+        if y == 0.0 && z == 0.0 {
+            let x2 = x + x;
+            return self.zero_inside[1]
+                && self.zero_inside[2]
+                && self.component(0, 1.0 - x * x2, w * x2, false);
+        }
+        if x == 0.0 && y == 0.0 {
+            let z2 = z + z;
+            return self.zero_inside[0]
+                && self.zero_inside[1]
+                && self.component(2, 1.0 - z * z2, w * z2, false);
+        }
         let (x2, y2, z2) = (x + x, y + y, z + z);
         let (xx, xy, xz) = (x * x2, x * y2, x * z2);
         let (yy, yz, zz) = (y * y2, y * z2, z * z2);

@@ -2,7 +2,7 @@
 //! (`shared/oracles/threejs-ccd/oracle.mjs`): `bones`, `chains`, `helper`, `conditioning`.
 
 use super::{Scene, quat_xyzw};
-use crate::ik::ccd::{CcdReport, CcdWorkspace, EulerState};
+use crate::ik::ccd::{CcdReport, CcdWorkspace};
 use crate::ik::limits::euler_xyz_from_quat;
 use crate::rig::Pose;
 use glam::{DAffine3, DQuat, DVec3, DVec4};
@@ -21,7 +21,7 @@ pub struct ChainState {
 pub struct CcdRun {
     /// Solved pose, world transforms refreshed.
     pub pose: Pose,
-    /// three.js's stored `bone.rotation` (Euler XYZ) per bone (see [`EulerState`]).
+    /// three.js's stored `bone.rotation` (Euler XYZ) per bone (see [`crate::ik::ccd::EulerState`]).
     pub euler: Vec<DVec3>,
     /// Per chain, before the first update.
     pub initial: Vec<ChainState>,
@@ -77,12 +77,8 @@ pub fn run_ccd(scene: &Scene, target_nudge: f64) -> CcdRun {
             .update_into(skel, &mut pose, blend, &mut report, &mut work);
         for chain in &report.chains {
             for link in &chain.links {
-                match link.euler {
-                    EulerState::Untouched => {}
-                    EulerState::FromQuaternion => {
-                        euler[link.bone] = euler_xyz_from_quat(pose.local(link.bone).rotation)
-                    }
-                    EulerState::Stored(v) => euler[link.bone] = v,
+                if let Some(v) = link.euler.vector(pose.local(link.bone).rotation) {
+                    euler[link.bone] = v;
                 }
             }
         }

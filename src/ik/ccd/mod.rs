@@ -20,6 +20,7 @@
 mod solve;
 
 use crate::ik::euler_inside::EulerInsideTest;
+use crate::ik::limits::{euler_xyz_from_quat, wrap_near};
 use crate::rig::{Pose, Skeleton, Transform};
 use glam::{DAffine3, DQuat, DVec3};
 use thiserror::Error;
@@ -247,6 +248,31 @@ pub enum EulerState {
     /// Last written by an Euler clamp: three keeps this exact vector (it may lie outside
     /// (-π, π] after the wrap).
     Stored(DVec3),
+    /// Last written by an Euler clamp (with both limits) that moved no angle: three keeps the
+    /// angles of the final rotation wrapped into `centre ± π` (`centre` = the mid-range,
+    /// `(rotation_min + rotation_max) / 2`). Left to [`EulerState::vector`], so an update whose
+    /// angles nobody reads does not decompose the rotation.
+    Wrapped(DVec3),
+}
+
+impl EulerState {
+    /// The Euler XYZ vector three.js stores for a link whose final local rotation is
+    /// `rotation`; `None` when the update did not write the link.
+    pub fn vector(&self, rotation: DQuat) -> Option<DVec3> {
+        match *self {
+            Self::Untouched => None,
+            Self::FromQuaternion => Some(euler_xyz_from_quat(rotation)),
+            Self::Stored(v) => Some(v),
+            Self::Wrapped(c) => {
+                let v = euler_xyz_from_quat(rotation);
+                Some(DVec3::new(
+                    wrap_near(v.x, c.x),
+                    wrap_near(v.y, c.y),
+                    wrap_near(v.z, c.z),
+                ))
+            }
+        }
+    }
 }
 
 /// Per-link outcome of one update.

@@ -68,13 +68,15 @@ impl CcdSolver {
         } else {
             self.passes_world(skeleton, pose, (chain, first_test), target, out, work)
         };
-        // Links whose last step kept their rotation by the fast test: the Euler vector three
-        // stores is its exact-path value for the rotation they ended with.
+        // Links whose last step kept their rotation by the fast test: three stores the wrapped
+        // angles of the rotation they ended with (computed when read).
         for (j, link) in links.iter().enumerate() {
-            if work.euler_pending[j] {
-                let v = euler_xyz_from_quat(pose.local(link.index).rotation);
-                let (wrapped, _) = clamp_euler_three(v, link.rotation_min, link.rotation_max);
-                out.links[j].euler = EulerState::Stored(wrapped);
+            if work.euler_pending[j]
+                && let (Some(lo), Some(hi)) = (link.rotation_min, link.rotation_max)
+            {
+                // The fast test exists only for links with both limits; clamp_euler_three's
+                // wrap centre.
+                out.links[j].euler = EulerState::Wrapped((lo + hi) * 0.5);
             }
         }
         let mut top = top;
@@ -261,33 +263,33 @@ impl CcdSolver {
             let mut e = effector_in_link0;
             let mut rotated = false;
             let mut whole = true;
-            for (j, link) in links.iter().enumerate() {
+            // One zip instead of six indexed slices: no bounds checks in the loop.
+            let per_link = links
+                .iter()
+                .zip(work.locals.iter_mut())
+                .zip(&work.target_in_link)
+                .zip(out.links.iter_mut())
+                .zip(
+                    work.euler_pending
+                        .iter_mut()
+                        .zip(&work.euler_tests[first_test..]),
+                );
+            for (j, ((((link, local), &t), report), (pending, test))) in per_link.enumerate() {
                 if !link.enabled {
                     whole = false;
                     break;
                 }
-                let l = work.locals[j];
-                let test = work.euler_tests[first_test + j].2.as_ref();
-                let q = match self.step(
-                    chain,
-                    (link, test),
-                    l.rotation,
-                    e,
-                    work.target_in_link[j],
-                    &mut out.links[j],
-                ) {
-                    Some((q, pending)) => {
-                        work.euler_pending[j] = pending;
-                        work.locals[j].rotation = q;
-                        top = Some(top.map_or(j, |t: usize| t.max(j)));
-                        rotated = true;
-                        stale = j + 1;
-                        q
-                    }
-                    None => l.rotation,
-                };
+                if let Some((q, kept)) =
+                    self.step(chain, (link, test.2.as_ref()), local.rotation, e, t, report)
+                {
+                    *pending = kept;
+                    local.rotation = q;
+                    top = Some(top.map_or(j, |t: usize| t.max(j)));
+                    rotated = true;
+                    stale = j + 1;
+                }
                 // The effector, fixed in this link's frame, in the parent link's frame.
-                e = l.translation + q * (e * l.scale.x);
+                e = local.translation + local.rotation * (e * local.scale.x);
             }
             // After a whole pass `e` is the effector in the top parent's frame.
             let close =
