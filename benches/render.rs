@@ -94,6 +94,18 @@ fn angler(c: &mut Criterion, gpu: &Gpu, target: &OffscreenTarget) {
                 .upload_mesh(&mesh)
                 .expect("angler meshes are valid");
         }
+        if samples == 1 {
+            // The compute skinning pass alone (the angler's 23k vertices), waited for.
+            let frame = step(&mut stage);
+            group.bench_function("skinning_pass", |b| {
+                b.iter(|| {
+                    black_box(renderer.skin_only(&frame));
+                    gpu.device
+                        .poll(wgpu::PollType::wait_indefinitely())
+                        .expect("device poll");
+                })
+            });
+        }
         let name = format!("frame_1280x720_overlays_msaa{}", renderer.sample_count());
         group.bench_function(&name, |b| {
             b.iter(|| {

@@ -505,10 +505,7 @@ impl Renderer {
     /// Returns the skinned-vertex buffer and the byte range of the first skinned draw's
     /// vertices ([`StreamVertex`]es), or `None` when the frame skins nothing.
     #[cfg(feature = "test-support")]
-    pub(crate) fn skin_only(
-        &mut self,
-        frame: &FrameData,
-    ) -> Option<(wgpu::Buffer, std::ops::Range<u64>)> {
+    pub fn skin_only(&mut self, frame: &FrameData) -> Option<(wgpu::Buffer, std::ops::Range<u64>)> {
         self.prepare(frame, [1, 1]);
         let mut encoder = self
             .device
