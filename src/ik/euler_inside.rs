@@ -11,7 +11,7 @@
 //! straight from the rotation matrix entries three takes its `atan2`/`asin` of, with the
 //! limit's `cos c`, `sin c` and `cos(h − margin)` computed once per limit.
 
-use super::limits::{clamp_euler_three, wrap_near};
+use super::limits::{EulerEntries, clamp_euler_three, wrap_near};
 use glam::{DQuat, DVec3};
 use std::f64::consts::PI;
 
@@ -111,16 +111,15 @@ impl EulerInsideTest {
                 && self.zero_inside[1]
                 && self.component(2, 1.0 - z * z2, w * z2, false);
         }
-        let (x2, y2, z2) = (x + x, y + y, z + z);
-        let (xx, xy, xz) = (x * x2, x * y2, x * z2);
-        let (yy, yz, zz) = (y * y2, y * z2, z * z2);
-        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-        // The entries of euler_xyz_from_quat, computed identically.
-        let m11 = 1.0 - (yy + zz);
-        let m12 = xy - wz;
-        let m13 = xz + wy;
-        let m23 = yz - wx;
-        let m33 = 1.0 - (xx + yy);
+        // The entries euler_xyz_from_quat decomposes.
+        let EulerEntries {
+            m11,
+            m12,
+            m13,
+            m23,
+            m33,
+            ..
+        } = EulerEntries::of(q);
         // Not gimbal-locked: x = atan2(−m23, m33), y = asin(m13), z = atan2(−m12, m11).
         if m13.is_nan() || m13.abs() >= 0.9999999 {
             return false;

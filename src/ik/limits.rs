@@ -18,23 +18,62 @@ use std::f64::consts::PI;
 /// the split between x and z is not unique and all of it goes to x. A zero quaternion yields
 /// the matrix identity and therefore `(0, 0, 0)`.
 pub fn euler_xyz_from_quat(q: DQuat) -> DVec3 {
-    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
-    let (x2, y2, z2) = (x + x, y + y, z + z);
-    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
-    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
-    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-    let m11 = 1.0 - (yy + zz);
-    let m12 = xy - wz;
-    let m13 = xz + wy;
-    let m22 = 1.0 - (xx + zz);
-    let m23 = yz - wx;
-    let m32 = yz + wx;
-    let m33 = 1.0 - (xx + yy);
+    let EulerEntries {
+        m11,
+        m12,
+        m13,
+        m22,
+        m23,
+        m32,
+        m33,
+    } = EulerEntries::of(q);
     let ey = asin_exact(m13.clamp(-1.0, 1.0));
     if m13.abs() < 0.9999999 {
         DVec3::new(atan2_exact(-m23, m33), ey, atan2_exact(-m12, m11))
     } else {
         DVec3::new(atan2_exact(m32, m22), ey, 0.0)
+    }
+}
+
+/// The rotation-matrix entries of `q` that [`euler_xyz_from_quat`] decomposes (three.js's
+/// `makeRotationFromQuaternion`, row-major `mRC`), computed in three's order. The fast
+/// inside-the-range test (`EulerInsideTest`) reads the very same values.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EulerEntries {
+    /// Row 1, column 1: `1 − 2(y² + z²)`.
+    pub m11: f64,
+    /// Row 1, column 2: `2(xy − wz)`.
+    pub m12: f64,
+    /// Row 1, column 3: `2(xz + wy)`, the sine of the Y angle.
+    pub m13: f64,
+    /// Row 2, column 2: `1 − 2(x² + z²)`.
+    pub m22: f64,
+    /// Row 2, column 3: `2(yz − wx)`.
+    pub m23: f64,
+    /// Row 3, column 2: `2(yz + wx)`.
+    pub m32: f64,
+    /// Row 3, column 3: `1 − 2(x² + y²)`.
+    pub m33: f64,
+}
+
+impl EulerEntries {
+    /// The entries of `q` as given (not normalised, as in three).
+    #[inline(always)]
+    pub fn of(q: DQuat) -> Self {
+        let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+        let (x2, y2, z2) = (x + x, y + y, z + z);
+        let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+        let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+        Self {
+            m11: 1.0 - (yy + zz),
+            m12: xy - wz,
+            m13: xz + wy,
+            m22: 1.0 - (xx + zz),
+            m23: yz - wx,
+            m32: yz + wx,
+            m33: 1.0 - (xx + yy),
+        }
     }
 }
 
