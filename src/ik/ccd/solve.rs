@@ -148,7 +148,8 @@ impl CcdSolver {
             return None;
         }
         let cross = e.cross(t);
-        let step = if chain.min_angle.is_some() || chain.max_angle.is_some() {
+        // The step as a rotation `k·step` and its inverse scale `1/k` (1 when unit).
+        let (step, inv) = if chain.min_angle.is_some() || chain.max_angle.is_some() {
             let mut angle = d.acos();
             if let Some(min) = chain.min_angle
                 && angle < min
@@ -167,7 +168,7 @@ impl CcdSolver {
                 e.any_orthonormal_vector() // exactly behind: any perpendicular axis
             };
             let (s, c) = (angle / 2.0).sin_cos();
-            DQuat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c)
+            (DQuat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c), 1.0)
         } else {
             // axisAngle(normalize(e × t), acos(d)) as the half-way quaternion
             // normalize(e × t, |e||t| + e·t): same rotation, no acos / sin / cos.
@@ -175,13 +176,13 @@ impl CcdSolver {
             let len = (cross.length_squared() + w * w).sqrt();
             if cross == DVec3::ZERO {
                 let axis = e.any_orthonormal_vector(); // exactly behind: a half turn
-                DQuat::from_xyzw(axis.x, axis.y, axis.z, 0.0)
+                (DQuat::from_xyzw(axis.x, axis.y, axis.z, 0.0), 1.0)
             } else {
-                let inv = 1.0 / len;
-                DQuat::from_xyzw(cross.x * inv, cross.y * inv, cross.z * inv, w * inv)
+                // Normalised after the product: the product need not wait for the root.
+                (DQuat::from_xyzw(cross.x, cross.y, cross.z, w), 1.0 / len)
             }
         };
-        let mut q = local * step;
+        let mut q = (local * step) * inv;
         let limits = self.limits_enabled && link.limits_enabled;
         report.euler = EulerState::FromQuaternion;
         report.on_limit = false;
