@@ -243,6 +243,46 @@ fn report_counts_passes_and_limits() {
     assert!(again.chains[0].exited_early);
 }
 
+/// A workspace reused after a link's Euler limits change (its cached inside-the-range tests
+/// must follow them) gives exactly what a fresh workspace gives, limits tightened until
+/// they bind, loosened again, switched off and on.
+#[test]
+fn a_reused_workspace_follows_changed_euler_limits() {
+    let sc = load_name("04_kira_arm_euler_limits");
+    let mut work = CcdWorkspace::default();
+    let mut report = anglerpose::ik::ccd::CcdReport::default();
+    let mut solver = sc.solver.clone();
+    let limited: Vec<usize> = (0..solver.chains[0].links.len())
+        .filter(|&j| solver.chains[0].links[j].rotation_max.is_some())
+        .collect();
+    assert!(!limited.is_empty());
+    let mut bound = 0;
+    for (k, scale) in [1.0, 0.05, 0.3, 1.0, 0.05].into_iter().enumerate() {
+        for &j in &limited {
+            let (lo, hi) = {
+                let l = &sc.solver.chains[0].links[j];
+                (l.rotation_min.unwrap(), l.rotation_max.unwrap())
+            };
+            let c = (lo + hi) * 0.5;
+            let link = &mut solver.chains[0].links[j];
+            link.rotation_min = Some(c + (lo - c) * scale);
+            link.rotation_max = Some(c + (hi - c) * scale);
+        }
+        solver.limits_enabled = k != 3;
+        let mut reused = sc.pose.clone();
+        solver.update_into(&sc.skeleton, &mut reused, 1.0, &mut report, &mut work);
+        let mut fresh = sc.pose.clone();
+        let want = solver.update(&sc.skeleton, &mut fresh, 1.0);
+        assert_eq!(reused, fresh, "step {k}");
+        assert_eq!(report, want, "step {k}");
+        bound += want.chains[0].links.iter().filter(|l| l.on_limit).count();
+    }
+    assert!(
+        bound > 0,
+        "the tightened limits never bound: the test shows nothing"
+    );
+}
+
 #[test]
 fn update_into_reuses_the_report_and_equals_update() {
     let sc = load_name("12_two_chains_shared_root");
