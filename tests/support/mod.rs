@@ -1,5 +1,6 @@
 pub mod angler;
 pub mod arm;
+pub mod ccd_scenes;
 pub mod checks;
 pub mod clients;
 pub mod demo;
