@@ -76,8 +76,9 @@ impl Default for CcdArmWork {
 /// Solves `arm` toward `target` with its CCD settings in `settings` (the global limit switch
 /// and weight apply), writing the upper-arm and forearm rotations into `pose` and refreshing
 /// the path upper arm → hand (the rest of the arm's subtree is left for the caller to
-/// refresh once, after the palm and fingers; the scratch path refreshes it). Preconditions: the arm passed the two-bone chain validation (indices,
-/// chain, uniform scale, non-zero segments), world transforms are current and `settings`
+/// refresh once, after the palm and fingers; the scratch path refreshes it). Preconditions:
+/// the arm passed the two-bone chain validation (indices, chain, uniform scale, non-zero
+/// segments), world transforms are current and `settings`
 /// passed `SolverSettings::validate`. Returns the report and the two-bone-style summary the
 /// diagnostics and flip detection read.
 ///

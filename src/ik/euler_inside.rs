@@ -46,6 +46,8 @@ enum Axis {
 /// limit with [`EulerInsideTest::new`]; [`EulerInsideTest::inside`] costs about forty flops.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EulerInsideTest {
+    /// The limits' mid-range, `(min + max) / 2`: three's wrap centre.
+    centre: DVec3,
     axes: [Axis; 3],
     /// Three's clamp keeps an exact ±0 on this component (decided with its own wrap).
     zero_inside: [bool; 3],
@@ -83,9 +85,15 @@ impl EulerInsideTest {
         let (zero, _) = clamp_euler_three(DVec3::ZERO, Some(lo), Some(hi));
         let zero_inside = std::array::from_fn(|i| zero[i] == wrap_near(0.0, centre[i]));
         Some(Self {
+            centre,
             axes: [axis(0), axis(1), axis(2)],
             zero_inside,
         })
+    }
+
+    /// The limits' mid-range, around which three wraps the angles it keeps.
+    pub fn centre(&self) -> DVec3 {
+        self.centre
     }
 
     /// True only when [`clamp_euler_three`] of `euler_xyz_from_quat(q)` with this test's limits

@@ -319,9 +319,6 @@ pub struct CcdWorkspace {
     /// Per link of every chain (chains' links laid end to end): the Euler limits a test was
     /// built for, and the test. Rebuilt when the limits change, so this holds no result.
     euler_tests: Vec<(Option<DVec3>, Option<DVec3>, Option<EulerInsideTest>)>,
-    /// Per link of the current chain: its last step kept the rotation inside its Euler
-    /// limits by the fast test, so the Euler vector three stores is computed at the end.
-    euler_pending: Vec<bool>,
 }
 
 /// Outcome of one [`CcdSolver::update`]; reuse it (and a [`CcdWorkspace`]) with

@@ -68,17 +68,6 @@ impl CcdSolver {
         } else {
             self.passes_world(skeleton, pose, (chain, first_test), target, out, work)
         };
-        // Links whose last step kept their rotation by the fast test: three stores the wrapped
-        // angles of the rotation they ended with (computed when read).
-        for (j, link) in links.iter().enumerate() {
-            if work.euler_pending[j]
-                && let (Some(lo), Some(hi)) = (link.rotation_min, link.rotation_max)
-            {
-                // The fast test exists only for links with both limits; clamp_euler_three's
-                // wrap centre.
-                out.links[j].euler = EulerState::Wrapped((lo + hi) * 0.5);
-            }
-        }
         let mut top = top;
         if blend < 1.0 {
             for (j, link) in links.iter().enumerate() {
@@ -105,7 +94,7 @@ impl CcdSolver {
     }
 
     /// Makes `work`'s Euler tests at `slots` match `chain`'s links (rebuilding only those
-    /// whose limits changed) and clears the pending marks.
+    /// whose limits changed).
     fn prepare_euler_tests(&self, chain: &CcdChain, slots: Range<usize>, work: &mut CcdWorkspace) {
         if work.euler_tests.len() < slots.end {
             work.euler_tests.resize(slots.end, (None, None, None));
@@ -117,8 +106,6 @@ impl CcdSolver {
                 *slot = (key.0, key.1, EulerInsideTest::new(key.0, key.1));
             }
         }
-        work.euler_pending.clear();
-        work.euler_pending.resize(chain.links.len(), false);
     }
 
     /// The step of one link: `e`, `t` are the effector and target directions in the link's
@@ -126,8 +113,7 @@ impl CcdSolver {
     /// skip the link (angle below 1e-5) or the axis is undefined (a zero direction).
     ///
     /// `test` is the fast test of the link's Euler limits, when they have one (see
-    /// [`EulerInsideTest`]). Returns the rotation and whether the test kept it (the Euler
-    /// vector three stores is then left to the end of the chain: `report.euler` is not set).
+    /// [`EulerInsideTest`]); a rotation it keeps reports [`EulerState::Wrapped`].
     #[inline(always)]
     fn step(
         &self,
@@ -137,7 +123,7 @@ impl CcdSolver {
         e: DVec3,
         t: DVec3,
         report: &mut LinkReport,
-    ) -> Option<(DQuat, bool)> {
+    ) -> Option<DQuat> {
         let n = (e.length_squared() * t.length_squared()).sqrt();
         if !(n > 0.0 && n.is_finite()) {
             return None; // effector or target on the link: no axis (see module docs)
@@ -193,10 +179,10 @@ impl CcdSolver {
             let c2 = sign * (1.0 - c * c).sqrt();
             q = DQuat::from_xyzw(a.x * c2, a.y * c2, a.z * c2, c);
         }
-        let mut pending = false;
-        if limits && test.is_some_and(|t| t.inside(q)) {
-            // three's clamp would keep every angle: the rotation stands as it is.
-            pending = true;
+        if limits && let Some(test) = test.filter(|t| t.inside(q)) {
+            // three's clamp would keep every angle: the rotation stands as it is, and three
+            // stores its angles wrapped near the range centre (computed when read).
+            report.euler = EulerState::Wrapped(test.centre());
         } else if limits && (link.rotation_min.is_some() || link.rotation_max.is_some()) {
             let v = euler_xyz_from_quat(q);
             let (clamped, hit) = clamp_euler_three(v, link.rotation_min, link.rotation_max);
@@ -210,7 +196,7 @@ impl CcdSolver {
             report.on_limit = hit;
         }
         report.rotations += 1;
-        Some((q, pending))
+        Some(q)
     }
 
     /// Passes with effector and target carried in link frames (uniform scale). Returns the
@@ -270,20 +256,15 @@ impl CcdSolver {
                 .zip(work.locals.iter_mut())
                 .zip(&work.target_in_link)
                 .zip(out.links.iter_mut())
-                .zip(
-                    work.euler_pending
-                        .iter_mut()
-                        .zip(&work.euler_tests[first_test..]),
-                );
-            for (j, ((((link, local), &t), report), (pending, test))) in per_link.enumerate() {
+                .zip(&work.euler_tests[first_test..]);
+            for (j, ((((link, local), &t), report), test)) in per_link.enumerate() {
                 if !link.enabled {
                     whole = false;
                     break;
                 }
-                if let Some((q, kept)) =
+                if let Some(q) =
                     self.step(chain, (link, test.2.as_ref()), local.rotation, e, t, report)
                 {
-                    *pending = kept;
                     local.rotation = q;
                     top = Some(top.map_or(j, |t: usize| t.max(j)));
                     rotated = true;
@@ -359,12 +340,9 @@ impl CcdSolver {
                 let t = to_link(target - w.translation);
                 let local = pose.local(link.index).rotation;
                 let test = work.euler_tests[first_test + j].2.as_ref();
-                let Some((q, pending)) =
-                    self.step(chain, (link, test), local, e, t, &mut out.links[j])
-                else {
+                let Some(q) = self.step(chain, (link, test), local, e, t, &mut out.links[j]) else {
                     continue;
                 };
-                work.euler_pending[j] = pending;
                 pose.set_local_rotation(link.index, q);
                 work.local_aff[k] = pose.local(link.index).to_affine();
                 let parent = if k == n {
