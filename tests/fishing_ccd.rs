@@ -10,7 +10,7 @@ use anglerpose::fishing::{
     SessionError, SessionState, SolverSettings, analyse_timeline,
 };
 use anglerpose::gltf_io;
-use anglerpose::ik::limits::{euler_xyz_from_quat, wrap_near};
+use anglerpose::ik::limits::{euler_xyz_from_quat, wrap_euler_near, wrap_near};
 use anglerpose::rig::{HumanoidMap, Pose, Side};
 use glam::{DQuat, DVec3};
 use support::angler::{angler, evaluate};
@@ -134,12 +134,7 @@ fn ccd_arms_reach_the_seated_grips_inside_their_limits() {
             if let (true, Some(lo), Some(hi)) =
                 (limits.enabled, limits.rotation_min, limits.rotation_max)
             {
-                let c = (lo + hi) * 0.5;
-                want = DVec3::new(
-                    wrap_near(want.x, c.x),
-                    wrap_near(want.y, c.y),
-                    wrap_near(want.z, c.z),
-                );
+                want = wrap_euler_near(want, (lo + hi) * 0.5);
             }
             assert!(
                 (link.euler() - want).length() < 1e-12,

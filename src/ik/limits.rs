@@ -141,6 +141,15 @@ pub fn wrap_near(angle: f64, centre: f64) -> f64 {
     centre + euclidean_modulo(angle - centre + PI, 2.0 * PI) - PI
 }
 
+/// [`wrap_near`] on each component of Euler angles `v` with its own `centre`.
+pub fn wrap_euler_near(v: DVec3, centre: DVec3) -> DVec3 {
+    DVec3::new(
+        wrap_near(v.x, centre.x),
+        wrap_near(v.y, centre.y),
+        wrap_near(v.z, centre.z),
+    )
+}
+
 /// three.js r187 Euler clamp of the CCD solver: when both limits exist, each component is first
 /// wrapped into `centre ± π` (`centre = (min + max) / 2`); then `v = max(v, min)`,
 /// `v = min(v, max)`. Returns the clamped vector and whether any component was moved by the
@@ -150,12 +159,7 @@ pub fn wrap_near(angle: f64, centre: f64) -> f64 {
 pub fn clamp_euler_three(v: DVec3, min: Option<DVec3>, max: Option<DVec3>) -> (DVec3, bool) {
     let mut w = v;
     if let (Some(lo), Some(hi)) = (min, max) {
-        let c = (lo + hi) * 0.5;
-        w = DVec3::new(
-            wrap_near(w.x, c.x),
-            wrap_near(w.y, c.y),
-            wrap_near(w.z, c.z),
-        );
+        w = wrap_euler_near(w, (lo + hi) * 0.5);
     }
     let wrapped = w;
     if let Some(lo) = min {
@@ -195,13 +199,7 @@ impl EulerLimit {
     /// True when some component of `q`'s Euler angles (wrapped near the range centre) sits
     /// on or beyond a limit, within `tolerance` radians.
     pub fn on_limit(&self, q: DQuat, tolerance: f64) -> bool {
-        let v = euler_xyz_from_quat(q);
-        let c = (self.min + self.max) * 0.5;
-        let w = DVec3::new(
-            wrap_near(v.x, c.x),
-            wrap_near(v.y, c.y),
-            wrap_near(v.z, c.z),
-        );
+        let w = wrap_euler_near(euler_xyz_from_quat(q), (self.min + self.max) * 0.5);
         (0..3).any(|i| w[i] <= self.min[i] + tolerance || w[i] >= self.max[i] - tolerance)
     }
 

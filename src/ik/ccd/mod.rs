@@ -20,7 +20,7 @@
 mod solve;
 
 use crate::ik::euler_inside::EulerInsideTest;
-use crate::ik::limits::{euler_xyz_from_quat, wrap_near};
+use crate::ik::limits::{euler_xyz_from_quat, wrap_euler_near};
 use crate::rig::{Pose, Skeleton, Transform};
 use glam::{DAffine3, DQuat, DVec3};
 use thiserror::Error;
@@ -263,14 +263,7 @@ impl EulerState {
             Self::Untouched => None,
             Self::FromQuaternion => Some(euler_xyz_from_quat(rotation)),
             Self::Stored(v) => Some(v),
-            Self::Wrapped(c) => {
-                let v = euler_xyz_from_quat(rotation);
-                Some(DVec3::new(
-                    wrap_near(v.x, c.x),
-                    wrap_near(v.y, c.y),
-                    wrap_near(v.z, c.z),
-                ))
-            }
+            Self::Wrapped(c) => Some(wrap_euler_near(euler_xyz_from_quat(rotation), c)),
         }
     }
 }
