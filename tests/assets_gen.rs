@@ -405,3 +405,34 @@ fn khronos_validator_reports_no_errors() {
         khronos::assert_no_errors(&path, &out);
     }
 }
+
+/// The bundled angler is thinned from its surface-nets meshes (`assetgen::simplify`): far
+/// fewer triangles (the editor pays per triangle on CPU rasterisers), every meshed vertex of
+/// the finely meshed hands within `MAX_SURFACE_DEVIATION` of the thinned surface.
+#[test]
+fn the_angler_is_thinned_within_its_bound() {
+    use anglerpose::assetgen::angler::angler_parts;
+    use anglerpose::assetgen::body::hand;
+    use anglerpose::assetgen::mesher::mesh_field;
+    use anglerpose::assetgen::simplify::{MAX_SURFACE_DEVIATION, max_deviation};
+    let (joints, parts) = angler_parts();
+    let triangles: usize = parts.iter().map(|p| p.mesh.indices.len() / 3).sum();
+    assert!(triangles < 20_000, "{triangles} triangles");
+    for side in ["L", "R"] {
+        let region = hand(&joints, side);
+        let meshed = mesh_field(&region.field, &region.region, region.colour_sigma);
+        let name = format!("hand.{side}");
+        let thinned = &parts.iter().find(|p| p.name == name).expect("a hand").mesh;
+        assert!(
+            thinned.indices.len() * 3 < meshed.indices.len(),
+            "{name}: {} of {} triangles",
+            thinned.indices.len() / 3,
+            meshed.indices.len() / 3
+        );
+        let worst = max_deviation(&meshed, thinned);
+        assert!(
+            worst <= MAX_SURFACE_DEVIATION,
+            "{name}: a vertex {worst} m off"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 use super::body::{BodyRegion, body, hand, head};
 use super::glb::{GlbBuilder, SkinAttributes};
 use super::mesher::{TriMesh, mesh_field};
+use super::simplify::{MAX_SURFACE_ERROR, simplify_part};
 use super::skeleton::{Joint, angler_joints};
 use super::skinning::skin_weights;
 use glam::{DAffine3, DMat4};
@@ -37,6 +38,7 @@ pub fn angler_parts() -> (Vec<Joint>, Vec<AnglerPart>) {
                 r.region.voxel,
                 r.skin_blend,
             );
+            let (mesh, j, w) = simplify_part(&mesh, &j, &w, MAX_SURFACE_ERROR);
             AnglerPart {
                 name: r.name,
                 mesh,

@@ -59,6 +59,7 @@ pub mod props;
 pub mod rods;
 pub mod sdf;
 pub mod shapes;
+pub mod simplify;
 pub mod skeleton;
 pub mod skinning;
 
