@@ -38,6 +38,11 @@ pub struct EditArgs {
     /// Recover button does); fails when there is none.
     #[arg(long)]
     pub recover: bool,
+    /// MSAA samples of the 3D view (1 or 4; default: 1 on CPU adapters, else the most the
+    /// adapter offers up to 4). With 1 the view is drawn straight into the window; with more
+    /// it is rendered offscreen, resolved and shown as an image.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub msaa: Option<u32>,
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -65,6 +70,7 @@ pub fn run(args: EditArgs) -> anyhow::Result<()> {
         layout_out: args.layout_out,
         autosave_interval: Some(Duration::from_secs_f64(args.autosave_seconds)),
         recover: args.recover,
+        msaa: args.msaa,
     })?;
     Ok(())
 }

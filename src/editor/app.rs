@@ -40,6 +40,9 @@ pub struct AppOptions {
     /// Recover the autosave left by a session that did not exit cleanly, exactly as the
     /// recovery dialog's Recover button does; starting fails when there is none.
     pub recover: bool,
+    /// MSAA samples of the 3D view (see [`Gfx::new`]); `None`: 1 on CPU adapters, else the
+    /// adapter's best.
+    pub msaa: Option<u32>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -130,6 +133,7 @@ struct App {
 impl App {
     fn new(mut options: AppOptions, ed: EditorState, mut autosave: Autosaver) -> Self {
         let mut ui = UiState::default();
+        ui.panels_on_clear = true;
         match autosave.pending() {
             // The Recover button's path: open the autosave as the next frame's command.
             Some(path) if options.recover => ui.request_open(&ed, path),
@@ -214,10 +218,11 @@ impl App {
         // UI.
         let raw = egui_state.take_egui_input(&window);
         let ctx = self.ctx.clone();
-        let viewport_id = gfx.viewport.as_ref().map(|v| v.id);
+        let viewport_image = gfx.viewport_image();
         let mut commands = super::ui::Commands::default();
         let mut output = ctx.run_ui(raw, |ui| {
-            self.ui.show(ui, &mut self.ed, viewport_id, &mut commands);
+            self.ui
+                .show(ui, &mut self.ed, viewport_image, &mut commands);
         });
         // Drain the texture delta now so no early return can drop it unapplied.
         let texture_sets = std::mem::take(&mut output.textures_delta.set);
@@ -238,7 +243,8 @@ impl App {
                 self.ed.message = Some(format!("uploading meshes: {e}"));
             }
         }
-        // 3D viewport into its texture, at the size the UI laid out.
+        // 3D viewport, at the size the UI laid out: into its texture now (MSAA), or in place
+        // by the UI pass below.
         let wanted = self.ui.viewport_pixels;
         let [x, y, ..] = self.ui.viewport_origin_pixels;
         self.driver.write_layout([x, y, wanted[0], wanted[1]]);
@@ -249,8 +255,10 @@ impl App {
                 self.ed.message = Some(format!("render: {e}"));
             }
         }
-        // egui into the surface.
+        // egui into the surface, cleared to the panels' fill (they leave it to the clear).
         let ppp = output.pixels_per_point;
+        let clear = ctx.global_style().visuals.panel_fill;
+        self.ui.drop_panel_fills(&mut output.shapes, clear);
         let jobs = ctx.tessellate(output.shapes, ppp);
         let size = window.inner_size();
         let laid_out = [size.width.max(1), size.height.max(1)];
@@ -265,7 +273,10 @@ impl App {
         }
         match gfx.acquire(&mut self.driver.surface_fault) {
             Ok(Acquired::Texture(target)) => {
-                let drawn = gfx.draw_ui(target, &jobs, ppp);
+                let (drawn, viewport) = gfx.draw_ui(target, &jobs, ppp, clear, &self.ed);
+                if let Err(e) = viewport {
+                    self.ed.message = Some(format!("render: {e}"));
+                }
                 if drawn != laid_out {
                     // The window changed size between layout and acquire (a resize burst):
                     // this frame was clipped to the surface; lay out again for the new size.
@@ -399,7 +410,7 @@ impl ApplicationHandler for App {
         ));
         desc.backends = backends;
         let instance = wgpu::Instance::new(desc);
-        let mut gfx = match Gfx::new(instance, window.clone()) {
+        let mut gfx = match Gfx::new(instance, window.clone(), self.options.msaa) {
             Ok(g) => g,
             Err(e) => {
                 self.fatal = Some(e.to_string());

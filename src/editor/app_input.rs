@@ -4,7 +4,7 @@
 //! drawn over the viewport.
 
 use super::EditorState;
-use super::app_ui::{Dialog, PointerMode, UiState};
+use super::app_ui::{Dialog, InPlaceViewport, PointerMode, UiState, ViewportImage};
 use super::camera::ViewPreset;
 use super::handles::{Axis, GizmoMode, GizmoSpace};
 use super::pick::{Hit, pick_at, pick_gizmo};
@@ -161,14 +161,16 @@ impl UiState {
         &mut self,
         ui: &mut egui::Ui,
         ed: &EditorState,
-        texture: Option<egui::TextureId>,
+        image: ViewportImage,
         out: &mut Commands,
     ) {
         let rect = ui.available_rect_before_wrap();
         let ppp = ui.ctx().pixels_per_point();
+        // Rounded edges, as the UI pass rounds the viewport's paint callback rectangle.
+        let px = |v: f32| (v * ppp).round();
         self.viewport_pixels = [
-            (rect.width() * ppp).round().max(1.0) as u32,
-            (rect.height() * ppp).round().max(1.0) as u32,
+            (px(rect.max.x) - px(rect.min.x)).max(1.0) as u32,
+            (px(rect.max.y) - px(rect.min.y)).max(1.0) as u32,
         ];
         self.viewport_origin_pixels = [
             (rect.min.x * ppp).round().max(0.0) as u32,
@@ -177,9 +179,18 @@ impl UiState {
             self.viewport_pixels[1],
         ];
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
-        if let Some(id) = texture {
-            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-            ui.painter().image(id, rect, uv, Color32::WHITE);
+        match image {
+            ViewportImage::None => {}
+            ViewportImage::Texture(id) => {
+                let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+                ui.painter().image(id, rect, uv, Color32::WHITE);
+            }
+            ViewportImage::InPlace => {
+                ui.painter().add(egui::PaintCallback {
+                    rect,
+                    callback: std::sync::Arc::new(InPlaceViewport),
+                });
+            }
         }
         let to_px = |p: egui::Pos2| {
             [

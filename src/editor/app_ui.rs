@@ -41,6 +41,22 @@ pub(super) enum PointerMode {
     Pan,
 }
 
+/// How the central panel shows the 3D view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewportImage {
+    /// Not at all (no renderer yet).
+    None,
+    /// egui draws this texture, which the 3D view was rendered into (MSAA adapters).
+    Texture(egui::TextureId),
+    /// A paint callback carrying [`InPlaceViewport`]: the window's UI pass draws the 3D view
+    /// straight into the window there, in egui's order (see `Gfx::draw_ui`).
+    InPlace,
+}
+
+/// The marker of [`ViewportImage::InPlace`]'s paint callback.
+#[derive(Clone, Copy, Debug)]
+pub struct InPlaceViewport;
+
 /// UI state that is not part of the editor (layout, dialogs, requests for the app).
 #[derive(Debug)]
 pub struct UiState {
@@ -59,6 +75,13 @@ pub struct UiState {
     pub(super) typed: String,
     recent: Vec<PathBuf>,
     pending_open: Option<PathBuf>,
+    /// The side, top and bottom panels leave their fill to the pass's clear colour: the
+    /// window sets this, clears to `visuals.panel_fill` and drops the fills with
+    /// [`Self::drop_panel_fills`]. The same picture with half the window's pixels not drawn
+    /// twice, which on CPU rasterisers is milliseconds a frame.
+    pub panels_on_clear: bool,
+    /// The panels' outer rectangles as laid out this frame (points).
+    panel_rects: Vec<egui::Rect>,
 }
 
 impl Default for UiState {
@@ -76,6 +99,8 @@ impl Default for UiState {
             typed: String::new(),
             recent: files::recent_files(),
             pending_open: None,
+            panels_on_clear: false,
+            panel_rects: Vec::new(),
         }
     }
 }
@@ -118,7 +143,7 @@ impl UiState {
         &mut self,
         ui: &mut egui::Ui,
         ed: &mut EditorState,
-        viewport: Option<egui::TextureId>,
+        viewport: ViewportImage,
         out: &mut Commands,
     ) {
         if let Some(path) = self.pending_open.take() {
@@ -126,9 +151,12 @@ impl UiState {
             self.recent = files::recent_files();
         }
         self.shortcuts(ui.ctx(), ed, out);
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, ed, out));
-        egui::Panel::bottom("status").show(ui, |ui| status_bar(ui, ed));
-        egui::Panel::left("outliner")
+        self.panel_rects.clear();
+        let top = egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui, ed, out));
+        self.panel_rects.push(top.response.rect);
+        let bottom = egui::Panel::bottom("status").show(ui, |ui| status_bar(ui, ed));
+        self.panel_rects.push(bottom.response.rect);
+        let left = egui::Panel::left("outliner")
             .default_size(230.0)
             .resizable(true)
             .show(ui, |ui| {
@@ -136,12 +164,39 @@ impl UiState {
                 ui.label(RichText::new("bones · [humanoid role]").small().weak());
                 ui::outliner_ui(ui, ed, out);
             });
-        egui::Panel::right("inspector")
+        self.panel_rects.push(left.response.rect);
+        let right = egui::Panel::right("inspector")
             .default_size(360.0)
             .resizable(true)
             .show(ui, |ui| ui::side_bar_ui(ui, ed, out));
+        self.panel_rects.push(right.response.rect);
         egui::CentralPanel::no_frame().show(ui, |ui| self.viewport(ui, ed, viewport, out));
         self.dialogs(ui.ctx(), ed, out);
+    }
+
+    /// With [`Self::panels_on_clear`]: removes from `shapes` (this frame's, as laid out by
+    /// [`Self::show`]) the panels' background fills, plain rectangles of `fill` (the panel
+    /// fill, which the pass clears to) inside a panel and covering most of it. They are the
+    /// first thing painted where they lie, so the clear shows exactly what they would. The
+    /// panels keep their frames while laid out, so what egui derives from the fill (scroll
+    /// fades) is unchanged.
+    pub fn drop_panel_fills(&self, shapes: &mut Vec<egui::epaint::ClippedShape>, fill: Color32) {
+        if !self.panels_on_clear {
+            return;
+        }
+        let is_panel_fill = |shape: &egui::Shape| {
+            let egui::Shape::Rect(r) = shape else {
+                return false;
+            };
+            r.fill == fill
+                && r.stroke.is_empty()
+                && r.fill_texture_id() == egui::TextureId::default()
+                && self
+                    .panel_rects
+                    .iter()
+                    .any(|p| p.expand(0.5).contains_rect(r.rect) && r.rect.area() >= 0.9 * p.area())
+        };
+        shapes.retain(|s| !is_panel_fill(&s.shape));
     }
 
     fn menu_bar(&mut self, ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {

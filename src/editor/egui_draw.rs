@@ -11,7 +11,7 @@
 //! drawn into, which may be smaller than the size the UI was laid out at (a resize between
 //! layout and acquire).
 
-use crate::render::gpu::{GrowBuffer, texture_sampler_group, texture_sampler_layout};
+use crate::render::gpu::{GrowBuffer, colour_pass, texture_sampler_group, texture_sampler_layout};
 use crate::render::skinned::uniform_entry;
 use egui::epaint::textures::{TextureFilter, TextureWrapMode};
 use egui::epaint::{ImageData, ImageDelta, Primitive};
@@ -276,7 +276,8 @@ impl EguiDraw {
     }
 
     /// Draws `jobs` (egui's tessellated output, laid out at `pixels_per_point`) into `target`
-    /// of `size` pixels, cleared to `clear` first.
+    /// of `size` pixels, cleared to `clear` first. Paint callbacks draw nothing (see
+    /// [`Self::draw_with`]).
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &mut self,
@@ -289,56 +290,150 @@ impl EguiDraw {
         clear: wgpu::Color,
         jobs: &[ClippedPrimitive],
     ) {
+        let mut none = |_: &mut wgpu::CommandEncoder, _: &wgpu::TextureView, _: &Callback| {};
+        self.draw_with(
+            device,
+            queue,
+            encoder,
+            target,
+            size,
+            pixels_per_point,
+            clear,
+            jobs,
+            &mut none,
+        );
+    }
+
+    /// [`Self::draw`], handing each paint callback to `paint` in its place in egui's order:
+    /// what egui drew before it is in `target` already, what comes after is drawn over
+    /// whatever `paint` records (a pass of its own into `target`, typically restricted to
+    /// [`Callback::rect`]). Callbacks with nothing inside the target are skipped.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_with(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        size: [u32; 2],
+        pixels_per_point: f32,
+        clear: wgpu::Color,
+        jobs: &[ClippedPrimitive],
+        paint: &mut dyn FnMut(&mut wgpu::CommandEncoder, &wgpu::TextureView, &Callback),
+    ) {
+        let ppp = pixels_per_point.max(1e-3);
         // Every mesh's vertices and indices in one buffer each; draws offset into them.
         self.vertices.clear();
         self.indices.clear();
-        let mut draws = Vec::with_capacity(jobs.len());
+        let mut items = Vec::with_capacity(jobs.len());
         for job in jobs {
-            let Primitive::Mesh(mesh) = &job.primitive else {
-                continue; // paint callbacks: the editor registers none
-            };
-            if mesh.indices.is_empty() || !self.textures.contains_key(&mesh.texture_id) {
-                continue;
+            match &job.primitive {
+                Primitive::Mesh(mesh) => {
+                    if mesh.indices.is_empty() || !self.textures.contains_key(&mesh.texture_id) {
+                        continue;
+                    }
+                    let base = self.vertices.len() as i32;
+                    let first = self.indices.len() as u32;
+                    self.vertices
+                        .extend(mesh.vertices.iter().map(|v| GpuVertex {
+                            position: [v.pos.x, v.pos.y],
+                            uv: [v.uv.x, v.uv.y],
+                            colour: u32::from_le_bytes(v.color.to_array()),
+                        }));
+                    self.indices.extend_from_slice(&mesh.indices);
+                    let count = mesh.indices.len() as u32;
+                    items.push(Item::Mesh {
+                        clip: job.clip_rect,
+                        id: mesh.texture_id,
+                        range: first..first + count,
+                        base,
+                    });
+                }
+                Primitive::Callback(cb) => {
+                    let Some(rect) = scissor(cb.rect.intersect(job.clip_rect), ppp, size) else {
+                        continue;
+                    };
+                    items.push(Item::Callback(Callback {
+                        rect,
+                        callback: cb.callback.clone(),
+                    }));
+                }
             }
-            let base = self.vertices.len() as i32;
-            let first = self.indices.len() as u32;
-            self.vertices
-                .extend(mesh.vertices.iter().map(|v| GpuVertex {
-                    position: [v.pos.x, v.pos.y],
-                    uv: [v.uv.x, v.uv.y],
-                    colour: u32::from_le_bytes(v.color.to_array()),
-                }));
-            self.indices.extend_from_slice(&mesh.indices);
-            let count = mesh.indices.len() as u32;
-            draws.push((job.clip_rect, mesh.texture_id, first..first + count, base));
         }
-        let ppp = pixels_per_point.max(1e-3);
         let points = [size[0] as f32 / ppp, size[1] as f32 / ppp, 0.0, 0.0];
         queue.write_buffer(&self.screen, 0, bytemuck::cast_slice(&points));
         let vertex_bytes: &[u8] = bytemuck::cast_slice(&self.vertices);
         let index_bytes: &[u8] = bytemuck::cast_slice(&self.indices);
         self.vertex.write(device, queue, vertex_bytes);
         self.index.write(device, queue, index_bytes);
-        let mut pass = crate::render::gpu::clear_pass(encoder, "egui", target, clear);
-        if draws.is_empty() {
-            return;
-        }
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, &self.screen_group, &[]);
-        pass.set_vertex_buffer(0, self.vertex.buffer.slice(..vertex_bytes.len() as u64));
-        pass.set_index_buffer(
-            self.index.buffer.slice(..index_bytes.len() as u64),
-            wgpu::IndexFormat::Uint32,
-        );
-        for (clip, id, range, base) in draws {
-            let Some([x, y, w, h]) = scissor(clip, ppp, size) else {
-                continue;
+        // One pass per run of meshes between callbacks: the first clears the target.
+        let mut load = wgpu::LoadOp::Clear(clear);
+        let mut rest = &items[..];
+        loop {
+            let run = rest
+                .iter()
+                .position(|i| matches!(i, Item::Callback(_)))
+                .unwrap_or(rest.len());
+            if run > 0 || matches!(load, wgpu::LoadOp::Clear(_)) {
+                let mut pass = colour_pass(encoder, "egui", target, load);
+                pass.set_pipeline(&self.pipeline);
+                pass.set_bind_group(0, &self.screen_group, &[]);
+                if !vertex_bytes.is_empty() {
+                    pass.set_vertex_buffer(
+                        0,
+                        self.vertex.buffer.slice(..vertex_bytes.len() as u64),
+                    );
+                    pass.set_index_buffer(
+                        self.index.buffer.slice(..index_bytes.len() as u64),
+                        wgpu::IndexFormat::Uint32,
+                    );
+                }
+                for item in &rest[..run] {
+                    let Item::Mesh {
+                        clip,
+                        id,
+                        range,
+                        base,
+                    } = item
+                    else {
+                        continue;
+                    };
+                    let Some([x, y, w, h]) = scissor(*clip, ppp, size) else {
+                        continue;
+                    };
+                    pass.set_scissor_rect(x, y, w, h);
+                    pass.set_bind_group(1, &self.textures[id].bind_group, &[]);
+                    pass.draw_indexed(range.clone(), *base, 0..1);
+                }
+            }
+            load = wgpu::LoadOp::Load;
+            let Some(Item::Callback(callback)) = rest.get(run) else {
+                break;
             };
-            pass.set_scissor_rect(x, y, w, h);
-            pass.set_bind_group(1, &self.textures[&id].bind_group, &[]);
-            pass.draw_indexed(range, base, 0..1);
+            paint(encoder, target, callback);
+            rest = &rest[run + 1..];
         }
     }
+}
+
+/// A paint callback as [`EguiDraw::draw_with`] hands it over.
+pub struct Callback {
+    /// Where it paints, in target pixels (`[x, y, width, height]`): its rectangle cut to its
+    /// clip rectangle and the target, never empty.
+    pub rect: [u32; 4],
+    /// What egui carried (`egui::PaintCallback::callback`): the UI's own marker type.
+    pub callback: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+}
+
+/// One draw of the pass, in egui's order.
+enum Item {
+    Mesh {
+        clip: egui::Rect,
+        id: TextureId,
+        range: std::ops::Range<u32>,
+        base: i32,
+    },
+    Callback(Callback),
 }
 
 /// `clip` (points) in pixels of a `size` target, rounded and clamped into it; `None` when

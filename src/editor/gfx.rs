@@ -1,8 +1,16 @@
-//! The window's GPU state: surface, device, our 3D renderer drawing the viewport into an
-//! offscreen texture, and egui-wgpu drawing the UI (with that texture) into the surface.
+//! The window's GPU state: surface, device, our 3D renderer and the egui pass.
+//!
+//! Single-sampled (the default on CPU adapters) the 3D view is drawn in place: the egui pass
+//! meets the viewport's paint callback and hands its surface to the renderer, which draws
+//! into that rectangle alone ([`Renderer::encode_in_rect`]); what egui paints later (labels,
+//! menus) lands on top. No offscreen texture, copy or textured quad: on lavapipe those cost
+//! several milliseconds a frame. With MSAA (GPU adapters) the view is rendered offscreen,
+//! resolved, copied to a texture egui can sample and shown as an image, since a resolve
+//! writes its whole attachment.
 
 use super::EditorState;
-use super::egui_draw::EguiDraw;
+use super::app_ui::{InPlaceViewport, ViewportImage};
+use super::egui_draw::{Callback, EguiDraw};
 use super::gizmo::editor_frame;
 use super::script::SurfaceFault;
 use crate::render::capture::{CAPTURE_FORMAT, capture};
@@ -40,9 +48,12 @@ pub struct Gfx {
     pub gpu: Gpu,
     pub renderer: Renderer,
     pub egui_renderer: EguiDraw,
+    /// The offscreen viewport (MSAA only; see the module docs).
     pub viewport: Option<ViewportTexture>,
     /// MSAA samples of the 3D renderer (kept for [`Gfx::rebuild_renderer`]).
     samples: u32,
+    /// The 3D view is drawn straight into the window (one sample).
+    in_place: bool,
     /// False while the surface waits for a configure: after a `Suboptimal` frame, or a
     /// recreated surface while the window had no area.
     configured: bool,
@@ -59,7 +70,14 @@ pub enum GfxError {
 }
 
 impl Gfx {
-    pub fn new(instance: wgpu::Instance, window: Arc<Window>) -> Result<Self, GfxError> {
+    /// The window's GPU state. `msaa` is the 3D view's sample count (1 or 4; `None`: 1 on
+    /// CPU adapters, where 4× MSAA costs 2–3× the frame time, else the adapter's best).
+    /// One sample draws the view in place; an unsupported count falls back to 1 (offscreen).
+    pub fn new(
+        instance: wgpu::Instance,
+        window: Arc<Window>,
+        msaa: Option<u32>,
+    ) -> Result<Self, GfxError> {
         let surface = instance
             .create_surface(window.clone())
             .map_err(|e| GfxError::Surface(e.to_string()))?;
@@ -82,6 +100,23 @@ impl Gfx {
                 .copied()
                 .unwrap_or(wgpu::PresentMode::Fifo)
         };
+        let samples = match msaa {
+            Some(n) => n,
+            None if gpu.is_cpu() => 1,
+            None => gpu.best_sample_count(CAPTURE_FORMAT),
+        };
+        let in_place = samples == 1;
+        // In place, the 3D view draws through an sRGB view of the surface where the adapter
+        // allows one: the store encodes, where the shaders' own encode costs three `pow`s a
+        // fragment on CPU rasterisers.
+        let srgb = format.add_srgb_suffix();
+        let srgb_view = in_place
+            && srgb != format
+            && gpu
+                .adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS);
         let config = wgpu::SurfaceConfiguration {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
             format,
@@ -94,17 +129,17 @@ impl Gfx {
                 .first()
                 .copied()
                 .unwrap_or(wgpu::CompositeAlphaMode::Auto),
-            view_formats: vec![],
+            view_formats: if srgb_view { vec![srgb] } else { vec![] },
             color_space: wgpu::SurfaceColorSpace::Auto,
         };
         surface.configure(&gpu.device, &config);
-        // 4× MSAA costs 2–3× the frame time on CPU rasterisers; interactive there uses 1.
-        let samples = if gpu.is_cpu() {
-            1
+        let renderer = Renderer::new(&gpu, Self::target_format_of(&config, in_place), samples);
+        let samples = renderer.sample_count();
+        if in_place {
+            tracing::info!("3D view: in place, 1 sample, into {:?}", renderer.format());
         } else {
-            gpu.best_sample_count(CAPTURE_FORMAT)
-        };
-        let renderer = Renderer::new(&gpu, CAPTURE_FORMAT, samples);
+            tracing::info!("3D view: offscreen, {samples} sample(s), shown as an image");
+        }
         let egui_renderer = EguiDraw::new(&gpu.device, format);
         Ok(Self {
             window,
@@ -115,15 +150,44 @@ impl Gfx {
             egui_renderer,
             viewport: None,
             samples,
+            in_place,
             configured: true,
         })
+    }
+
+    /// The format the 3D renderer draws into: the surface's in place, else the offscreen
+    /// texture's.
+    fn target_format(&self) -> wgpu::TextureFormat {
+        Self::target_format_of(&self.config, self.in_place)
+    }
+
+    /// [`Self::target_format`] for a surface configured as `config`: its sRGB view format
+    /// when it has one, else its own format (the shaders encode).
+    fn target_format_of(
+        config: &wgpu::SurfaceConfiguration,
+        in_place: bool,
+    ) -> wgpu::TextureFormat {
+        match (in_place, config.view_formats.first()) {
+            (false, _) => CAPTURE_FORMAT,
+            (true, Some(view)) => *view,
+            (true, None) => config.format,
+        }
+    }
+
+    /// How the UI is to show the 3D view this frame.
+    pub fn viewport_image(&self) -> ViewportImage {
+        match (&self.viewport, self.in_place) {
+            (_, true) => ViewportImage::InPlace,
+            (Some(v), false) => ViewportImage::Texture(v.id),
+            (None, false) => ViewportImage::None,
+        }
     }
 
     /// After a GPU error: a fresh 3D renderer (pipelines and buffers), a fresh viewport
     /// texture and a reconfigured surface. The caller uploads the meshes again. egui's
     /// renderer keeps its textures (egui sends them only once).
     pub fn rebuild_renderer(&mut self) {
-        self.renderer = Renderer::new(&self.gpu, CAPTURE_FORMAT, self.samples);
+        self.renderer = Renderer::new(&self.gpu, self.target_format(), self.samples);
         if let Some(v) = self.viewport.take() {
             self.egui_renderer.free_texture(&v.id);
         }
@@ -218,8 +282,10 @@ impl Gfx {
         Ok(Acquired::Retry)
     }
 
-    /// Draws egui's `jobs` into `target` (cleared to the window colour) and presents it.
-    /// Returns the target's size in pixels.
+    /// Draws egui's `jobs` into `target` (cleared to `clear`, an egui colour: the panels'
+    /// fill, see [`super::app_ui::UiState::panels_on_clear`]) and presents it; in
+    /// place, the 3D view of `ed` is drawn where the UI put its paint callback. Returns the
+    /// target's size in pixels, and how drawing the 3D view went.
     ///
     /// The size handed to the egui pass is the target's own, not the window's: during a burst
     /// of resizes the window can change between layout, configure and acquire, and scissor
@@ -230,17 +296,49 @@ impl Gfx {
         target: wgpu::SurfaceTexture,
         jobs: &[egui::ClippedPrimitive],
         pixels_per_point: f32,
-    ) -> [u32; 2] {
+        clear: egui::Color32,
+        ed: &EditorState,
+    ) -> ([u32; 2], Result<(), RenderError>) {
         let size_in_pixels = [target.texture.width(), target.texture.height()];
         let view = target.texture.create_view(&Default::default());
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
+        let clear = if self.config.format.is_srgb() {
+            let c = egui::Rgba::from(clear);
+            [c.r(), c.g(), c.b()]
+        } else {
+            let [r, g, b, _] = clear.to_array();
+            [r, g, b].map(|v| f32::from(v) / 255.0)
+        };
         let clear = wgpu::Color {
-            r: 0.02,
-            g: 0.02,
-            b: 0.025,
+            r: f64::from(clear[0]),
+            g: f64::from(clear[1]),
+            b: f64::from(clear[2]),
             a: 1.0,
         };
-        self.egui_renderer.draw(
+        let renderer = &mut self.renderer;
+        // The 3D view's own view of the surface (sRGB where configured).
+        let view_3d = self.in_place.then(|| {
+            target.texture.create_view(&wgpu::TextureViewDescriptor {
+                format: Some(renderer.format()),
+                ..Default::default()
+            })
+        });
+        let mut drawn = Ok(());
+        let mut paint =
+            |encoder: &mut wgpu::CommandEncoder, _: &wgpu::TextureView, cb: &Callback| {
+                if cb.callback.downcast_ref::<InPlaceViewport>().is_none() {
+                    return;
+                }
+                let Some(view) = &view_3d else {
+                    return;
+                };
+                let [_, _, w, h] = cb.rect;
+                let frame = editor_frame(ed, ed.camera.to_camera([w, h]), true);
+                if let Err(e) = renderer.encode_in_rect(encoder, view, cb.rect, &frame) {
+                    drawn = Err(e);
+                }
+            };
+        self.egui_renderer.draw_with(
             &self.gpu.device,
             &self.gpu.queue,
             &mut encoder,
@@ -249,21 +347,24 @@ impl Gfx {
             pixels_per_point,
             clear,
             jobs,
+            &mut paint,
         );
         self.gpu.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();
         self.gpu.queue.present(target);
-        size_in_pixels
+        (size_in_pixels, drawn)
     }
 
-    /// Makes sure the viewport texture has `size` (physical pixels, each side ≥ 1).
-    pub fn ensure_viewport(&mut self, size: [u32; 2]) -> egui::TextureId {
+    /// Makes sure the viewport texture has `size` (physical pixels, each side ≥ 1). Only
+    /// offscreen (MSAA) views have one; in place this does nothing.
+    pub fn ensure_viewport(&mut self, size: [u32; 2]) {
+        if self.in_place {
+            return;
+        }
         let max = self.gpu.device.limits().max_texture_dimension_2d;
         let size = [size[0].clamp(1, max), size[1].clamp(1, max)];
-        if let Some(v) = &self.viewport
-            && v.size == size
-        {
-            return v.id;
+        if self.viewport.as_ref().is_some_and(|v| v.size == size) {
+            return;
         }
         let extent = wgpu::Extent3d {
             width: size[0],
@@ -308,13 +409,11 @@ impl Gfx {
             size,
             id,
         });
-        id
     }
 
     /// Builds a fresh renderer with `stage`'s meshes (after opening another character).
     pub fn upload_stage(&mut self, stage: &crate::stage::Stage) -> Result<(), RenderError> {
-        let samples = self.renderer.sample_count();
-        let mut renderer = Renderer::new(&self.gpu, CAPTURE_FORMAT, samples);
+        let mut renderer = Renderer::new(&self.gpu, self.target_format(), self.samples);
         for mesh in stage.mesh_data() {
             renderer.upload_mesh(&mesh)?;
         }
@@ -322,9 +421,10 @@ impl Gfx {
         Ok(())
     }
 
-    /// Renders the 3D view of `ed` into the viewport texture.
+    /// Renders the 3D view of `ed` into the viewport texture (offscreen only: in place the
+    /// UI pass draws it, see [`Self::draw_ui`]).
     pub fn render_viewport(&mut self, ed: &EditorState) -> Result<(), RenderError> {
-        let Some(v) = &self.viewport else {
+        let Some(v) = self.viewport.as_ref().filter(|_| !self.in_place) else {
             return Ok(());
         };
         let frame = editor_frame(ed, ed.camera.to_camera(v.size), true);
@@ -347,7 +447,16 @@ impl Gfx {
         overlays: bool,
     ) -> Result<image::RgbaImage, RenderError> {
         let frame = editor_frame(ed, ed.camera.to_camera(size), overlays);
-        capture(&self.gpu, &mut self.renderer, &frame)
+        if !self.in_place {
+            return capture(&self.gpu, &mut self.renderer, &frame);
+        }
+        // In place the renderer draws the surface's format: a renderer of the capture
+        // format, with the same samples and meshes, draws the same picture.
+        let mut renderer = Renderer::new(&self.gpu, CAPTURE_FORMAT, self.samples);
+        for mesh in ed.doc.stage.mesh_data() {
+            renderer.upload_mesh(&mesh)?;
+        }
+        capture(&self.gpu, &mut renderer, &frame)
     }
 }
 

@@ -28,6 +28,7 @@ pub mod ui;
 mod view_cmd;
 pub mod watch;
 
+pub use app_ui::{InPlaceViewport, UiState, ViewportImage, style as app_style};
 pub use camera::{OrbitCamera, ViewPreset};
 pub use command::{
     DocumentCommand, DragCommand, EditorCommand, FileCommand, PlaybackCommand, PoseEdit, PropKind,

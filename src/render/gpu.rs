@@ -210,6 +210,16 @@ pub fn clear_pass<'e>(
     view: &wgpu::TextureView,
     clear: wgpu::Color,
 ) -> wgpu::RenderPass<'e> {
+    colour_pass(encoder, label, view, wgpu::LoadOp::Clear(clear))
+}
+
+/// A render pass into `view` alone (no depth), loaded as `load` says and stored.
+pub fn colour_pass<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    view: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'e> {
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -217,7 +227,7 @@ pub fn clear_pass<'e>(
             depth_slice: None,
             resolve_target: None,
             ops: wgpu::Operations {
-                load: wgpu::LoadOp::Clear(clear),
+                load,
                 store: wgpu::StoreOp::Store,
             },
         })],

@@ -5,13 +5,14 @@ use super::camera::FrameUniform;
 use super::gpu::GrowBuffer;
 use super::grid::GridPipelines;
 use super::mesh::{GpuMesh, upload};
-use super::overlay::{OverlayBuilder, OverlayVertex};
+use super::overlay::OverlayBuilder;
 use super::skinned::{
-    DrawUniform, Faces, IDENTITY, MeshLayouts, SKIN_WORKGROUP, StreamVertex, extend_palette,
-    mesh_bind_group, mesh_pipelines, skin_bind_group, skin_pipeline, uniform_entry,
+    DrawUniform, Faces, MeshLayouts, SKIN_WORKGROUP, StreamVertex, mesh_bind_group, mesh_pipelines,
+    skin_bind_group, skin_pipeline, uniform_entry,
 };
-use super::{Camera, FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
-use glam::{Mat4, Vec3};
+use super::{FrameData, Gpu, MeshData, MeshHandle, MeshStyle, RenderError};
+
+mod prepare;
 
 /// Offscreen attachments sized to the viewport: MSAA colour (when sample_count > 1) and depth.
 struct Attachments {
@@ -237,7 +238,66 @@ impl Renderer {
         frame: &FrameData,
     ) -> Result<(), RenderError> {
         let texture = target.texture();
-        if texture.format() != self.format || texture.sample_count() != 1 {
+        self.encode_pass(
+            encoder,
+            target,
+            [0, 0, texture.width(), texture.height()],
+            false,
+            frame,
+        )
+    }
+
+    /// Draws `frame` into the rectangle `rect` (`[x, y, width, height]` pixels) of `target`
+    /// and leaves the rest of it as it was: the window's UI pass hands its surface here so
+    /// the 3D view is drawn in place, with no offscreen texture to copy and sample. The
+    /// background covers the whole rectangle, so its old contents do not show through.
+    ///
+    /// The rectangle is clipped to the target; a rectangle with nothing inside draws nothing.
+    /// Needs a single-sample renderer (MSAA resolves the whole attachment) of the target's
+    /// format, else an error. Attachments follow the target's size, pixel-sized overlays and
+    /// the frame uniform the rectangle's; the camera's projection should match its aspect.
+    pub fn encode_in_rect(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        rect: [u32; 4],
+        frame: &FrameData,
+    ) -> Result<(), RenderError> {
+        if self.sample_count != 1 {
+            return Err(RenderError::Gpu {
+                during: "render".into(),
+                detail: format!(
+                    "drawing into part of a target needs 1 sample; this renderer has {}",
+                    self.sample_count
+                ),
+            });
+        }
+        let texture = target.texture();
+        let [x, y, w, h] = rect;
+        let (x0, y0) = (x.min(texture.width()), y.min(texture.height()));
+        let x1 = x.saturating_add(w).min(texture.width());
+        let y1 = y.saturating_add(h).min(texture.height());
+        if x1 <= x0 || y1 <= y0 {
+            return Ok(());
+        }
+        self.encode_pass(encoder, target, [x0, y0, x1 - x0, y1 - y0], true, frame)
+    }
+
+    /// The frame's skinning and main pass into `rect` (inside `target`); `keep` loads the
+    /// target (only `rect` is drawn) instead of clearing it.
+    fn encode_pass(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        rect: [u32; 4],
+        keep: bool,
+        frame: &FrameData,
+    ) -> Result<(), RenderError> {
+        let texture = target.texture();
+        // A view cannot tell its format: a texture of this format's sRGB twin passes too
+        // (viewed through its `view_formats` entry, as the editor does with its surface).
+        let twin = texture.format().add_srgb_suffix() == self.format.add_srgb_suffix();
+        if !twin || texture.sample_count() != 1 {
             return Err(RenderError::Gpu {
                 during: "render".into(),
                 detail: format!(
@@ -249,7 +309,7 @@ impl Renderer {
             });
         }
         let size = [texture.width(), texture.height()];
-        self.prepare(frame, size);
+        self.prepare(frame, [rect[2], rect[3]]);
         self.ensure_attachments(size);
         self.encode_skinning(encoder);
         let Some(att) = &self.attachments else {
@@ -259,6 +319,11 @@ impl Renderer {
             Some(msaa) => (msaa, Some(target)),
             None => (target, None),
         };
+        let load = if keep {
+            wgpu::LoadOp::Load
+        } else {
+            wgpu::LoadOp::Clear(wgpu::Color::BLACK)
+        };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("main pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -266,7 +331,7 @@ impl Renderer {
                 depth_slice: None,
                 resolve_target: resolve,
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    load,
                     store: wgpu::StoreOp::Store,
                 },
             })],
@@ -282,6 +347,11 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        if keep {
+            let [x, y, w, h] = rect;
+            pass.set_viewport(x as f32, y as f32, w as f32, h as f32, 0.0, 1.0);
+            pass.set_scissor_rect(x, y, w, h);
+        }
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         pass.set_pipeline(&self.grid.background);
         pass.draw(0..3, 0..1);
@@ -335,144 +405,6 @@ impl Renderer {
             pass.draw(0..overlay_count, 0..1);
         }
         Ok(())
-    }
-
-    /// CPU work of a frame: frame uniform, joint palettes, draw uniforms, overlay vertices.
-    fn prepare(&mut self, frame: &FrameData, target_size: [u32; 2]) {
-        let camera = Camera {
-            viewport: target_size,
-            ..frame.camera
-        };
-        let mut uniform = FrameUniform::new(&camera);
-        if let MeshStyle::XRay { opacity } = frame.mesh_style {
-            uniform.flags[2] = if opacity.is_finite() {
-                opacity.clamp(0.0, 1.0)
-            } else {
-                MeshStyle::XRAY_OPACITY
-            };
-        }
-        self.queue
-            .write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&uniform));
-
-        self.palette.clear();
-        self.draw_bytes.clear();
-        self.draw_list.clear();
-        let view = Mat4::from_cols_array_2d(&frame.camera.view_from_world);
-        let stride = self.draw_stride as usize;
-        let mut skinned_count = 0u32;
-        for draw in &frame.skinned {
-            let Some(mesh) = self.meshes.get(draw.mesh.0) else {
-                continue;
-            };
-            let base = self.palette.len() as u32;
-            let need = if mesh.is_skinned() {
-                mesh.max_joint as usize + 1
-            } else {
-                0
-            };
-            extend_palette(&mut self.palette, &draw.skin_matrices, need);
-            // A rigid mesh drawn as skinned reads its rest stream.
-            let skinned_first = mesh.is_skinned().then_some(skinned_count);
-            skinned_count += skinned_first.map_or(0, |_| mesh.vertex_count);
-            let uniform = DrawUniform {
-                world_from_mesh: IDENTITY,
-                normal_from_mesh: IDENTITY,
-                colour: mesh.base_color,
-                flags: [0, base, skinned_first.unwrap_or(0), 0],
-            };
-            push_draw(&mut self.draw_bytes, &uniform, stride);
-            let centre = skinned_centre(mesh, &self.palette[base as usize..]);
-            self.draw_list.push(DrawItem {
-                mesh: draw.mesh.0,
-                slot: self.draw_list.len() as u32,
-                distance: view_distance(&view, centre),
-                skinned_first,
-                faces: Faces::of_draw(mesh.double_sided, false),
-            });
-        }
-        for draw in &frame.rigid {
-            let Some(mesh) = self.meshes.get(draw.mesh.0) else {
-                continue;
-            };
-            let model = Mat4::from_cols_array_2d(&draw.world_from_mesh);
-            if !model.is_finite() {
-                continue;
-            }
-            let det = model.determinant();
-            let faces = Faces::of_draw(mesh.double_sided, det < 0.0);
-            let normal = if det.abs() > 1e-20 {
-                model.inverse().transpose()
-            } else {
-                model
-            };
-            let tint = if draw.tint.iter().all(|c| c.is_finite()) {
-                draw.tint
-            } else {
-                [1.0; 4]
-            };
-            let uniform = DrawUniform {
-                world_from_mesh: draw.world_from_mesh,
-                normal_from_mesh: normal.to_cols_array_2d(),
-                colour: std::array::from_fn(|i| mesh.base_color[i] * tint[i]),
-                flags: [0, 0, 0, 0],
-            };
-            push_draw(&mut self.draw_bytes, &uniform, stride);
-            let centre = model.transform_point3(Vec3::from(mesh.centre));
-            self.draw_list.push(DrawItem {
-                mesh: draw.mesh.0,
-                slot: self.draw_list.len() as u32,
-                distance: view_distance(&view, centre),
-                skinned_first: None,
-                faces,
-            });
-        }
-        if matches!(frame.mesh_style, MeshStyle::XRay { .. }) {
-            // See-through meshes blend in order: far to near (by their centres).
-            self.draw_list.sort_by(|a, b| {
-                b.distance
-                    .partial_cmp(&a.distance)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-        }
-        if self.palette.is_empty() {
-            self.palette.push(IDENTITY);
-        }
-        let mut rebind = self.joints.write(
-            &self.device,
-            &self.queue,
-            bytemuck::cast_slice(&self.palette),
-        );
-        let draws_grown = self
-            .draws
-            .write(&self.device, &self.queue, &self.draw_bytes);
-        rebind |= draws_grown;
-        rebind |= self.skinned_vertices.reserve(
-            &self.device,
-            u64::from(skinned_count.max(1)) * STREAM_STRIDE,
-        );
-        if draws_grown {
-            self.mesh_bind_group = mesh_bind_group(
-                &self.device,
-                &self.layouts,
-                &self.frame_buffer,
-                &self.draws.buffer,
-            );
-        }
-        if rebind {
-            self.skin_bind_group = skin_bind_group(
-                &self.device,
-                &self.layouts,
-                &self.joints.buffer,
-                &self.draws.buffer,
-                &self.skinned_vertices.buffer,
-            );
-        }
-        self.overlay.build(&frame.overlays, &frame.camera);
-        self.overlay_vertices.write(
-            &self.device,
-            &self.queue,
-            bytemuck::cast_slice::<OverlayVertex, u8>(&self.overlay.vertices),
-        );
     }
 
     /// The skinning pass of the prepared frame: each skinned draw's vertices, once.
@@ -552,37 +484,6 @@ impl Renderer {
     pub fn frame_layout(&self) -> &wgpu::BindGroupLayout {
         &self.frame_layout
     }
-}
-
-/// Distance of `p` in front of the camera (view space looks down −Z); 0 for non-finite input.
-fn view_distance(view: &Mat4, p: Vec3) -> f32 {
-    let d = -view.transform_point3(p).z;
-    if d.is_finite() { d } else { 0.0 }
-}
-
-/// World centre of a skinned draw: the mesh's bind-space centre moved by each joint it uses,
-/// averaged (its own centre for a rigid mesh drawn through the skinned path).
-fn skinned_centre(mesh: &super::mesh::GpuMesh, palette: &[[[f32; 4]; 4]]) -> Vec3 {
-    let c = Vec3::from(mesh.centre);
-    if !mesh.is_skinned() {
-        return c;
-    }
-    let (mut sum, mut n) = (Vec3::ZERO, 0u32);
-    for m in mesh
-        .used_joints
-        .iter()
-        .filter_map(|&j| palette.get(usize::from(j)))
-    {
-        sum += Mat4::from_cols_array_2d(m).transform_point3(c);
-        n += 1;
-    }
-    if n == 0 { c } else { sum / n as f32 }
-}
-
-fn push_draw(bytes: &mut Vec<u8>, uniform: &DrawUniform, stride: usize) {
-    let start = bytes.len();
-    bytes.extend_from_slice(bytemuck::bytes_of(uniform));
-    bytes.resize(start + stride, 0);
 }
 
 /// A 1×1 white sRGB texture for untextured meshes.

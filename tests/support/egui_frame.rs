@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use anglerpose::editor::egui_draw::EguiDraw;
-use anglerpose::editor::{EditorState, ui};
+use anglerpose::editor::{EditorState, UiState, ViewportImage, ui};
 use anglerpose::render::Gpu;
 
 /// Texture updates in the order egui sent them.
@@ -36,6 +36,45 @@ pub fn side_bar_frame(
         output = Some(out);
     }
     let output = output.expect("two frames");
+    let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
+    (jobs, deltas)
+}
+
+/// Two frames of the whole editor window (`ui`'s panels and viewport, the 3D view shown as
+/// `image`) in a `size` screen, tessellated, as [`side_bar_frame`], after
+/// `UiState::drop_panel_fills` as the window does. `ui` keeps the layout
+/// (`viewport_origin_pixels`).
+pub fn window_frame(
+    ed: &mut EditorState,
+    ui_state: &mut UiState,
+    image: ViewportImage,
+    size: [u32; 2],
+) -> (Vec<egui::ClippedPrimitive>, Deltas) {
+    let ctx = egui::Context::default();
+    anglerpose::editor::app_style(&ctx);
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(size[0] as f32, size[1] as f32),
+        )),
+        ..Default::default()
+    };
+    let mut deltas = Vec::new();
+    let mut output = None;
+    for _ in 0..2 {
+        let mut out = ctx.run_ui(input(), |ui| {
+            let mut commands = ui::Commands::default();
+            ui_state.show(ui, ed, image, &mut commands);
+        });
+        for (id, set) in std::mem::take(&mut out.textures_delta.set) {
+            deltas.extend(set.into_iter().map(|d| (id, d)));
+        }
+        out.textures_delta.clear();
+        output = Some(out);
+    }
+    let mut output = output.expect("two frames");
+    let fill = ctx.global_style().visuals.panel_fill;
+    ui_state.drop_panel_fills(&mut output.shapes, fill);
     let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
     (jobs, deltas)
 }

@@ -1,0 +1,97 @@
+//! The editor with `--msaa 4` under Xvfb: the 3D view is rendered offscreen with 4× MSAA
+//! and shown by egui as an image (the path GPU adapters take by default), and the window
+//! shows what its screenshot renders. The default single-sampled in-place path is covered
+//! by `editor_surface.rs` and `editor_e2e.rs`.
+//!
+//! Skips loudly when `xvfb-run` or `xdotool` is missing, unless `ANGLERPOSE_REQUIRE_GPU=1`.
+
+mod support;
+
+use std::time::Duration;
+use support::fs::fresh_scratch;
+use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
+
+#[test]
+fn with_msaa_the_window_shows_the_offscreen_view_its_screenshot_renders() {
+    let Some(x) = Xvfb::start("editor --msaa 4") else {
+        return;
+    };
+    let dir = fresh_scratch("msaa");
+    let layout = dir.join("layout.json");
+    let shot = dir.join("viewport.png");
+    let angler = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
+    let mut editor = Editor::start(
+        &x,
+        &dir,
+        &dir.join("state"),
+        "editor",
+        &[
+            angler.as_os_str(),
+            "--window".as_ref(),
+            "900x600".as_ref(),
+            "--msaa".as_ref(),
+            "4".as_ref(),
+            "--layout-out".as_ref(),
+            layout.as_os_str(),
+            "--screenshot".as_ref(),
+            shot.as_os_str(),
+        ],
+    );
+    wait_for("the editor's layout", STARTUP, || {
+        read_layout(&layout).is_some()
+    });
+    std::thread::sleep(Duration::from_secs(2));
+    editor.assert_alive("two seconds of frames");
+    let screen = x.capture_screen(&dir.join("screen.png"));
+    let window = x.editor_window();
+    let (window_origin, _) = x.window_geometry(&window);
+    let (origin, size) = read_layout(&layout).expect("layout");
+    x.xdotool(&["windowfocus", "--sync", &window]);
+    x.xdotool(&["key", "ctrl+q"]);
+    let status = editor.wait_exit(Duration::from_secs(120));
+    let log = editor.log_text();
+    assert!(
+        status.success(),
+        "editor exit status {status}; its log:\n{log}"
+    );
+    assert!(
+        log.contains("3D view: offscreen, 4 sample(s)"),
+        "the 4× MSAA offscreen path:\n{log}"
+    );
+
+    let img = image::open(&shot)
+        .unwrap_or_else(|e| panic!("{}: {e}", shot.display()))
+        .to_rgba8();
+    assert_eq!([img.width(), img.height()], size, "screenshot size");
+    let near = |a: u8, b: u8| a.abs_diff(b) <= 12;
+    let differing = |a: &image::RgbaImage, b: &image::RgbaImage| {
+        a.pixels()
+            .zip(b.pixels())
+            .filter(|(p, q)| (0..3).any(|k| !near(p.0[k], q.0[k])))
+            .count()
+    };
+    let corner = *img.get_pixel(0, 0);
+    let flat = image::RgbaImage::from_pixel(img.width(), img.height(), corner);
+    assert!(
+        differing(&img, &flat) * 10 > (size[0] * size[1]) as usize,
+        "a drawn view"
+    );
+    if let Some(screen) = screen {
+        let region = image::imageops::crop_imm(
+            &screen,
+            window_origin[0] + origin[0],
+            window_origin[1] + origin[1],
+            size[0],
+            size[1],
+        )
+        .to_image();
+        let off = differing(&region, &img);
+        assert!(
+            off * 10 < (size[0] * size[1]) as usize,
+            "{off} of {} viewport pixels on screen differ from the screenshot (see {})",
+            size[0] * size[1],
+            dir.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
