@@ -28,7 +28,7 @@ fn with_msaa_the_window_shows_the_offscreen_view_its_screenshot_renders() {
         &[
             angler.as_os_str(),
             "--window".as_ref(),
-            "900x600".as_ref(),
+            "1280x720".as_ref(),
             "--msaa".as_ref(),
             "4".as_ref(),
             "--layout-out".as_ref(),
