@@ -38,7 +38,8 @@ const NORMAL_WEIGHT: f32 = 0.06;
 /// the next collapse would cost more than `max_error` metres by meshoptimizer's quadric
 /// measure, colour, normal and skin-weight changes included (see the module docs), and
 /// with every vertex of `mesh` within [`MAX_SURFACE_DEVIATION`] of the result. Vertices on
-/// painted edges stay; survivors keep their order. Deterministic.
+/// painted edges and the extreme vertices along each axis (so the bounds stay exactly) stay;
+/// survivors keep their order. Deterministic.
 pub fn simplify_part(
     mesh: &TriMesh,
     joints: &[[u16; 4]],
@@ -91,6 +92,21 @@ pub fn simplify_part(
     )
     .expect("tightly packed f32 positions");
     let mut locks = vec![false; positions.len()];
+    // The part's extreme vertices along each axis stay, so its bounds do not move: the stage
+    // seats a character by its lowest and highest points.
+    for axis in 0..3 {
+        let key = |i: &usize| mesh.positions[*i][axis];
+        let all = 0..mesh.positions.len();
+        for v in [
+            all.clone().min_by(|a, b| key(a).total_cmp(&key(b))),
+            all.max_by(|a, b| key(a).total_cmp(&key(b))),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            locks[v] = true;
+        }
+    }
     for tri in mesh.indices.chunks_exact(3) {
         for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
             let (ca, cb) = (mesh.colours[a as usize], mesh.colours[b as usize]);
@@ -287,6 +303,15 @@ mod tests {
             assert_eq!(thin.colours[k], mesh.colours[i]);
             assert_eq!(thin_weights[k], weights[i]);
         }
+        // The same bounds, to the bit.
+        let bounds = |m: &TriMesh| {
+            m.positions
+                .iter()
+                .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(*p), hi.max(*p))
+                })
+        };
+        assert_eq!(bounds(&thin), bounds(&mesh));
         // In their order, and each used.
         assert!(thin_joints.windows(2).all(|w| w[0][0] < w[1][0]));
         let mut used = vec![false; thin.positions.len()];
