@@ -68,6 +68,17 @@ impl Window {
         }
     }
 
+    /// A single-sample renderer of `format` with the editor's meshes.
+    fn renderer(&self, gpu: &Gpu, format: wgpu::TextureFormat) -> Renderer {
+        let mut renderer = Renderer::new(gpu, format, 1);
+        for mesh in self.ed.doc.stage.mesh_data() {
+            renderer
+                .upload_mesh(&mesh)
+                .expect("angler meshes are valid");
+        }
+        renderer
+    }
+
     /// Lays out and tessellates a frame showing the 3D view as `image`; returns the jobs and
     /// the clear colour.
     fn frame(
@@ -122,12 +133,7 @@ fn benches(c: &mut Criterion) {
     };
 
     let mut window = Window::new(&gpu, true);
-    let mut renderer = Renderer::new(&gpu, FORMAT.add_srgb_suffix(), 1);
-    for mesh in window.ed.doc.stage.mesh_data() {
-        renderer
-            .upload_mesh(&mesh)
-            .expect("angler meshes are valid");
-    }
+    let mut renderer = window.renderer(&gpu, FORMAT.add_srgb_suffix());
     window.frame(&gpu, ViewportImage::InPlace); // fonts
     c.bench_function("editor_window/in_place_1280x720", |b| {
         b.iter(|| {
@@ -161,12 +167,7 @@ fn benches(c: &mut Criterion) {
     });
 
     let mut window = Window::new(&gpu, false);
-    let mut renderer = Renderer::new(&gpu, CAPTURE_FORMAT, 1);
-    for mesh in window.ed.doc.stage.mesh_data() {
-        renderer
-            .upload_mesh(&mesh)
-            .expect("angler meshes are valid");
-    }
+    let mut renderer = window.renderer(&gpu, CAPTURE_FORMAT);
     window.frame(&gpu, ViewportImage::None); // fonts and layout
     let size = window.ui.viewport_pixels;
     let copy = wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;

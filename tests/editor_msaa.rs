@@ -9,6 +9,7 @@ mod support;
 
 use std::time::Duration;
 use support::fs::fresh_scratch;
+use support::image::{assert_drawn, assert_screen_shows};
 use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
 
 #[test]
@@ -63,35 +64,10 @@ fn with_msaa_the_window_shows_the_offscreen_view_its_screenshot_renders() {
         .unwrap_or_else(|e| panic!("{}: {e}", shot.display()))
         .to_rgba8();
     assert_eq!([img.width(), img.height()], size, "screenshot size");
-    let near = |a: u8, b: u8| a.abs_diff(b) <= 12;
-    let differing = |a: &image::RgbaImage, b: &image::RgbaImage| {
-        a.pixels()
-            .zip(b.pixels())
-            .filter(|(p, q)| (0..3).any(|k| !near(p.0[k], q.0[k])))
-            .count()
-    };
-    let corner = *img.get_pixel(0, 0);
-    let flat = image::RgbaImage::from_pixel(img.width(), img.height(), corner);
-    assert!(
-        differing(&img, &flat) * 10 > (size[0] * size[1]) as usize,
-        "a drawn view"
-    );
+    assert_drawn(&img);
     if let Some(screen) = screen {
-        let region = image::imageops::crop_imm(
-            &screen,
-            window_origin[0] + origin[0],
-            window_origin[1] + origin[1],
-            size[0],
-            size[1],
-        )
-        .to_image();
-        let off = differing(&region, &img);
-        assert!(
-            off * 10 < (size[0] * size[1]) as usize,
-            "{off} of {} viewport pixels on screen differ from the screenshot (see {})",
-            size[0] * size[1],
-            dir.display()
-        );
+        let at = [window_origin[0] + origin[0], window_origin[1] + origin[1]];
+        assert_screen_shows(&screen, at, &img, &dir);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

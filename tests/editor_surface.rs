@@ -26,6 +26,7 @@ use std::path::Path;
 use std::time::Duration;
 use support::editor::editor_in;
 use support::fs::fresh_scratch;
+use support::image::{WINDOW_TOLERANCE, assert_drawn, assert_screen_shows};
 use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
 
 const TEST: &str = "editor surface";
@@ -199,7 +200,7 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
     )
     .expect("the right wrist is on screen");
     assert!(ed.doc.stage.evaluation().unwrap().arms.right.ik.reached);
-    let near = |a: u8, b: u8| a.abs_diff(b) <= 12;
+    let near = |a: u8, b: u8| a.abs_diff(b) <= WINDOW_TOLERANCE;
     // The effector sphere (0x88ff88) sits on the reached wrist target.
     const EFFECTOR: [u8; 3] = [0x88, 0xff, 0x88];
     let p = img.get_pixel(wrist[0] as u32, wrist[1] as u32).0;
@@ -207,39 +208,13 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
         (0..3).all(|k| near(p[k], EFFECTOR[k])),
         "pixel {p:?} at the right wrist {wrist:?}"
     );
-    let differing = |a: &image::RgbaImage, b: &image::RgbaImage| {
-        a.pixels()
-            .zip(b.pixels())
-            .filter(|(p, q)| (0..3).any(|k| !near(p.0[k], q.0[k])))
-            .count()
-    };
-    // Not an empty background: plenty of pixels unlike the top-left corner's.
-    let corner = *img.get_pixel(0, 0);
-    let flat = image::RgbaImage::from_pixel(img.width(), img.height(), corner);
-    let drawn = differing(&img, &flat);
-    assert!(
-        drawn * 10 > (size[0] * size[1]) as usize,
-        "only {drawn} pixels differ from the background"
-    );
+    assert_drawn(&img);
 
     // The window's viewport region on screen matches the screenshot (same renderer, same
     // state), so the recreated surface presents what the editor draws.
     if let Some(screen) = screen {
-        let region = image::imageops::crop_imm(
-            &screen,
-            window_origin[0] + origin[0],
-            window_origin[1] + origin[1],
-            size[0],
-            size[1],
-        )
-        .to_image();
-        let off = differing(&region, &img);
-        assert!(
-            off * 10 < (size[0] * size[1]) as usize,
-            "{off} of {} viewport pixels on screen differ from the screenshot (see {})",
-            size[0] * size[1],
-            dir.display()
-        );
+        let at = [window_origin[0] + origin[0], window_origin[1] + origin[1]];
+        assert_screen_shows(&screen, at, &img, &dir);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -107,22 +107,17 @@ pub fn simplify_part(
             locks[v] = true;
         }
     }
-    for tri in mesh.indices.chunks_exact(3) {
-        for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
-            let (ca, cb) = (mesh.colours[a as usize], mesh.colours[b as usize]);
-            if (0..3).any(|k| (ca[k] - cb[k]).abs() > EDGE_COLOUR_STEP) {
-                locks[a as usize] = true;
-                locks[b as usize] = true;
-            }
+    for (a, b) in half_edges(&mesh.indices) {
+        if painted_edge(mesh, a, b) {
+            locks[a as usize] = true;
+            locks[b as usize] = true;
         }
     }
     // Thin, then lock what strayed past MAX_SURFACE_DEVIATION (each such vertex and its
     // neighbours) and thin again, until none does; a part that will not settle stays whole.
     let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
-    for tri in mesh.indices.chunks_exact(3) {
-        for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
-            neighbours[a as usize].push(b);
-        }
+    for (a, b) in half_edges(&mesh.indices) {
+        neighbours[a as usize].push(b);
     }
     let mut indices = mesh.indices.clone();
     for _ in 0..MAX_ROUNDS {
@@ -168,6 +163,20 @@ pub fn simplify_part(
     }
     out.indices = indices.iter().map(|&i| remap[i as usize]).collect();
     (out, out_joints, out_weights)
+}
+
+/// Each triangle's edges in its winding order, `(from, to)`.
+fn half_edges(indices: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    indices
+        .chunks_exact(3)
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+}
+
+/// Whether the edge `a`–`b` of `mesh` crosses a painted edge: a colour step over
+/// [`EDGE_COLOUR_STEP`] in some channel.
+fn painted_edge(mesh: &TriMesh, a: u32, b: u32) -> bool {
+    let (ca, cb) = (mesh.colours[a as usize], mesh.colours[b as usize]);
+    (0..3).any(|k| (ca[k] - cb[k]).abs() > EDGE_COLOUR_STEP)
 }
 
 /// The vertices of `positions` farther than `bound` from every triangle of `indices` (into
@@ -320,22 +329,17 @@ mod tests {
         // Every vertex on the painted edge (a neighbour of another colour) is kept.
         let kept: std::collections::HashSet<u16> = thin_joints.iter().map(|j| j[0]).collect();
         let mut edge = 0;
-        for t in mesh.indices.chunks_exact(3) {
-            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-                let (ca, cb) = (mesh.colours[a as usize], mesh.colours[b as usize]);
-                if (0..3).any(|k| (ca[k] - cb[k]).abs() > EDGE_COLOUR_STEP) {
-                    edge += 1;
-                    assert!(kept.contains(&(a as u16)) && kept.contains(&(b as u16)));
-                }
+        for (a, b) in half_edges(&mesh.indices) {
+            if painted_edge(&mesh, a, b) {
+                edge += 1;
+                assert!(kept.contains(&(a as u16)) && kept.contains(&(b as u16)));
             }
         }
         assert!(edge > 20, "the part has a painted edge ({edge} edges)");
         // Still closed: every edge in exactly two triangles, once each way.
         let mut edges = std::collections::HashMap::new();
-        for t in thin.indices.chunks_exact(3) {
-            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-                *edges.entry((a, b)).or_insert(0) += 1;
-            }
+        for (a, b) in half_edges(&thin.indices) {
+            *edges.entry((a, b)).or_insert(0) += 1;
         }
         for (&(a, b), &n) in &edges {
             assert_eq!((n, edges.get(&(b, a))), (1, Some(&1)), "edge {a}-{b}");

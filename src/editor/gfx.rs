@@ -413,12 +413,21 @@ impl Gfx {
 
     /// Builds a fresh renderer with `stage`'s meshes (after opening another character).
     pub fn upload_stage(&mut self, stage: &crate::stage::Stage) -> Result<(), RenderError> {
-        let mut renderer = Renderer::new(&self.gpu, self.target_format(), self.samples);
+        self.renderer = self.renderer_with(stage, self.target_format())?;
+        Ok(())
+    }
+
+    /// A renderer drawing into `format`, with this window's samples and `stage`'s meshes.
+    fn renderer_with(
+        &self,
+        stage: &crate::stage::Stage,
+        format: wgpu::TextureFormat,
+    ) -> Result<Renderer, RenderError> {
+        let mut renderer = Renderer::new(&self.gpu, format, self.samples);
         for mesh in stage.mesh_data() {
             renderer.upload_mesh(&mesh)?;
         }
-        self.renderer = renderer;
-        Ok(())
+        Ok(renderer)
     }
 
     /// Renders the 3D view of `ed` into the viewport texture (offscreen only: in place the
@@ -452,10 +461,7 @@ impl Gfx {
         }
         // In place the renderer draws the surface's format: a renderer of the capture
         // format, with the same samples and meshes, draws the same picture.
-        let mut renderer = Renderer::new(&self.gpu, CAPTURE_FORMAT, self.samples);
-        for mesh in ed.doc.stage.mesh_data() {
-            renderer.upload_mesh(&mesh)?;
-        }
+        let mut renderer = self.renderer_with(&ed.doc.stage, CAPTURE_FORMAT)?;
         capture(&self.gpu, &mut renderer, &frame)
     }
 }

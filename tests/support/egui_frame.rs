@@ -8,13 +8,15 @@ use anglerpose::render::Gpu;
 /// Texture updates in the order egui sent them.
 pub type Deltas = Vec<(egui::TextureId, egui::epaint::ImageDelta)>;
 
-/// Two frames of `ed`'s side bar in a `size` screen (the first loads the fonts), tessellated:
-/// the second frame's meshes and every texture update of both.
-pub fn side_bar_frame(
-    ed: &mut EditorState,
+/// Two frames of `show` in a `size` screen on `ctx` (the first loads the fonts),
+/// tessellated after `keep` edits the second frame's shapes: that frame's meshes and every
+/// texture update of both.
+fn two_frames(
+    ctx: &egui::Context,
     size: [u32; 2],
+    mut show: impl FnMut(&mut egui::Ui),
+    keep: impl FnOnce(&mut Vec<egui::epaint::ClippedShape>),
 ) -> (Vec<egui::ClippedPrimitive>, Deltas) {
-    let ctx = egui::Context::default();
     let input = || egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
             egui::Pos2::ZERO,
@@ -25,19 +27,27 @@ pub fn side_bar_frame(
     let mut deltas = Vec::new();
     let mut output = None;
     for _ in 0..2 {
-        let mut out = ctx.run_ui(input(), |ui| {
-            let mut commands = ui::Commands::default();
-            ui::side_bar_ui(ui, ed, &mut commands);
-        });
+        let mut out = ctx.run_ui(input(), &mut show);
         for (id, set) in std::mem::take(&mut out.textures_delta.set) {
             deltas.extend(set.into_iter().map(|d| (id, d)));
         }
         out.textures_delta.clear();
         output = Some(out);
     }
-    let output = output.expect("two frames");
+    let mut output = output.expect("two frames");
+    keep(&mut output.shapes);
     let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
     (jobs, deltas)
+}
+
+/// Two frames of `ed`'s side bar in a `size` screen (the first loads the fonts), tessellated:
+/// the second frame's meshes and every texture update of both.
+pub fn side_bar_frame(
+    ed: &mut EditorState,
+    size: [u32; 2],
+) -> (Vec<egui::ClippedPrimitive>, Deltas) {
+    let show = |ui: &mut egui::Ui| ui::side_bar_ui(ui, ed, &mut ui::Commands::default());
+    two_frames(&egui::Context::default(), size, show, |_| {})
 }
 
 /// Two frames of the whole editor window (`ui`'s panels and viewport, the 3D view shown as
@@ -52,31 +62,14 @@ pub fn window_frame(
 ) -> (Vec<egui::ClippedPrimitive>, Deltas) {
     let ctx = egui::Context::default();
     anglerpose::editor::app_style(&ctx);
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(size[0] as f32, size[1] as f32),
-        )),
-        ..Default::default()
-    };
-    let mut deltas = Vec::new();
-    let mut output = None;
-    for _ in 0..2 {
-        let mut out = ctx.run_ui(input(), |ui| {
-            let mut commands = ui::Commands::default();
-            ui_state.show(ui, ed, image, &mut commands);
-        });
-        for (id, set) in std::mem::take(&mut out.textures_delta.set) {
-            deltas.extend(set.into_iter().map(|d| (id, d)));
-        }
-        out.textures_delta.clear();
-        output = Some(out);
-    }
-    let mut output = output.expect("two frames");
     let fill = ctx.global_style().visuals.panel_fill;
-    ui_state.drop_panel_fills(&mut output.shapes, fill);
-    let jobs = ctx.tessellate(output.shapes, output.pixels_per_point);
-    (jobs, deltas)
+    let mut commands = ui::Commands::default();
+    // Both closures need the UI state: laying out, then dropping the panel fills.
+    let ui_state = std::cell::RefCell::new(ui_state);
+    let show = |ui: &mut egui::Ui| ui_state.borrow_mut().show(ui, ed, image, &mut commands);
+    two_frames(&ctx, size, show, |shapes| {
+        ui_state.borrow().drop_panel_fills(shapes, fill)
+    })
 }
 
 /// egui-wgpu, the reference, with `deltas` applied (`dithering` as given).
