@@ -128,6 +128,26 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         solver: ArmSolverKind::Ccd,
     })
     .unwrap();
+    // The planar finish reaches in a pass or two whatever the iteration count; off, the arm
+    // runs three's passes alone, and their count shows.
+    let finished = state_of(&ed);
+    let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd().unwrap();
+    assert!(
+        ccd.planar_finish.is_some() && ccd.iterations <= 2,
+        "{ccd:?}"
+    );
+    ed.apply(PoseEdit::SetCcdPlanarFinish {
+        side: Side::Right,
+        on: false,
+    })
+    .unwrap();
+    assert!(!ed.doc.stage.inputs.settings.arms.right.ccd.planar_finish);
+    let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd().unwrap();
+    assert_eq!(ccd.planar_finish, None);
+    assert_ne!(state_of(&ed).1, finished.1, "three's passes end elsewhere");
+    ed.apply(DocumentCommand::Undo).unwrap();
+    assert_eq!(state_of(&ed), finished);
+    ed.apply(DocumentCommand::Redo).unwrap();
     let start = state_of(&ed);
     // A slider drag over iterations is one step.
     ed.apply(DocumentCommand::BeginGroup).unwrap();
@@ -181,7 +201,8 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     let s = ed.doc.stage.inputs.settings.arms.right.ccd;
     assert_eq!(s.blend_factor, Some(0.5));
     assert!((s.max_angle.unwrap() - 5f64.to_radians()).abs() < 1e-15);
-    assert_eq!(ed.history.undo_len(), 6);
+    // The solver, the finish, the iteration drag, and four edits since.
+    assert_eq!(ed.history.undo_len(), 7);
     for _ in 0..5 {
         ed.apply(DocumentCommand::Undo).unwrap();
     }

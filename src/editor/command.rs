@@ -172,6 +172,12 @@ pub enum PoseEdit {
         side: Side,
         iterations: u32,
     },
+    /// Whether the CCD arm jumps to the limit of its passes once they go planar (not in
+    /// three.js; off runs three's passes alone).
+    SetCcdPlanarFinish {
+        side: Side,
+        on: bool,
+    },
     /// CCD step-angle clamps in degrees (three.js `minAngle` / `maxAngle`; `null` = none).
     SetCcdStepAngles {
         side: Side,

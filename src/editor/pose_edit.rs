@@ -47,6 +47,7 @@ impl PoseEdit {
             E::SetArmSolver { side, solver } => s.arm_mut(side).solver = solver,
             E::SetTwist { side, degrees } => s.arm_mut(side).twist = degrees.to_radians(),
             E::SetCcdIterations { side, iterations } => s.arm_mut(side).ccd.iterations = iterations,
+            E::SetCcdPlanarFinish { side, on } => s.arm_mut(side).ccd.planar_finish = on,
             E::SetCcdStepAngles {
                 side,
                 min_deg,

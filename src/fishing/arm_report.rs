@@ -161,6 +161,9 @@ pub struct CcdArmReport {
     pub iterations: u32,
     /// A pass rotated nothing, so the remaining passes were skipped.
     pub exited_early: bool,
+    /// The passes had become planar after this many, and the arm jumped to their limit
+    /// (`ik::ccd::CcdChain::planar_finish`); `None` when three's passes ran to the end.
+    pub planar_finish: Option<u32>,
     /// Wrist–target distance before and after the solve (and blend).
     pub initial_distance: f64,
     /// Wrist–target distance after the solve and blend, world space.

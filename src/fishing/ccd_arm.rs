@@ -120,6 +120,7 @@ pub(crate) fn solve_ccd_arm(
     chain.links[1] = link(upper, &ccd.upper_arm);
     chain.iteration = ccd.iterations;
     chain.converged_within = Some(0.1 * CCD_REACH_TOLERANCE * length);
+    chain.planar_finish = ccd.planar_finish;
     chain.min_angle = ccd.min_angle;
     chain.max_angle = ccd.max_angle;
     chain.blend_factor = ccd.blend_factor;
@@ -153,6 +154,7 @@ pub(crate) fn solve_ccd_arm(
     let ccd = CcdArmReport {
         iterations: chain_report.iterations,
         exited_early: chain_report.exited_early,
+        planar_finish: chain_report.planar_finish,
         initial_distance: chain_report.initial_distance,
         final_distance: chain_report.final_distance,
         blend: chain_report.blend,
@@ -176,8 +178,16 @@ fn solve_on_scratch(
         Some(p) => Transform::from_affine(pose.world_from_bone(p)),
         None => *pose.world_from_actor(),
     };
-    let fore_local = relative(skel, pose, arm.upper, arm.fore);
-    let hand_local = relative(skel, pose, arm.fore, arm.hand);
+    // The chain validation allows scales uniform to 1e-6; decomposing their products leaves
+    // rounding between the axes. Exactly uniform, the chain runs the solver's local variant
+    // (its stop rule and planar finish), as on the character's own skeleton.
+    let uniform = |t: Transform| Transform {
+        scale: DVec3::splat((t.scale.x + t.scale.y + t.scale.z) / 3.0),
+        ..t
+    };
+    let base = uniform(base);
+    let fore_local = uniform(relative(skel, pose, arm.upper, arm.fore));
+    let hand_local = uniform(relative(skel, pose, arm.fore, arm.hand));
     let bone = |name: &str, parent: Option<usize>, rest: Transform| Bone {
         name: name.into(),
         parent,
@@ -185,7 +195,7 @@ fn solve_on_scratch(
     };
     let scratch = Skeleton::new(vec![
         bone("base", None, base),
-        bone("upper_arm", Some(0), *pose.local(arm.upper)),
+        bone("upper_arm", Some(0), uniform(*pose.local(arm.upper))),
         bone("forearm", Some(1), fore_local),
         bone("hand", Some(2), hand_local),
     ])

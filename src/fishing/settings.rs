@@ -105,6 +105,18 @@ pub struct CcdArmSettings {
     pub forearm: CcdLinkLimits,
     /// Limits of the upper-arm link.
     pub upper_arm: CcdLinkLimits,
+    /// Not in three.js: once the passes have gone planar (every later step turns both links
+    /// about one axis), the arm jumps to where they converge instead of running them out
+    /// (`ik::ccd::CcdChain::planar_finish`). Near full reach three's passes close only a
+    /// sliver of the gap each and stop millimetres short after 64; with this on the arm
+    /// reaches in a pass or two. Off: three's passes alone, up to `iterations`. On by
+    /// default; presets without it read on.
+    #[serde(default = "planar_finish_default")]
+    pub planar_finish: bool,
+}
+
+fn planar_finish_default() -> bool {
+    true
 }
 
 impl CcdArmSettings {
@@ -138,6 +150,7 @@ impl Default for CcdArmSettings {
             min_angle: None,
             max_angle: None,
             blend_factor: None,
+            planar_finish: true,
             forearm: CcdLinkLimits {
                 enabled: true,
                 limitation: Some(DVec3::X),

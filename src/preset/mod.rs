@@ -20,8 +20,10 @@
 //!   `weight`, and per arm `arms.{left,right}`: `solver` (`"two_bone"` or `"ccd"`), the
 //!   two-bone `elbow_limit.{min_bend, max_bend, enabled}` and `twist` (radians, −π..=π; a
 //!   preset without it reads 0) and the CCD chain `ccd.{iterations,
-//!   min_angle, max_angle, blend_factor}` with per-link limits `ccd.{forearm,upper_arm}.{enabled,
-//!   limitation, rotation_min, rotation_max}` (three.js `BoneLink` fields; `null` = none).
+//!   min_angle, max_angle, blend_factor, planar_finish}` (`planar_finish`: jump to the limit of
+//!   the passes once planar, not in three.js; a preset without it reads `true`) with per-link
+//!   limits `ccd.{forearm,upper_arm}.{enabled, limitation, rotation_min, rotation_max}`
+//!   (three.js `BoneLink` fields; `null` = none).
 //! - `state`: [`SessionState`] — phase, normalised time and session parameters.
 //! - `poses`: named poses, name → `{ "state": …, "calibration": … (optional override) }`.
 //!

@@ -218,6 +218,18 @@ fn ccd_ui(ui: &mut egui::Ui, side: Side, arm: &ArmSettings, out: &mut Commands) 
             out,
         );
     });
+    let mut finish = ccd.planar_finish;
+    if ui
+        .checkbox(&mut finish, "finish at the limit")
+        .on_hover_text(
+            "Not in three.js: once the passes go planar, jump to where they converge \
+             (near full reach three's passes stop millimetres short). \
+             Off: three's passes alone, up to the iterations",
+        )
+        .changed()
+    {
+        out.push(PoseEdit::SetCcdPlanarFinish { side, on: finish });
+    }
     let deg = |v: Option<f64>| v.map(f64::to_degrees);
     let (min_deg, max_deg) = (deg(ccd.min_angle), deg(ccd.max_angle));
     optional_value(

@@ -293,6 +293,10 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
             row(ui, "solver", &|s| {
                 let a = arm(s);
                 let text = match a.ccd() {
+                    // "+ limit": the passes went planar and the arm jumped to their limit.
+                    Some(c) if c.planar_finish.is_some() => {
+                        format!("CCD ×{} + limit", c.iterations)
+                    }
                     Some(c) => format!("CCD ×{}", c.iterations),
                     None => a.solver_kind().label().to_string(),
                 };

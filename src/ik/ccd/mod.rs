@@ -17,7 +17,9 @@
 //! [`crate::ik::limits::rem_exact`] (bit-identical, without the software `fmod` loop). These
 //! change results only at rounding level (~1e-15).
 
+mod planar;
 mod solve;
+mod turn;
 
 use crate::ik::euler_inside::EulerInsideTest;
 use crate::ik::limits::{euler_xyz_from_quat, wrap_euler_near};
@@ -86,11 +88,20 @@ pub struct CcdChain {
     /// Per-chain blend; overrides the global blend of [`CcdSolver::update`].
     pub blend_factor: Option<f64>,
     /// Not in three.js: stop after a pass that leaves the effector within this world
-    /// distance of the target (`None`, three's behaviour: only a pass that rotates nothing
-    /// stops early). Used where the chain only has to reach (the CCD arm), never by the
-    /// oracle scenes. Applies when every scale on the chain is uniform (the local variant of
-    /// the loop); otherwise three's passes run.
+    /// distance of the target, or that leaves every rotation as it was, bit for bit (a link
+    /// clamped back onto its limit each pass: later passes would repeat it). `None`, three's
+    /// behaviour: only a pass that rotates nothing stops early. Used where the chain only
+    /// has to reach (the CCD arm), never by the oracle scenes. Applies when every scale on
+    /// the chain is uniform (the local variant of the loop); otherwise three's passes run.
     pub converged_within: Option<f64>,
+    /// Not in three.js: a two-link chain jumps to the limit of three's passes once they have
+    /// become planar (every later step turns both links about one axis), instead of closing
+    /// a shrinking fraction of the gap per pass (near full reach, thousands of passes). Only
+    /// where the passes provably head there: no `min_angle`, a hinge on link 0 square to
+    /// both links, and no limit acting on the way; otherwise three's passes go on. `false`
+    /// (three's behaviour) by default; the CCD arm sets it, the oracle scenes never do.
+    /// Applies in the local (uniform-scale) variant. See `ik/ccd/planar.rs`.
+    pub planar_finish: bool,
 }
 
 impl CcdChain {
@@ -111,6 +122,7 @@ impl CcdChain {
             max_angle: None,
             blend_factor: None,
             converged_within: None,
+            planar_finish: false,
         }
     }
 
@@ -298,6 +310,8 @@ pub struct ChainReport {
     pub links: Vec<LinkReport>,
     /// The chain was skipped because an index is out of range (call `validate`).
     pub skipped: bool,
+    /// The planar finish ([`CcdChain::planar_finish`]) was taken, after this many passes.
+    pub planar_finish: Option<u32>,
 }
 
 /// Buffers an update works in, kept between updates by [`CcdSolver::update_into`] so that a

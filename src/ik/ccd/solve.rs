@@ -13,6 +13,8 @@
 //! Either way the pose's local rotations are written as three would, and the moved subtree is
 //! refreshed in the pose once at the end of the chain.
 
+use super::planar::Finish;
+use super::turn::turn;
 use super::{
     CcdChain, CcdLink, CcdRefresh, CcdSolver, CcdWorkspace, ChainReport, EulerState, LinkReport,
     three_slerp,
@@ -22,9 +24,6 @@ use crate::ik::limits::{clamp_euler_three, euler_xyz_from_quat, quat_from_euler_
 use crate::rig::{Pose, Skeleton};
 use glam::{DQuat, DVec3};
 use std::ops::Range;
-
-/// `cos(1e-5)`: `acos(d) < 1e-5` exactly when `d >` this (up to the rounding of acos).
-const COS_MIN_STEP_ANGLE: f64 = 0.999_999_999_95;
 
 impl CcdSolver {
     /// One chain of `update` (preconditions: indices in range, world transforms current).
@@ -58,6 +57,7 @@ impl CcdSolver {
         }
         out.iterations = 0;
         out.exited_early = false;
+        out.planar_finish = None;
         let top = if links.is_empty() {
             // three runs one pass over no links, which rotates nothing.
             out.iterations = chain.iteration.min(1);
@@ -124,51 +124,19 @@ impl CcdSolver {
         t: DVec3,
         report: &mut LinkReport,
     ) -> Option<DQuat> {
-        let n = (e.length_squared() * t.length_squared()).sqrt();
-        if !(n > 0.0 && n.is_finite()) {
-            return None; // effector or target on the link: no axis (see module docs)
-        }
-        let dot = e.dot(t);
-        let d = (dot / n).clamp(-1.0, 1.0);
-        if d > COS_MIN_STEP_ANGLE {
-            return None;
-        }
-        let cross = e.cross(t);
-        // The step as a rotation `k·step` and its inverse scale `1/k` (1 when unit).
-        let (step, inv) = if chain.min_angle.is_some() || chain.max_angle.is_some() {
-            let mut angle = d.acos();
-            if let Some(min) = chain.min_angle
-                && angle < min
-            {
-                angle = min;
-            }
-            if let Some(max) = chain.max_angle
-                && angle > max
-            {
-                angle = max;
-            }
-            let len = cross.length();
-            let axis = if len != 0.0 && len.is_finite() {
-                cross * (1.0 / len)
-            } else {
-                e.any_orthonormal_vector() // exactly behind: any perpendicular axis
-            };
-            let (s, c) = (angle / 2.0).sin_cos();
-            (DQuat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c), 1.0)
-        } else {
-            // axisAngle(normalize(e × t), acos(d)) as the half-way quaternion
-            // normalize(e × t, |e||t| + e·t): same rotation, no acos / sin / cos.
-            let w = n + dot;
-            let len = (cross.length_squared() + w * w).sqrt();
-            if cross == DVec3::ZERO {
-                let axis = e.any_orthonormal_vector(); // exactly behind: a half turn
-                (DQuat::from_xyzw(axis.x, axis.y, axis.z, 0.0), 1.0)
-            } else {
-                // Normalised after the product: the product need not wait for the root.
-                (DQuat::from_xyzw(cross.x, cross.y, cross.z, w), 1.0 / len)
-            }
-        };
-        let mut q = (local * step) * inv;
+        let q = turn((chain.min_angle, chain.max_angle), local, e, t)?;
+        Some(self.limit((link, test), q, report))
+    }
+
+    /// three's limits on a link's new local rotation `q`: the hinge (`limitation`), then the
+    /// Euler range. Records the step in `report` (its Euler state, whether a range clamped).
+    #[inline(always)]
+    pub(super) fn limit(
+        &self,
+        (link, test): (&CcdLink, Option<&EulerInsideTest>),
+        mut q: DQuat,
+        report: &mut LinkReport,
+    ) -> DQuat {
         let limits = self.limits_enabled && link.limits_enabled;
         report.euler = EulerState::FromQuaternion;
         report.on_limit = false;
@@ -196,7 +164,7 @@ impl CcdSolver {
             report.on_limit = hit;
         }
         report.rotations += 1;
-        Some(q)
+        q
     }
 
     /// Passes with effector and target carried in link frames (uniform scale). Returns the
@@ -229,6 +197,7 @@ impl CcdSolver {
         work.locals
             .extend(links.iter().map(|l| *pose.local(l.index)));
         let mut top = None;
+        let mut planar = chain.planar_finish && n == 2 && chain.min_angle.is_none();
         // `target_in_link[j]` (the target in link j's frame) depends only on the locals of links
         // j..n; a pass rotates links from the effector up, so after a pass whose highest
         // rotated link was `stale - 1`, only `target_in_link[..stale]` must be recomputed.
@@ -249,6 +218,7 @@ impl CcdSolver {
             stale = 0;
             let mut e = effector_in_link0;
             let mut rotated = false;
+            let mut changed = false;
             let mut whole = true;
             // One zip instead of six indexed slices: no bounds checks in the loop.
             let per_link = links
@@ -265,6 +235,7 @@ impl CcdSolver {
                 if let Some(q) =
                     self.step(chain, (link, test.2.as_ref()), local.rotation, e, t, report)
                 {
+                    changed |= q != local.rotation;
                     local.rotation = q;
                     top = Some(top.map_or(j, |t: usize| t.max(j)));
                     rotated = true;
@@ -273,9 +244,35 @@ impl CcdSolver {
                 // The effector, fixed in this link's frame, in the parent link's frame.
                 e = local.translation + local.rotation * (e * local.scale.x);
             }
+            if planar && whole {
+                let tests = &work.euler_tests[first_test..first_test + 2];
+                let links = [
+                    (&links[0], tests[0].2.as_ref()),
+                    (&links[1], tests[1].2.as_ref()),
+                ];
+                match self.planar_finish(
+                    links,
+                    &mut work.locals,
+                    effector_in_link0,
+                    target_in_top_parent,
+                    &mut out.links,
+                ) {
+                    Finish::NotYet => {}
+                    Finish::Refused => planar = false,
+                    Finish::Done(moved) => {
+                        planar = false;
+                        out.planar_finish = Some(out.iterations);
+                        e = moved;
+                        top = Some(1);
+                        rotated = true;
+                        changed = true;
+                        stale = n;
+                    }
+                }
+            }
             // After a whole pass `e` is the effector in the top parent's frame.
-            let close =
-                whole && converged.is_some_and(|d| (e - target_in_top_parent).length() <= d);
+            let close = whole
+                && converged.is_some_and(|d| !changed || (e - target_in_top_parent).length() <= d);
             if !rotated || close {
                 out.exited_early = out.iterations < chain.iteration;
                 break;
