@@ -73,7 +73,11 @@ fn case(seed: u64) -> Case {
     };
     let bend = rng.range(10f64, 120.0).to_radians();
     // The wrist slightly off the hinge's plane in a third of the cases.
-    let off = if seed.is_multiple_of(3) { 0.05 * b } else { 0.0 };
+    let off = if seed.is_multiple_of(3) {
+        0.05 * b
+    } else {
+        0.0
+    };
     let skeleton = Skeleton::new(vec![
         bone(
             "base",

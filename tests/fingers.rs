@@ -115,3 +115,42 @@ fn finger_world_transforms_are_the_parents_world_times_the_local() {
         );
     }
 }
+
+/// A curl through kept bends (`FingerChain::curl_with`, as the poser curls) is bit for bit
+/// the plain curl: by the same amount again, by another amount, and for another finger
+/// through the same bends.
+#[test]
+fn kept_bends_curl_exactly_like_a_fresh_curl() {
+    use anglerpose::ik::hand::CurlBends;
+    let stage = Stage::bundled().unwrap();
+    let fingers = &stage.actor.arm(SIDES[0]).fingers;
+    assert!(fingers.len() >= 2);
+    let mut bends = CurlBends::default();
+    for (chain, amount) in [
+        (&fingers[0].1, 0.7),
+        (&fingers[0].1, 0.7),
+        (&fingers[0].1, 0.71),
+        (&fingers[1].1, 0.71),
+        (&fingers[1].1, -0.2),
+    ] {
+        let mut fresh = stage.actor.base.clone();
+        chain.curl(&mut fresh, &[], amount).unwrap();
+        let mut kept = stage.actor.base.clone();
+        chain.curl_with(&mut kept, amount, &mut bends).unwrap();
+        assert_eq!(kept.locals(), fresh.locals(), "{amount}");
+        assert_ne!(fresh.locals(), stage.actor.base.locals());
+    }
+    let mut pose = stage.actor.base.clone();
+    assert!(
+        fingers[0]
+            .1
+            .curl_with(&mut pose, f64::NAN, &mut bends)
+            .is_err()
+    );
+    assert!(fingers[0].1.curl_with(&mut pose, 2.0, &mut bends).is_err());
+    assert_eq!(
+        pose.locals(),
+        stage.actor.base.locals(),
+        "a refused curl changes nothing"
+    );
+}

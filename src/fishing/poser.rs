@@ -12,7 +12,7 @@ use super::inputs::PoseInputs;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::ArmSolverKind;
 use super::{PerSide, SIDES};
-use crate::ik::hand::{HandError, PalmJob};
+use crate::ik::hand::{CurlBends, HandError, PalmJob};
 use crate::ik::two_bone::{TwoBoneError, TwoBoneJob};
 use crate::rig::{Pose, Transform};
 use glam::DVec3;
@@ -93,6 +93,8 @@ fn turn_hand_group(pose: &mut Pose, arm: &ArmRig, hand_before: &Transform) {
 pub struct Poser {
     previous_normals: PerSide<Option<DVec3>>,
     ccd: CcdArmWork,
+    /// Each finger's bends for its last curl amount, per side in `ArmRig::fingers` order.
+    curls: PerSide<Vec<CurlBends>>,
 }
 
 /// Two posers are equal when they carry the same history (their buffers hold no state).
@@ -239,7 +241,9 @@ impl Poser {
             .map_err(|source| SessionError::Hand { side: name, source })?;
         turn_hand_group(pose, arm, &hand_before);
 
-        for (finger, chain) in &arm.fingers {
+        let curls = self.curls.get_mut(side);
+        curls.resize_with(arm.fingers.len(), CurlBends::default);
+        for ((finger, chain), bends) in arm.fingers.iter().zip(curls) {
             let amount = if *finger == crate::rig::Finger::Thumb {
                 hand_cal.thumb_curl
             } else {
@@ -248,7 +252,7 @@ impl Poser {
             // The pose was restored from the base pose and the solvers above touched only the
             // arm and hand bones, so the fingers' current locals are their base rotations.
             chain
-                .curl(pose, &[], amount)
+                .curl_with(pose, amount, bends)
                 .map_err(|source| SessionError::Hand { side: name, source })?;
         }
         pose.refresh_subtree(skel, arm.upper);

@@ -157,7 +157,7 @@ impl PalmJob {
 
 /// One finger: joints from base to tip, each with the local axis it bends about and the angle
 /// it reaches at full curl. The per-joint angles are the distribution of the finger's curl.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FingerChain {
     /// The finger's bones, base → tip.
     pub joints: Vec<usize>,
@@ -218,26 +218,84 @@ impl FingerChain {
     /// If `bend_axes_in_bone` or `full_curl` is shorter than `joints`, or a joint is not a
     /// bone index of `pose`.
     pub fn curl(&self, pose: &mut Pose, base: &[DQuat], amount: f64) -> Result<(), HandError> {
-        if !amount.is_finite() {
-            return Err(HandError::NonFinite {
-                what: "curl amount",
-            });
-        }
-        if !(-0.5..=1.5).contains(&amount) {
-            return Err(HandError::OutOfRange {
-                what: "curl amount",
-                value: amount,
-                range: "[-0.5, 1.5]",
-            });
-        }
+        check_curl(amount)?;
         for (k, &joint) in self.joints.iter().enumerate() {
-            let axis = self.bend_axes_in_bone[k].normalize();
-            let bend = DQuat::from_axis_angle(axis, amount * self.full_curl[k]);
             let base_rot = base.get(k).copied().unwrap_or(pose.local(joint).rotation);
-            pose.set_local_rotation(joint, (base_rot * bend).normalize());
+            pose.set_local_rotation(joint, (base_rot * self.bend(k, amount)).normalize());
         }
         Ok(())
     }
+
+    /// [`FingerChain::curl`] on the current local rotations (no `base`), with the joints'
+    /// bend rotations kept in `bends` for the next curl by the same amount: bit for bit the
+    /// same result, without the sines and cosines when the amount (and the chain) did not
+    /// change. Same preconditions.
+    ///
+    /// # Errors
+    ///
+    /// As [`FingerChain::curl`].
+    pub fn curl_with(
+        &self,
+        pose: &mut Pose,
+        amount: f64,
+        bends: &mut CurlBends,
+    ) -> Result<(), HandError> {
+        check_curl(amount)?;
+        if !bends.holds(self, amount) {
+            bends.amount = amount;
+            bends.chain.clone_from(self);
+            bends.bends.clear();
+            bends
+                .bends
+                .extend((0..self.joints.len()).map(|k| self.bend(k, amount)));
+        }
+        for (&joint, &bend) in self.joints.iter().zip(&bends.bends) {
+            let rotation = pose.local(joint).rotation;
+            pose.set_local_rotation(joint, (rotation * bend).normalize());
+        }
+        Ok(())
+    }
+
+    /// Joint `k`'s bend by `amount` of the full curl.
+    fn bend(&self, k: usize, amount: f64) -> DQuat {
+        let axis = self.bend_axes_in_bone[k].normalize();
+        DQuat::from_axis_angle(axis, amount * self.full_curl[k])
+    }
+}
+
+/// A finger's joint bends for one curl amount, kept between [`FingerChain::curl_with`] calls:
+/// a pose update curls every finger by an amount that stays the same over most of a session,
+/// and recomputing the bends' sines and cosines was a fifth of the update. Holds only what
+/// its inputs (the amount and the chain) determine.
+#[derive(Clone, Debug, Default)]
+pub struct CurlBends {
+    amount: f64,
+    chain: FingerChain,
+    bends: Vec<DQuat>,
+}
+
+impl CurlBends {
+    /// True when these are the bends of `chain` curled by `amount` (exact comparison).
+    fn holds(&self, chain: &FingerChain, amount: f64) -> bool {
+        self.amount == amount && self.bends.len() == chain.joints.len() && self.chain == *chain
+    }
+}
+
+/// The curl amount's checks shared by the curls: finite, in −0.5..=1.5.
+fn check_curl(amount: f64) -> Result<(), HandError> {
+    if !amount.is_finite() {
+        return Err(HandError::NonFinite {
+            what: "curl amount",
+        });
+    }
+    if !(-0.5..=1.5).contains(&amount) {
+        return Err(HandError::OutOfRange {
+            what: "curl amount",
+            value: amount,
+            range: "[-0.5, 1.5]",
+        });
+    }
+    Ok(())
 }
 
 fn check_unit_range(what: &'static str, value: f64) -> Result<(), HandError> {
