@@ -7,41 +7,12 @@
 //! with `Δk` the pass's own move and `r` the ratio of successive moves; and three's guard
 //! leaves a last step below `MIN_STEP_ANGLE` unapplied.
 
+mod support;
+
 use anglerpose::ik::ccd::{CcdChain, CcdLink, CcdSolver, CcdTarget, MIN_STEP_ANGLE};
 use anglerpose::rig::{Bone, Pose, Skeleton, Transform};
 use glam::{DQuat, DVec3};
-
-/// A small deterministic generator (xorshift64*), so every case can be named by its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-    fn unit(&mut self) -> DVec3 {
-        loop {
-            let v = DVec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            );
-            if let Some(u) = v.try_normalize()
-                && v.length() <= 1.0
-            {
-                return u;
-            }
-        }
-    }
-    fn rotation(&mut self) -> DQuat {
-        DQuat::from_axis_angle(self.unit(), self.range(0.0, std::f64::consts::PI))
-    }
-}
+use support::rng::Rng;
 
 /// How a case limits its links.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -3,6 +3,8 @@
 //! than 1e-5 relative, and a given state poses identically before and after the million moves.
 //! `ANGLERPOSE_SOAK_MOVES` overrides the count.
 
+mod support;
+
 use anglerpose::fishing::{
     ActorRig, GripKind, GripOffset, PoleKeys, PoseInputs, Poser, SIDES, SessionParams,
     SessionState, SolverSettings,
@@ -10,26 +12,7 @@ use anglerpose::fishing::{
 use anglerpose::gltf_io;
 use anglerpose::rig::{HumanoidMap, Pose, Transform};
 use glam::{DQuat, DVec3};
-
-/// xorshift64*: deterministic, dependency-free randomness for the soak.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-
-    fn vec(&mut self, r: f64) -> DVec3 {
-        DVec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
-    }
-}
+use support::rng::Rng;
 
 fn bone_lengths(actor: &ActorRig, pose: &Pose) -> Vec<f64> {
     (0..actor.skeleton.len())

@@ -12,4 +12,5 @@ pub mod gltf_edit;
 pub mod golden;
 pub mod image;
 pub mod khronos;
+pub mod rng;
 pub mod xwin;
