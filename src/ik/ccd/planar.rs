@@ -23,11 +23,17 @@
 //! - a hinge on link 0 is the plane's normal: both links square to it within `OFF_PLANE`.
 //!   (three projects each step onto the hinge; a hinge off the normal, or a wrist off the
 //!   hinge's plane, swings the plane a little every pass, and the passes end elsewhere);
-//! - no limit acts on the way: each link's limits leave its new rotation as it is, and its
-//!   rotation half-way along the turn (each turn is about one fixed axis). One exception:
-//!   a limit that stops link 0 part-way along its turn (an elbow that may not straighten
-//!   past 2°, a target beyond reach). Every later pass clamps link 0 back to that same
-//!   rotation, so the passes end there too, with link 1 turned onto the ray.
+//! - no limit acts on the way. Each link's limits leave its new rotation as it is. The
+//!   passes do not only move between here and there: the next one turns link 0 to point at
+//!   the target and can swing past the finish (a strongly bent chain), and the later ones
+//!   come back. So an Euler range must leave alone every turn of the link between now, that
+//!   pass and the finish (each link turns about the one axis; five samples), or a clamp
+//!   tilts the plane. A hinge about X or Z is exempt for link 0: its Euler angles are
+//!   (θ, 0, 0) or (0, 0, θ), so a clamp keeps a turn about the hinge in the plane. One
+//!   exception at the end: a limit that stops link 0 part-way along its turn, about its
+//!   axis (an elbow that may not straighten past 2°, a target beyond reach). Every later
+//!   pass clamps link 0 back to that same rotation, so the passes end there too, with link
+//!   1 turned onto the ray.
 //!
 //! Otherwise nothing changes and three's passes go on (`Refused` ends the tries for the
 //! update; `NotYet` tries again after the next pass). The finish runs in the local
@@ -135,6 +141,28 @@ impl CcdSolver {
             }
             None => l1.rotation,
         };
+        // Three's next pass from here turns link 0 to point at the target and can swing past
+        // the finish (a strongly bent chain), the passes after it come back: between them
+        // they visit the turns between now, that pass and the finish. Euler ranges must not
+        // act anywhere there, or a clamp tilts the plane and the passes end elsewhere. A
+        // hinge about X or Z clamps a turn about itself to a turn about itself (its Euler
+        // angles are (θ, 0, 0) or (0, 0, θ)): the plane stays, so link 0's band is free.
+        let in_plane = hinge.is_some_and(|h| h.x.abs() == 1.0 || h.z.abs() == 1.0);
+        let check0 = !in_plane && self.ranged(links[0].0);
+        let check1 = self.ranged(links[1].0);
+        if check0 || check1 {
+            let next0 = plane_angle(axis, forearm, target_in_link1 - elbow);
+            let next_effector = elbow + DQuat::from_axis_angle(axis, next0) * forearm;
+            let next1 = plane_angle(axis, next_effector, target_in_link1);
+            let end1 = plane_angle(axis, effector, target_in_link1);
+            let turn_link0 = |a: f64| DQuat::from_axis_angle(axis, a) * l0.rotation;
+            let turn_link1 = |a: f64| l1.rotation * DQuat::from_axis_angle(axis, a);
+            if (check0 && !self.band_clear(links[0], turn_link0, [0.0, next0, angle]))
+                || (check1 && !self.band_clear(links[1], turn_link1, [0.0, next1, end1]))
+            {
+                return Finish::Refused;
+            }
+        }
         locals[0].rotation = q0;
         locals[1].rotation = q1;
         reports[..2].copy_from_slice(&new_reports);
@@ -143,9 +171,10 @@ impl CcdSolver {
 
     /// `free` through the link's limits (recorded in `report`) where three's passes would end
     /// there too; `None` where a limit acts otherwise. Accepted: the limits leave `free` as it
-    /// is and the rotation half-way from `from`. With `turn = Some((axis, angle))` (link 0,
-    /// turning by `angle` about `axis` in its parent's frame) also a limit that stops the link
-    /// on its way: every later step would be clamped back to the same rotation.
+    /// is, or, with `turn = Some((axis, angle))` (link 0, turning by `angle` about `axis` in
+    /// its parent's frame), a limit stops the link on its way: every later step would be
+    /// clamped back to the same rotation. (What the passes meet on the way is
+    /// [`CcdSolver::band_clear`]'s.)
     fn on_path(
         &self,
         link: (&CcdLink, Option<&EulerInsideTest>),
@@ -170,10 +199,45 @@ impl CcdSolver {
                 return None;
             }
         }
-        let mid = from.slerp(q, 0.5);
-        let mut scratch = *report;
-        (moved(self.limit(link, mid, &mut scratch), mid) <= LIMIT_MOVED).then_some(q)
+        Some(q)
     }
+
+    /// True when the link has an Euler range in use.
+    fn ranged(&self, link: &CcdLink) -> bool {
+        let range = link.rotation_min.is_some() || link.rotation_max.is_some();
+        self.limits_enabled && link.limits_enabled && range
+    }
+
+    /// True when the link's limits leave every rotation `at(a)` alone for `a` between the
+    /// least and greatest of `angles` (sampled at five points).
+    fn band_clear(
+        &self,
+        (link, test): (&CcdLink, Option<&EulerInsideTest>),
+        at: impl Fn(f64) -> DQuat,
+        angles: [f64; 3],
+    ) -> bool {
+        let lo = angles.into_iter().fold(f64::INFINITY, f64::min);
+        let hi = angles.into_iter().fold(f64::NEG_INFINITY, f64::max);
+        let mut scratch = LinkReport {
+            bone: link.index,
+            rotations: 0,
+            on_limit: false,
+            euler: super::EulerState::Untouched,
+        };
+        (0..=4).all(|k| {
+            let q = at(lo + (hi - lo) * f64::from(k) / 4.0);
+            moved(self.limit((link, test), q, &mut scratch), q) <= LIMIT_MOVED
+        })
+    }
+}
+
+/// The signed angle about `axis` (unit) from `u` to `v`, both taken square to it.
+fn plane_angle(axis: DVec3, u: DVec3, v: DVec3) -> f64 {
+    let (u, v) = (
+        u.reject_from_normalized(axis),
+        v.reject_from_normalized(axis),
+    );
+    axis.dot(u.cross(v)).atan2(u.dot(v))
 }
 
 /// The angle (radians, about `axis`, unit) to turn link 0 by so that the effector ends at
