@@ -20,29 +20,12 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
         return;
     };
     let dir = fresh_scratch("e2e");
-    let layout = dir.join("layout.json");
     let shot = dir.join("viewport.png");
     let (preset, original) = bundled_preset_in(&dir);
 
-    let mut editor = Editor::start(
-        &x,
-        &dir,
-        &dir.join("state"),
-        "editor",
-        &[
-            preset.as_os_str(),
-            "--window".as_ref(),
-            "1200x760".as_ref(),
-            "--layout-out".as_ref(),
-            layout.as_os_str(),
-            "--screenshot".as_ref(),
-            shot.as_os_str(),
-        ],
-    );
-    wait_for("the editor's layout", STARTUP, || {
-        read_layout(&layout).is_some()
-    });
-    std::thread::sleep(Duration::from_secs(2));
+    let extra = ["--screenshot".as_ref(), shot.as_os_str()];
+    let (mut editor, layout) =
+        Editor::start_laid_out_with(&x, &dir, "editor", &preset, "1200x760", &extra);
     let (origin, size) = read_layout(&layout).unwrap();
     let origin = origin.map(f64::from);
     let window = x.editor_window();

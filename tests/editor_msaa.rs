@@ -10,7 +10,7 @@ mod support;
 use std::time::Duration;
 use support::fs::fresh_scratch;
 use support::image::{assert_drawn, assert_screen_shows};
-use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
+use support::xwin::{Editor, Xvfb, read_layout};
 
 #[test]
 fn with_msaa_the_window_shows_the_offscreen_view_its_screenshot_renders() {
@@ -18,30 +18,16 @@ fn with_msaa_the_window_shows_the_offscreen_view_its_screenshot_renders() {
         return;
     };
     let dir = fresh_scratch("msaa");
-    let layout = dir.join("layout.json");
     let shot = dir.join("viewport.png");
     let angler = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
-    let mut editor = Editor::start(
-        &x,
-        &dir,
-        &dir.join("state"),
-        "editor",
-        &[
-            angler.as_os_str(),
-            "--window".as_ref(),
-            "1280x720".as_ref(),
-            "--msaa".as_ref(),
-            "4".as_ref(),
-            "--layout-out".as_ref(),
-            layout.as_os_str(),
-            "--screenshot".as_ref(),
-            shot.as_os_str(),
-        ],
-    );
-    wait_for("the editor's layout", STARTUP, || {
-        read_layout(&layout).is_some()
-    });
-    std::thread::sleep(Duration::from_secs(2));
+    let msaa = [
+        "--msaa".as_ref(),
+        "4".as_ref(),
+        "--screenshot".as_ref(),
+        shot.as_os_str(),
+    ];
+    let (mut editor, layout) =
+        Editor::start_laid_out_with(&x, &dir, "editor", &angler, "1280x720", &msaa);
     editor.assert_alive("two seconds of frames");
     let screen = x.capture_screen(&dir.join("screen.png"));
     let window = x.editor_window();

@@ -208,20 +208,28 @@ impl Editor {
     /// Starts the editor on `file` in a 1000×640 window with `--layout-out`, waits until its
     /// layout is written and lets it draw for two more seconds. Returns the layout file too.
     pub fn start_laid_out(x: &Xvfb, dir: &Path, name: &str, file: &Path) -> (Self, PathBuf) {
+        Self::start_laid_out_with(x, dir, name, file, "1000x640", &[])
+    }
+
+    /// [`Editor::start_laid_out`] in a `window`-sized window (`WxH`), with `extra` arguments.
+    pub fn start_laid_out_with(
+        x: &Xvfb,
+        dir: &Path,
+        name: &str,
+        file: &Path,
+        window: &str,
+        extra: &[&std::ffi::OsStr],
+    ) -> (Self, PathBuf) {
         let layout = dir.join("layout.json");
-        let editor = Self::start(
-            x,
-            dir,
-            &dir.join("state"),
-            name,
-            &[
-                file.as_os_str(),
-                "--window".as_ref(),
-                "1000x640".as_ref(),
-                "--layout-out".as_ref(),
-                layout.as_os_str(),
-            ],
-        );
+        let mut args = vec![
+            file.as_os_str(),
+            "--window".as_ref(),
+            window.as_ref(),
+            "--layout-out".as_ref(),
+            layout.as_os_str(),
+        ];
+        args.extend_from_slice(extra);
+        let editor = Self::start(x, dir, &dir.join("state"), name, &args);
         wait_for("the editor's layout", STARTUP, || {
             read_layout(&layout).is_some()
         });
