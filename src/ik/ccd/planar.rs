@@ -124,8 +124,11 @@ impl CcdSolver {
         let Some(angle) = reach_turn(axis, elbow, forearm, d) else {
             return Finish::Refused;
         };
+        // Turns about `axis`: link 0's in its parent's frame, link 1's in its own.
+        let turn_link0 = |a: f64| DQuat::from_axis_angle(axis, a) * l0.rotation;
+        let turn_link1 = |a: f64| l1.rotation * DQuat::from_axis_angle(axis, a);
         let mut new_reports = [reports[0], reports[1]];
-        let free0 = (DQuat::from_axis_angle(axis, angle) * l0.rotation).normalize();
+        let free0 = turn_link0(angle).normalize();
         let turn0 = Some((axis, angle));
         let Some(q0) = self.on_path(links[0], l0.rotation, free0, turn0, &mut new_reports[0])
         else {
@@ -155,8 +158,6 @@ impl CcdSolver {
             let next_effector = elbow + DQuat::from_axis_angle(axis, next0) * forearm;
             let next1 = plane_angle(axis, next_effector, target_in_link1);
             let end1 = plane_angle(axis, effector, target_in_link1);
-            let turn_link0 = |a: f64| DQuat::from_axis_angle(axis, a) * l0.rotation;
-            let turn_link1 = |a: f64| l1.rotation * DQuat::from_axis_angle(axis, a);
             if (check0 && !self.band_clear(links[0], turn_link0, [0.0, next0, angle]))
                 || (check1 && !self.band_clear(links[1], turn_link1, [0.0, next1, end1]))
             {
