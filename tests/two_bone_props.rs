@@ -187,6 +187,7 @@ fn twisted_arm(
     offsets: &[DVec3],
     turns: &[DQuat],
     twists: (usize, usize),
+    side: bool,
 ) -> (anglerpose::rig::Skeleton, anglerpose::rig::Pose, [usize; 3]) {
     use anglerpose::rig::{Bone, Pose, Skeleton};
     let mut bones = vec![Bone {
@@ -205,7 +206,9 @@ fn twisted_arm(
         bones.len() - 1
     };
     let upper = add(&mut bones, "upper".into(), 0);
-    add(&mut bones, "side".into(), upper);
+    if side {
+        add(&mut bones, "side".into(), upper);
+    }
     let mut last = upper;
     for i in 0..twists.0 {
         last = add(&mut bones, format!("upper_twist{i}"), last);
@@ -227,18 +230,20 @@ proptest! {
 
     /// The solve writes the chain's world transforms from the turns it computed instead of
     /// composing them from the locals: they must agree with a full refresh of the new locals,
-    /// with twist bones on either segment, blended or not.
+    /// with twist bones on either segment, with or without a bone off the path, blended or
+    /// not.
     #[test]
     fn cached_world_matches_a_full_refresh(
         (pt, pr, ps) in (vec3(5.0), unit_quat(), 0.05f64..20.0),
         offsets in proptest::collection::vec(vec3(0.5), 12),
         turns in proptest::collection::vec(unit_quat(), 12),
         twists in (0usize..3, 0usize..3),
+        side in proptest::bool::ANY,
         (target, pole) in (vec3(1.5), vec3(2.0)),
         weight in prop_oneof![Just(1.0), 0.0f64..1.0],
     ) {
         let parent = Transform::new(pt, pr, DVec3::splat(ps));
-        let (skel, mut pose, [upper, fore, hand]) = twisted_arm(parent, &offsets, &turns, twists);
+        let (skel, mut pose, [upper, fore, hand]) = twisted_arm(parent, &offsets, &turns, twists, side);
         let shoulder = pose.world_position(upper);
         let reach = pose.world_position(hand).distance(shoulder).max(1e-3);
         let mut job = TwoBoneJob::new(upper, fore, hand, shoulder + target * reach, shoulder + pole * reach);
@@ -279,7 +284,7 @@ fn a_path_longer_than_the_buffer_still_matches_a_full_refresh() {
         .collect();
     for weight in [1.0, 0.4] {
         let (skel, mut pose, [upper, fore, hand]) =
-            twisted_arm(Transform::IDENTITY, &offsets, &turns, (18, 17));
+            twisted_arm(Transform::IDENTITY, &offsets, &turns, (18, 17), true);
         let shoulder = pose.world_position(upper);
         let reach = pose.world_position(hand).distance(shoulder);
         let mut job = TwoBoneJob::new(

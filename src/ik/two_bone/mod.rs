@@ -268,10 +268,12 @@ impl TwoBoneJob {
     ) -> Result<(f64, f64), TwoBoneError> {
         let count = skeleton.len();
         let usable = count.min(pose.len());
-        for index in [self.root, self.mid, self.tip] {
-            if index >= usable {
-                return Err(TwoBoneError::IndexOutOfRange { index, count });
-            }
+        if self.root.max(self.mid).max(self.tip) >= usable {
+            let index = [self.root, self.mid, self.tip]
+                .into_iter()
+                .find(|&i| i >= usable)
+                .unwrap_or(usable);
+            return Err(TwoBoneError::IndexOutOfRange { index, count });
         }
         if self.root == self.mid || self.mid == self.tip || self.root == self.tip {
             return Err(TwoBoneError::NotDistinct(self.root, self.mid, self.tip));
@@ -324,13 +326,14 @@ impl TwoBoneJob {
         let a_pos = pose.world_position(self.root);
         let b_pos = pose.world_position(self.mid);
         let c_pos = pose.world_position(self.tip);
-        if !(a_pos.is_finite() && b_pos.is_finite() && c_pos.is_finite()) {
+        let a = (b_pos - a_pos).length();
+        let b = (c_pos - b_pos).length();
+        // A non-finite elbow or wrist makes a segment length non-finite.
+        if !(a_pos.is_finite() && (a + b).is_finite()) {
             return Err(TwoBoneError::NonFinite {
                 what: "chain world position",
             });
         }
-        let a = (b_pos - a_pos).length();
-        let b = (c_pos - b_pos).length();
         let scale = a.max(b).max(a_pos.abs().max_element()).max(1e-300);
         // Written out, not as a table: the segment names only materialise on the error path.
         if a <= 1e-9 * scale {
@@ -359,9 +362,8 @@ impl TwoBoneJob {
         skeleton: &Skeleton,
         pose: &mut Pose,
     ) -> Result<TwoBoneReport, TwoBoneError> {
-        let report = self.solve_chain(skeleton, pose)?;
-        self.refresh_rest(skeleton, pose);
-        Ok(report)
+        let lengths = self.checked_lengths(skeleton, pose)?;
+        Ok(self.solve_valid_chain(skeleton, pose, lengths, true))
     }
 
     /// Like [`TwoBoneJob::solve`], but refreshes only the bones on the path `root → tip`:
@@ -377,6 +379,6 @@ impl TwoBoneJob {
         pose: &mut Pose,
     ) -> Result<TwoBoneReport, TwoBoneError> {
         let lengths = self.checked_lengths(skeleton, pose)?;
-        Ok(self.solve_valid_chain(skeleton, pose, lengths))
+        Ok(self.solve_valid_chain(skeleton, pose, lengths, false))
     }
 }

@@ -7,19 +7,33 @@ use crate::rig::{Pose, Skeleton, rotation_between};
 use glam::{DQuat, DVec3};
 
 impl TwoBoneJob {
-    /// The rest of [`TwoBoneJob::solve`] once validated: the subtree off the chain's path.
-    pub(super) fn refresh_rest(&self, skeleton: &Skeleton, pose: &mut Pose) {
-        refresh_off_path(skeleton, pose, self.root, self.tip);
+    /// The bones of `root`'s subtree off the chain's path (the rest of [`TwoBoneJob::solve`]).
+    fn refresh_rest(&self, skeleton: &Skeleton, pose: &mut Pose) {
+        let (root, mid, tip) = (self.root, self.mid, self.tip);
+        // The usual arm: no twist bones and nothing but the hand's subtree below the upper
+        // arm, so only the hand's children are stale.
+        let bare = skeleton.parent(tip) == Some(mid)
+            && skeleton.parent(mid) == Some(root)
+            && skeleton.subtree_len(root) == skeleton.subtree_len(tip) + 2;
+        if bare {
+            for &child in skeleton.children(tip) {
+                pose.refresh_subtree(skeleton, child);
+            }
+        } else {
+            refresh_off_path(skeleton, pose, root, tip);
+        }
     }
 
-    /// The solve of [`TwoBoneJob::solve_chain`] once validated. Precondition: `validate()`
-    /// passed for this skeleton and pose, `pose` world transforms are current, and `(a, b)`
-    /// are the segment lengths it measured.
+    /// The solve of [`TwoBoneJob::solve_chain`] once validated, and with `rest` the refresh of
+    /// the rest of `root`'s subtree that [`TwoBoneJob::solve`] adds (done here so the report
+    /// is built in place). Precondition: `validate()` passed for this skeleton and pose, `pose`
+    /// world transforms are current, and `(a, b)` are the segment lengths it measured.
     pub(super) fn solve_valid_chain(
         &self,
         skeleton: &Skeleton,
         pose: &mut Pose,
         (a, b): (f64, f64),
+        rest: bool,
     ) -> TwoBoneReport {
         let (root, mid, tip) = (self.root, self.mid, self.tip);
         let arm = Arm {
@@ -59,6 +73,9 @@ impl TwoBoneJob {
         let residual = (c_fin - self.target_in_world).length();
         // Both segments keep their lengths, so the bend's cosine needs no square root.
         let cos_bend = ((b_fin - a_fin).dot(c_fin - b_fin) / (a * b)).clamp(-1.0, 1.0);
+        if rest {
+            self.refresh_rest(skeleton, pose);
+        }
         TwoBoneReport {
             reached: residual <= 1e-5 * (a + b),
             residual,
