@@ -43,7 +43,7 @@ impl TwoBoneJob {
         };
         let saved = (pose.local(root).rotation, pose.local(mid).rotation);
         let reach = self.reach(&arm, a, b);
-        let (v, bend_normal, fallback) = self.bend_plane(&arm, reach.u, a + b, reach.fallback);
+        let (v, bend_normal, fallback) = self.bend_plane(&arm, &reach, a + b);
         // Step 4: cosine law.
         let d = reach.distance;
         let x = (a * a + d * d - b * b) / (2.0 * d);
@@ -95,7 +95,8 @@ impl TwoBoneJob {
     fn reach(&self, arm: &Arm, a: f64, b: f64) -> Reach {
         let chain = a + b;
         let to_target = self.target_in_world - arm.shoulder;
-        let dist = to_target.length();
+        let dist_sq = to_target.length_squared();
+        let dist = dist_sq.sqrt();
         let mut fallback = Fallback::None;
         let u = if dist > 1e-9 * chain {
             to_target * (1.0 / dist)
@@ -151,6 +152,7 @@ impl TwoBoneJob {
         }
         Reach {
             u,
+            to_target: (fallback == Fallback::None).then_some((to_target, dist_sq)),
             distance,
             clamp,
             softened,
@@ -161,23 +163,24 @@ impl TwoBoneJob {
 
     /// Step 3: the unit bend direction `v ⟂ u` from the pole (with its fallbacks and the
     /// twist), the bend normal `u × v`, and the first fallback taken.
-    fn bend_plane(
-        &self,
-        arm: &Arm,
-        u: DVec3,
-        chain: f64,
-        fallback: Fallback,
-    ) -> (DVec3, DVec3, Fallback) {
-        // `w`'s part off the `u` line, when it is longer than 1e-9·max(|w|, a+b) (compared
-        // squared).
-        let project = |w: DVec3| {
-            let p = w - u * w.dot(u);
+    fn bend_plane(&self, arm: &Arm, reach: &Reach, chain: f64) -> (DVec3, DVec3, Fallback) {
+        let u = reach.u;
+        // `p`, `w`'s part off the `u` line, normalised when it is longer than
+        // 1e-9·max(|w|, a+b) (compared squared).
+        let unit_off_line = |p: DVec3, w: DVec3| {
             let len_sq = p.length_squared();
-            (len_sq > 1e-18 * w.length_squared().max(chain * chain))
-                .then(|| p * (1.0 / len_sq.sqrt()))
+            (len_sq > 1e-18 * w.length_squared().max(chain * chain)).then(|| p * recip_sqrt(len_sq))
         };
-        let mut fallback = fallback;
-        let mut v = match project(self.pole_in_world - arm.shoulder) {
+        let project = |w: DVec3| unit_off_line(w - u * w.dot(u), w);
+        let pole = self.pole_in_world - arm.shoulder;
+        // Along `T−A` itself the projection needs `|T−A|²`, not the square root and division
+        // that made `u`: the bend plane's chain of dependent square roots is one shorter.
+        let pole_off_line = match reach.to_target {
+            Some((t, dist_sq)) => unit_off_line(pole - t * (pole.dot(t) / dist_sq), pole),
+            None => project(pole),
+        };
+        let mut fallback = reach.fallback;
+        let mut v = match pole_off_line {
             Some(v) => v,
             None => {
                 if fallback == Fallback::None {
@@ -228,7 +231,7 @@ impl TwoBoneJob {
             a * a,
             bend_normal,
         );
-        let turn_upper = upper_scaled * (1.0 / k_sq.sqrt());
+        let turn_upper = upper_scaled * recip_sqrt(k_sq);
         // The unnormalised turn moves C−B to k²·(its turned direction): the forearm's arc from
         // there (with norms k²·b²) need not wait for the normalisation's square root. (Past
         // ~1e70 units k² overflows; the unit turn is used then.)
@@ -313,6 +316,8 @@ struct Arm {
 /// What step 2 found.
 struct Reach {
     u: DVec3,
+    /// `(T−A, |T−A|²)` when `u` is their direction (no fallback).
+    to_target: Option<(DVec3, f64)>,
     distance: f64,
     clamp: ReachClamp,
     softened: bool,
@@ -325,7 +330,7 @@ struct Reach {
 #[inline]
 fn arc_with_norms(from: DVec3, to: DVec3, norms: f64, preferred_axis: DVec3) -> DQuat {
     let (q, k_sq) = scaled_arc(from, to, norms, preferred_axis);
-    q * (1.0 / k_sq.sqrt())
+    q * recip_sqrt(k_sq)
 }
 
 /// [`arc_with_norms`] as `(k·q, k²)` with `k > 0`: the half-way quaternion before its
@@ -340,6 +345,15 @@ fn scaled_arc(from: DVec3, to: DVec3, norms: f64, preferred_axis: DVec3) -> (DQu
         Some(q) => (q, q.length_squared()),
         None => (rotation_between(from, to, preferred_axis), 1.0),
     }
+}
+
+/// `1/√k` for `k > 0`, as `√k · (1/k)`: the square root and the division do not wait for
+/// each other (a normalisation on the solve's critical path costs the slower of the two, not
+/// their sum). Where `1/k` overflows or underflows (`k` beyond ~1e±300), `1/√k` directly.
+#[inline(always)]
+fn recip_sqrt(k: f64) -> f64 {
+    let r = k.sqrt() * (1.0 / k);
+    if r.is_normal() { r } else { 1.0 / k.sqrt() }
 }
 
 /// `q` normalised. A product of unit quaternions is unit to rounding, where one Newton step
@@ -399,5 +413,35 @@ fn refresh_off_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize
             }
         }
         on_path = b;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::recip_sqrt;
+
+    /// Within two ulps of `1/√k` from subnormal to the largest `k`, where `1/k` alone
+    /// overflows or underflows.
+    #[test]
+    fn recip_sqrt_matches_one_over_sqrt_across_the_range() {
+        for k in [
+            5e-324,
+            1e-310,
+            1e-300,
+            1e-10,
+            0.3,
+            1.0,
+            2.0,
+            7.5e12,
+            1e300,
+            1e308,
+            f64::MAX,
+        ] {
+            let (got, want) = (recip_sqrt(k), 1.0 / k.sqrt());
+            assert!(
+                (got - want).abs() <= 2.0 * f64::EPSILON * want,
+                "k = {k:e}: {got:e} vs {want:e}"
+            );
+        }
     }
 }
