@@ -10,17 +10,16 @@ impl TwoBoneJob {
     /// The bones of `root`'s subtree off the chain's path (the rest of [`TwoBoneJob::solve`]).
     fn refresh_rest(&self, skeleton: &Skeleton, pose: &mut Pose) {
         let (root, mid, tip) = (self.root, self.mid, self.tip);
-        // The usual arm: no twist bones and nothing but the hand's subtree below the upper
-        // arm, so only the hand's children are stale.
+        for &child in skeleton.children(tip) {
+            pose.refresh_subtree(skeleton, child);
+        }
+        // The usual arm has no twist bones and nothing but the hand's subtree below the upper
+        // arm: no side branches, and no walk up the path to find that out.
         let bare = skeleton.parent(tip) == Some(mid)
             && skeleton.parent(mid) == Some(root)
             && skeleton.subtree_len(root) == skeleton.subtree_len(tip) + 2;
-        if bare {
-            for &child in skeleton.children(tip) {
-                pose.refresh_subtree(skeleton, child);
-            }
-        } else {
-            refresh_off_path(skeleton, pose, root, tip);
+        if !bare {
+            refresh_side_branches(skeleton, pose, root, tip);
         }
     }
 
@@ -392,14 +391,11 @@ fn refresh_between(skeleton: &Skeleton, pose: &mut Pose, ancestor: usize, bone: 
     }
 }
 
-/// Refreshes every descendant of `from` that is not on the (already refreshed) path
-/// `from → to`: the subtrees hanging off the path, and everything below `to`. A bone whose
-/// subtree is one bone larger than its child's on the path has nothing off the path.
-/// Precondition: `to` is a descendant of `from`.
-fn refresh_off_path(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
-    for &child in skeleton.children(to) {
-        pose.refresh_subtree(skeleton, child);
-    }
+/// Refreshes the subtrees hanging off the (already refreshed) path `from → to`, below
+/// `from` and above `to` (not `to`'s own subtree). A bone whose subtree is one bone larger
+/// than its child's on the path has nothing off the path. Precondition: `to` is a descendant
+/// of `from`.
+fn refresh_side_branches(skeleton: &Skeleton, pose: &mut Pose, from: usize, to: usize) {
     let mut on_path = to;
     while on_path != from {
         let Some(b) = skeleton.parent(on_path) else {
