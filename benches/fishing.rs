@@ -2,20 +2,19 @@
 //! two-bone and with CCD arms, and a 600-sample timeline analysis on all cores and on one.
 
 use anglerpose::fishing::{
-    ActorRig, ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
+    ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
     analyse_timeline, analyse_timeline_on,
 };
-use anglerpose::gltf_io::{self, skin_matrices_into};
-use anglerpose::rig::{HumanoidMap, Pose, Transform};
+use anglerpose::gltf_io::skin_matrices_into;
+use anglerpose::rig::Transform;
+use anglerpose::stage::Stage;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 fn fishing(c: &mut Criterion) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/angler.glb");
-    let character = gltf_io::load(path).expect("bundled angler");
-    let rest = Pose::rest(&character.skeleton);
-    let map = HumanoidMap::detect(&character.skeleton, &rest);
-    let actor = ActorRig::new(character.skeleton.clone(), &rest, &map).expect("actor");
+    // The stage's actor: its hands fitted to the angler's skin (contact grips).
+    let stage = Stage::bundled().expect("bundled angler");
+    let (character, actor) = (&stage.character, &stage.actor);
     let calib = actor.default_calibration();
     let settings = SolverSettings::default();
     let params = SessionParams::default();
@@ -31,7 +30,7 @@ fn fishing(c: &mut Criterion) {
                 k = (k + 1) % 600;
                 inputs.state = SessionState::at_fraction(k as f64 / 599.0, params);
                 let eval = poser
-                    .evaluate(&actor, &inputs, &Transform::IDENTITY, &mut pose)
+                    .evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)
                     .expect("pose");
                 skin_matrices_into(skin, &pose, &mut palette);
                 let _ = black_box((eval, &palette));
@@ -39,6 +38,12 @@ fn fishing(c: &mut Criterion) {
         });
     };
     pose_update(c, "fishing/pose_update", &settings);
+    // The same with the parametric finger curl instead of the contact grips (issue 33).
+    let parametric = SolverSettings {
+        finger_contact: false,
+        ..settings
+    };
+    pose_update(c, "fishing/pose_update_parametric_curl", &parametric);
     // Both arms on CCD (their default chains), the same 600 states.
     let mut ccd = SolverSettings::default();
     for side in SIDES {
@@ -47,13 +52,13 @@ fn fishing(c: &mut Criterion) {
     pose_update(c, "fishing/pose_update_ccd", &ccd);
     c.bench_function("fishing/timeline_600", |b| {
         b.iter(|| {
-            black_box(analyse_timeline(&actor, &calib, &settings, &params, 600).expect("timeline"))
+            black_box(analyse_timeline(actor, &calib, &settings, &params, 600).expect("timeline"))
         })
     });
     c.bench_function("fishing/timeline_600_one_thread", |b| {
         b.iter(|| {
             black_box(
-                analyse_timeline_on(&actor, &calib, &settings, &params, 600, 1).expect("timeline"),
+                analyse_timeline_on(actor, &calib, &settings, &params, 600, 1).expect("timeline"),
             )
         })
     });

@@ -3,6 +3,7 @@
 
 use super::calibration::{GripCalibration, PoleKeys};
 use super::gear::Gear;
+use super::hand_shape::{ContactFinger, HandShape};
 use super::seat::BodyFit;
 use super::settings::SolverSettings;
 use super::{PerSide, SIDES};
@@ -64,6 +65,15 @@ pub struct ArmRig {
     /// Other children of the hand's parent that sit at the wrist (RobotExpressive-style palm
     /// bones beside the hand): they turn with the hand as one piece.
     pub hand_group: Vec<usize>,
+    /// The hand's skin as the grip sees it: finger capsules and palm points (from bone
+    /// lengths until [`ActorRig::set_hand_shapes`] gives the skin's).
+    pub shape: HandShape,
+    /// The fingers ready for the contact solve, from `shape` (same order as `fingers`).
+    pub contact: Vec<ContactFinger>,
+    /// Per finger, per joint: the bend at full parametric curl (`FingerChain::full_curl`).
+    pub full_curls: Vec<Vec<f64>>,
+    /// World scale of the hand bone at the base pose.
+    pub hand_scale: f64,
 }
 
 /// A character ready for the fishing pipeline.
@@ -244,7 +254,8 @@ impl ActorRig {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(ArmRig {
+        let full_curls = fingers.iter().map(|(_, c)| c.full_curl.clone()).collect();
+        let mut arm_rig = ArmRig {
             side,
             upper: arm.upper_arm,
             fore: arm.forearm,
@@ -254,7 +265,25 @@ impl ActorRig {
             default_pole_in_actor: shoulder + dir * reach,
             elbow_axis_in_upper_arm: arm.elbow_axis_in_upper_arm,
             hand_group,
-        })
+            shape: HandShape::default(),
+            contact: Vec::new(),
+            full_curls,
+            hand_scale: super::hand_shape::bone_scale(base, hand),
+        };
+        let shape = HandShape::from_bones(skeleton, base, &arm_rig.fingers);
+        arm_rig.set_shape(base, shape);
+        Ok(arm_rig)
+    }
+
+    /// Replaces both hands' shapes (the stage fits them to the character's skin) and
+    /// rebuilds the contact fingers from them.
+    ///
+    /// # Panics
+    /// When a shape was not made for this actor's arms (fewer fingers or joints).
+    pub fn set_hand_shapes(&mut self, shapes: PerSide<HandShape>) {
+        let PerSide { left, right } = shapes;
+        self.arms.left.set_shape(&self.base, left);
+        self.arms.right.set_shape(&self.base, right);
     }
 
     /// The arm on `side`.
@@ -309,6 +338,18 @@ impl ActorRig {
                 .arms
                 .map(|_, arm| PoleKeys::constant(arm.default_pole_in_actor)),
         }
+    }
+}
+
+impl ArmRig {
+    fn set_shape(&mut self, base: &Pose, shape: HandShape) {
+        self.contact = shape.contact_fingers(
+            base,
+            self.hand,
+            &self.hand_frame.hand_from_grip,
+            &self.fingers,
+        );
+        self.shape = shape;
     }
 }
 

@@ -89,6 +89,9 @@ pub struct ArmReport {
     pub palm_turn: f64,
     /// The grip this hand was sent to, actor space.
     pub grip: GripTarget,
+    /// Each finger's contact with the held surface (contact grips; empty when the
+    /// parametric curl ran or the hand travels between grips).
+    pub contact: super::hand_contact::HandContact,
 }
 
 impl ArmReport {

@@ -61,6 +61,72 @@ impl Default for GripOffset {
     }
 }
 
+/// An artist's correction of one finger's contact grip.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FingerTuning {
+    /// Extra closing after the finger touches, radians shared over its joints by their curl
+    /// limits (negative opens it off the handle).
+    pub curl_offset: f64,
+    /// Turn of the finger's first joint about the palm normal before it closes, radians.
+    pub spread: f64,
+}
+
+/// Per-finger tunings of one hand (all zero unless an artist set them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FingerTunings {
+    /// The thumb.
+    pub thumb: FingerTuning,
+    /// The index finger.
+    pub index: FingerTuning,
+    /// The middle finger.
+    pub middle: FingerTuning,
+    /// The ring finger.
+    pub ring: FingerTuning,
+    /// The little finger.
+    pub little: FingerTuning,
+}
+
+impl FingerTunings {
+    /// The tuning of `finger`.
+    pub fn get(&self, finger: crate::rig::Finger) -> FingerTuning {
+        *self.slot(finger)
+    }
+
+    /// The tuning of `finger`, mutably.
+    pub fn get_mut(&mut self, finger: crate::rig::Finger) -> &mut FingerTuning {
+        use crate::rig::Finger as F;
+        match finger {
+            F::Thumb => &mut self.thumb,
+            F::Index => &mut self.index,
+            F::Middle => &mut self.middle,
+            F::Ring => &mut self.ring,
+            F::Little => &mut self.little,
+        }
+    }
+
+    fn slot(&self, finger: crate::rig::Finger) -> &FingerTuning {
+        use crate::rig::Finger as F;
+        match finger {
+            F::Thumb => &self.thumb,
+            F::Index => &self.index,
+            F::Middle => &self.middle,
+            F::Ring => &self.ring,
+            F::Little => &self.little,
+        }
+    }
+
+    /// True when no finger is tuned (the preset leaves the key out).
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+
 /// Per hand: how the palm sits on a grip and how far the fingers close.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HandCalibration {
@@ -72,6 +138,13 @@ pub struct HandCalibration {
     pub finger_curl: f64,
     /// Thumb curl while holding.
     pub thumb_curl: f64,
+    /// Per-finger corrections of the contact grip (curl offset, spread).
+    #[serde(default, skip_serializing_if = "FingerTunings::is_default")]
+    pub fingers: FingerTunings,
+    /// On a spinning rod's reel seat, the stem between index and middle finger instead of
+    /// middle and ring.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stem_index_middle: bool,
 }
 
 impl Default for HandCalibration {
@@ -81,6 +154,8 @@ impl Default for HandCalibration {
             palm_offset_in_hand: DVec3::ZERO,
             finger_curl: 0.75,
             thumb_curl: 0.5,
+            fingers: FingerTunings::default(),
+            stem_index_middle: false,
         }
     }
 }
@@ -178,6 +253,13 @@ impl GripCalibration {
             );
             rules::number(hand.finger_curl, &p.join("finger_curl"), 0.0, 1.0, &mut out);
             rules::number(hand.thumb_curl, &p.join("thumb_curl"), 0.0, 1.0, &mut out);
+            let fingers = p.join("fingers");
+            for f in crate::rig::Finger::ALL {
+                let t = hand.fingers.get(f);
+                let q = fingers.join(f.name());
+                rules::number(t.curl_offset, &q.join("curl_offset"), -1.0, 1.0, &mut out);
+                rules::number(t.spread, &q.join("spread"), -0.5, 0.5, &mut out);
+            }
         }
         let poles = root.join("poles");
         for (side, pole) in [("left", &self.poles.left), ("right", &self.poles.right)] {

@@ -13,6 +13,8 @@ mod calibrate;
 mod calibration;
 mod ccd_arm;
 pub mod gear;
+pub mod hand_contact;
+pub mod hand_shape;
 mod inputs;
 pub mod net_model;
 mod poser;
@@ -34,9 +36,13 @@ pub use arm_report::{ArmIk, ArmReport, CcdArmReport, CcdLinkState, SolverDetail}
 pub use calibrate::{
     CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, default_threads, refine,
 };
-pub use calibration::{GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys};
+pub use calibration::{
+    FingerTuning, FingerTunings, GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys,
+};
 pub use ccd_arm::CCD_REACH_TOLERANCE;
 pub use gear::{Gear, NetGear, ReelCrank, RodGear};
+pub use hand_contact::{FingerContact, FingerRole, GripStyle, HandContact};
+pub use hand_shape::{ContactFinger, HandShape};
 pub use inputs::PoseInputs;
 pub use poser::{PoseEvaluation, Poser, SessionError};
 pub use retarget::{RetargetReport, retarget};

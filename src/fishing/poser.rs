@@ -8,6 +8,7 @@
 use super::actor::{ActorRig, ArmRig};
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::ccd_arm::{CcdArmWork, solve_ccd_arm};
+use super::hand_contact::{ContactCache, GripContact, HandContact, HandContactInputs};
 use super::inputs::PoseInputs;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::ArmSolverKind;
@@ -95,6 +96,8 @@ pub struct Poser {
     ccd: CcdArmWork,
     /// Each finger's bends for its last curl amount, per side in `ArmRig::fingers` order.
     curls: PerSide<Vec<CurlBends>>,
+    /// Each hand's contact grips (palm placement, finger bends) for its last inputs.
+    contacts: PerSide<ContactCache>,
 }
 
 /// Two posers are equal when they carry the same history (their buffers hold no state).
@@ -185,6 +188,28 @@ impl Poser {
         let mut hand_from_grip = arm.hand_frame.hand_from_grip;
         hand_from_grip.translation += hand_cal.palm_offset_in_hand;
         hand_from_grip.rotation = (hand_from_grip.rotation * hand_cal.palm_correction).normalize();
+        // Contact grips: the palm on the handle's surface, the fingers closed on it (from the
+        // cache while the hand's inputs stay), for both grips of a hold.
+        let contact = settings.finger_contact.then(|| {
+            let inputs = HandContactInputs {
+                fingers: &arm.contact,
+                shape: &arm.shape,
+                full_curls: &arm.full_curls,
+                hand_scale: arm.hand_scale,
+            };
+            self.contacts.get_mut(side).pair(
+                &inputs,
+                (grip.hold.from, grip.hold.to),
+                &actor.gear,
+                &hand_from_grip,
+                hand_cal,
+            )
+        });
+        if let Some((from, to)) = contact {
+            hand_from_grip.translation += from
+                .palm_shift_in_hand
+                .lerp(to.palm_shift_in_hand, grip.hold.blend);
+        }
         // The hand's desired world frame: world_from_grip · grip_from_hand. The translation of
         // hand_from_grip is in hand-bone units, so it goes through the hand's world scale.
         let hand_scale = pose.world_from_bone(arm.hand).matrix3.x_axis.length();
@@ -241,6 +266,20 @@ impl Poser {
             .map_err(|source| SessionError::Hand { side: name, source })?;
         turn_hand_group(pose, arm, &hand_before);
 
+        if let Some((from, to)) = contact {
+            let hand_contact = close_fingers(pose, arm, from, to, grip);
+            pose.refresh_subtree(skel, arm.upper);
+            return Ok(self.finish_arm(
+                side,
+                ik,
+                solver,
+                wrist_target,
+                pole_in_world,
+                palm_turn,
+                grip,
+                hand_contact,
+            ));
+        }
         let curls = self.curls.get_mut(side);
         curls.resize_with(arm.fingers.len(), CurlBends::default);
         for ((finger, chain), bends) in arm.fingers.iter().zip(curls) {
@@ -256,18 +295,84 @@ impl Poser {
                 .map_err(|source| SessionError::Hand { side: name, source })?;
         }
         pose.refresh_subtree(skel, arm.upper);
+        Ok(self.finish_arm(
+            side,
+            ik,
+            solver,
+            wrist_target,
+            pole_in_world,
+            palm_turn,
+            grip,
+            HandContact::default(),
+        ))
+    }
 
+    /// Flip detection and the arm's report.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_arm(
+        &mut self,
+        side: crate::rig::Side,
+        ik: ArmIk,
+        solver: SolverDetail,
+        wrist_target_in_world: DVec3,
+        pole_in_world: DVec3,
+        palm_turn: f64,
+        grip: &GripTarget,
+        contact: HandContact,
+    ) -> ArmReport {
         let previous = self.previous_normals.get_mut(side);
         let flipped = previous.is_some_and(|n| n.dot(ik.bend_normal) < 0.0);
         *previous = Some(ik.bend_normal);
-        Ok(ArmReport {
+        ArmReport {
             ik,
             solver,
-            wrist_target_in_world: wrist_target,
+            wrist_target_in_world,
             pole_in_world,
             flipped,
             palm_turn,
             grip: *grip,
-        })
+            contact,
+        }
+    }
+}
+
+/// Bends every finger by its contact grip: on one grip at full closing, the kept bends; while
+/// the hand travels, the two grips' bends blended and opened by the grip's opening. The
+/// fingers' current locals are their base rotations (the pose was restored from the base).
+/// Reports the contact while the hand holds one grip; none while it travels.
+fn close_fingers(
+    pose: &mut Pose,
+    arm: &ArmRig,
+    from: &GripContact,
+    to: &GripContact,
+    grip: &GripTarget,
+) -> HandContact {
+    let w = grip.hold.blend;
+    let holding = (w == 0.0 || w == 1.0 || from == to) && grip.opening == 1.0;
+    if holding {
+        let on = if w < 0.5 { from } else { to };
+        for ((_, chain), bends) in arm.fingers.iter().zip(&on.bends) {
+            for (&joint, bend) in chain.joints.iter().zip(bends) {
+                let base = pose.local(joint).rotation;
+                pose.set_local_rotation(joint, (base * *bend).normalize());
+            }
+        }
+        return on.report(&arm.contact);
+    }
+    for (i, (_, chain)) in arm.fingers.iter().enumerate() {
+        let finger = &arm.contact[i];
+        let spread = (from.spreads[i] + (to.spreads[i] - from.spreads[i]) * w) * grip.opening;
+        for (k, &joint) in chain.joints.iter().enumerate() {
+            let (a, b) = (from.angles[i][k], to.angles[i][k]);
+            let angle = (a + (b - a) * w) * grip.opening;
+            let base = pose.local(joint).rotation;
+            let s = (k == 0).then_some((finger.spread_axis, spread));
+            let axis = finger.joints[k].axis;
+            pose.set_local_rotation(joint, super::hand_contact::bent_local(base, axis, angle, s));
+        }
+    }
+    HandContact {
+        fingers: [None; 5],
+        solved: true,
     }
 }

@@ -60,6 +60,9 @@ pub struct GripTarget {
     pub actor_from_grip: Transform,
     /// Scale of the calibrated finger curl: 1 while holding, lower while the hand travels.
     pub curl_scale: f64,
+    /// How far the hand is closed on its grips, 1 while holding, lower while it travels
+    /// (the contact grip's bends are scaled by it).
+    pub opening: f64,
 }
 
 /// Everything the session state decides, in actor-root space.
@@ -310,6 +313,7 @@ impl SessionFrames {
             hold: GripHold::on(GripKind::RodFront),
             actor_from_grip: grip_in_actor(GripKind::RodFront, calib, gear, &rod, &net, 0.0),
             curl_scale: curl_for_grip(GripKind::RodFront, gear),
+            opening: 1.0,
         };
         let (hold, crank) = rear_hold(state);
         let from = grip_in_actor(hold.from, calib, gear, &rod, &net, crank);
@@ -328,6 +332,7 @@ impl SessionFrames {
             ),
             // The hand opens a little while it travels between grips.
             curl_scale: (1.0 - 0.6 * (PI * w).sin()) * handle_curl,
+            opening: 1.0 - 0.6 * (PI * w).sin(),
         };
         let right_handed = state.params.handedness == Handedness::Right;
         let (front_side, grips) = if right_handed {

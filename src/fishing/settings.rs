@@ -211,6 +211,16 @@ pub struct SolverSettings {
     pub weight: f64,
     /// The settings of each arm.
     pub arms: crate::fishing::PerSide<ArmSettings>,
+    /// Fingers close on the handle until their skin touches it and the palm sits on its
+    /// surface (issue 33, opt-in while the bundled angler's palm is not yet within 3 mm);
+    /// off: the parametric curl of `finger_curl` / `thumb_curl`. Presets without the key
+    /// read off, as before.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub finger_contact: bool,
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 impl Default for SolverSettings {
@@ -220,6 +230,7 @@ impl Default for SolverSettings {
             soften: 1.0,
             weight: 1.0,
             arms: Default::default(),
+            finger_contact: false,
         }
     }
 }

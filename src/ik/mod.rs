@@ -7,6 +7,7 @@
 
 pub mod ccd;
 pub mod euler_inside;
+pub mod grip_contact;
 pub mod hand;
 pub mod limits;
 pub mod two_bone;

@@ -4,6 +4,7 @@
 
 mod ccd_overlays;
 pub mod colors;
+pub mod hand_fit;
 mod meshes;
 mod overlays;
 mod props;

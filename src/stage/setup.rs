@@ -120,12 +120,13 @@ pub fn prepare(
             (rest.clone(), BodyFit::IDENTITY, extent)
         }
     };
-    let actor =
+    let mut actor =
         ActorRig::with_base(skeleton, base, &map, fit).map_err(|source| StageError::Actor {
             path: character.source.clone(),
             source,
             notes: map.notes.clone(),
         })?;
+    actor.set_hand_shapes(super::hand_fit::fit_hands(&character, &actor));
     Ok(PreparedActor {
         character,
         map,

@@ -10,6 +10,7 @@ pub mod figures;
 pub mod fs;
 pub mod gltf_edit;
 pub mod golden;
+pub mod grip_measure;
 pub mod image;
 pub mod khronos;
 pub mod rng;

@@ -1,0 +1,176 @@
+//! The hand as the grip sees it (issue 33): per finger segment a capsule fitted to the skin
+//! that segment carries, and the palm's skin points, all in bone space at the base pose. The
+//! stage fits them to the character's mesh once at load (`stage::hand_fit`); a character
+//! without skin gets capsules from its bone lengths and no palm points.
+
+use crate::ik::grip_contact::{Capsule, ContactJoint, SEGMENT_PIECES};
+use crate::ik::hand::FingerChain;
+use crate::rig::{Finger, Pose, Skeleton, Transform};
+use glam::{DAffine3, DVec3};
+
+/// One hand's shape.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HandShape {
+    /// Per finger (in `ArmRig::fingers` order), per joint: the segment's capsules in the
+    /// joint's bone space, base → tip.
+    pub fingers: Vec<Vec<[Capsule; SEGMENT_PIECES]>>,
+    /// Skin points of the palm (the hand bone and the palm bones beside it), in hand-bone
+    /// space: where a handle across the palm must not go.
+    pub palm_in_hand: Vec<DVec3>,
+    /// Palm points that the fingers also carry (the creases at the knuckles): where they are
+    /// depends on the fingers' bends.
+    pub palm_blended: Vec<BlendedPoint>,
+    /// True when the capsules and palm came from the character's skin.
+    pub from_skin: bool,
+}
+
+/// A palm point carried partly by finger segments, skinned in hand space as glTF's linear
+/// blend skinning does once the fingers' frames are known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlendedPoint {
+    /// The palm's share of the weight and the point in hand space.
+    pub palm: (f64, DVec3),
+    /// Each finger segment's share: (finger index in `ArmRig::fingers`, joint, weight, the
+    /// point in that joint's bone space at the base pose).
+    pub segments: Vec<(usize, usize, f64, DVec3)>,
+}
+
+/// One finger ready for [`crate::ik::grip_contact::FingerContactJob`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContactFinger {
+    /// Which finger.
+    pub finger: Option<Finger>,
+    /// The joints, base → tip, in hand space at the base pose.
+    pub joints: Vec<ContactJoint>,
+    /// The palm normal in the first joint's frame (the axis a spread turns about).
+    pub spread_axis: DVec3,
+    /// The finger's typical radius, hand units (the scale of "touching").
+    pub radius: f64,
+    /// The first joint's origin in hand space.
+    pub base_in_hand: DVec3,
+}
+
+/// Curl limits (open, close) per joint, radians: flexion of the knuckle, the middle and the
+/// end joint of a finger, and of the thumb's three joints (anatomical ranges).
+const FINGER_LIMITS: [(f64, f64); 3] = [(-0.35, 1.6), (-0.05, 1.9), (-0.1, 1.4)];
+const THUMB_LIMITS: [(f64, f64); 3] = [(-0.6, 0.9), (-0.3, 1.1), (-0.2, 1.4)];
+
+impl HandShape {
+    /// Capsules from bone lengths alone (no skin): each segment from its joint to the next
+    /// (the tip as long as the previous segment), radius a fifth of its length.
+    pub fn from_bones(skeleton: &Skeleton, base: &Pose, fingers: &[(Finger, FingerChain)]) -> Self {
+        let fingers = fingers
+            .iter()
+            .map(|(_, chain)| {
+                let mut last = None;
+                chain
+                    .joints
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &j)| {
+                        let seg = segment_in_bone(skeleton, base, &chain.joints, k)
+                            .or(last)
+                            .unwrap_or(DVec3::Y * 0.02 / bone_scale(base, j));
+                        last = Some(seg);
+                        let len = seg.length();
+                        let piece = |i: usize| Capsule {
+                            start: seg * (i as f64 / SEGMENT_PIECES as f64),
+                            end: seg * ((i + 1) as f64 / SEGMENT_PIECES as f64),
+                            radius: 0.2 * len,
+                        };
+                        std::array::from_fn(piece)
+                    })
+                    .collect()
+            })
+            .collect();
+        Self {
+            fingers,
+            palm_in_hand: Vec::new(),
+            palm_blended: Vec::new(),
+            from_skin: false,
+        }
+    }
+
+    /// The fingers (`fingers` of the hand bone `hand`, whose palm frame is `hand_from_grip`)
+    /// with these capsules, for the contact solve.
+    ///
+    /// # Panics
+    /// When the shape was not made for these fingers (fewer fingers or joints).
+    pub fn contact_fingers(
+        &self,
+        base: &Pose,
+        hand: usize,
+        hand_from_grip: &Transform,
+        fingers: &[(Finger, FingerChain)],
+    ) -> Vec<ContactFinger> {
+        let hand_from_world = base.world_from_bone(hand).inverse();
+        let palm_normal = base.world_rotation(hand) * (hand_from_grip.rotation * DVec3::Z);
+        fingers
+            .iter()
+            .zip(&self.fingers)
+            .map(|((finger, chain), capsules)| {
+                let limits = if *finger == Finger::Thumb {
+                    &THUMB_LIMITS
+                } else {
+                    &FINGER_LIMITS
+                };
+                let mut prev = hand_from_world;
+                let mut joints = Vec::with_capacity(chain.joints.len());
+                for (k, &j) in chain.joints.iter().enumerate() {
+                    let world_from_joint = *base.world_from_bone(j);
+                    let (open, close) = limits.get(k).copied().unwrap_or(limits[2]);
+                    joints.push(ContactJoint {
+                        prev_from_joint: prev * world_from_joint,
+                        axis: chain.bend_axes_in_bone[k].normalize(),
+                        capsules: capsules[k],
+                        open_limit: open,
+                        close_limit: close,
+                    });
+                    prev = world_from_joint.inverse();
+                }
+                let first = chain.joints[0];
+                let spread_axis = (base.world_rotation(first).inverse() * palm_normal)
+                    .try_normalize()
+                    .unwrap_or(DVec3::Z);
+                let scale_to_hand = bone_scale(base, first) / bone_scale(base, hand);
+                let pieces = capsules.iter().flatten();
+                let radius = pieces.clone().map(|c| c.radius).sum::<f64>()
+                    / pieces.count().max(1) as f64
+                    * scale_to_hand;
+                ContactFinger {
+                    finger: Some(*finger),
+                    joints,
+                    spread_axis,
+                    radius,
+                    base_in_hand: hand_from_world.transform_point3(base.world_position(first)),
+                }
+            })
+            .collect()
+    }
+}
+
+/// World scale of `bone` at `base` (uniform scale is a precondition of the solvers).
+pub(crate) fn bone_scale(base: &Pose, bone: usize) -> f64 {
+    base.world_from_bone(bone)
+        .matrix3
+        .x_axis
+        .length()
+        .max(1e-12)
+}
+
+/// Joint `k`'s segment (to the next joint, else to its first child) in its own bone space.
+pub(crate) fn segment_in_bone(
+    skeleton: &Skeleton,
+    base: &Pose,
+    joints: &[usize],
+    k: usize,
+) -> Option<DVec3> {
+    let j = joints[k];
+    let next = joints
+        .get(k + 1)
+        .copied()
+        .or_else(|| skeleton.children(j).first().copied())?;
+    let bone_from_world: DAffine3 = base.world_from_bone(j).inverse();
+    let seg = bone_from_world.transform_point3(base.world_position(next));
+    (seg.length() > 1e-9).then_some(seg)
+}

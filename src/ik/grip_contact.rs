@@ -1,0 +1,482 @@
+//! Fingers that close until they touch (issue 33): each finger is a chain of capsules fitted
+//! to the character's own skin, and the contact solve bends its joints about their curl axes
+//! until the capsules meet a held cylinder (a rod or net handle, a reel knob), within each
+//! joint's curl limits. Analytic: capsule against an infinite cylinder in closed form, one
+//! 1-D root find per closing stage; no mesh is searched.
+//!
+//! The solve runs in **hand space** (the hand bone's frame at the base pose, in the hand
+//! bone's units): a finger's bones below the hand keep their base locals during a pose
+//! update, so where its joints are relative to the hand, and where the held cylinder is
+//! relative to the palm frame, do not depend on the arm.
+//!
+//! Closing follows the auto-grasp rule of grasp planners: all free joints of a finger close
+//! together, each from its start toward its curl limit (one parameter `s ∈ [0, 1]`); at the
+//! first touch the joints up to the touching segment lock and the joints beyond it go on
+//! closing the same way, until the tip touches or every joint is at its limit. A finger that
+//! starts inside the cylinder opens (toward each joint's open limit) until it is out.
+
+use glam::{DAffine3, DMat3, DQuat, DVec3};
+use serde::{Deserialize, Serialize};
+
+/// A capsule: the points within `radius` of the segment `start`–`end` (in the space of the
+/// bone that carries it).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Capsule {
+    /// One end of the axis segment.
+    pub start: DVec3,
+    /// The other end of the axis segment.
+    pub end: DVec3,
+    /// Radius about the axis segment.
+    pub radius: f64,
+}
+
+/// An infinite cylinder: the held handle (or knob), in hand space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder {
+    /// A point on the axis.
+    pub point: DVec3,
+    /// The axis direction (unit length).
+    pub axis: DVec3,
+    /// Radius.
+    pub radius: f64,
+}
+
+impl Cylinder {
+    /// Signed distance from the surface of the capsule `a`–`b` (radius `r`) to this
+    /// cylinder's surface: positive is a gap, negative is how deep the capsule is inside.
+    /// Exact for an infinite cylinder: the distance from the axis line to a segment is the
+    /// distance from the origin to the segment projected on the plane across the axis.
+    pub fn gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
+        let across = |p: DVec3| {
+            let d = p - self.point;
+            d - self.axis * d.dot(self.axis)
+        };
+        let (pa, pb) = (across(a), across(b));
+        let d = pb - pa;
+        let dd = d.length_squared();
+        let s = if dd > 0.0 {
+            (-pa.dot(d) / dd).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (pa + d * s).length() - r - self.radius
+    }
+}
+
+/// One finger joint as the contact solve sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContactJoint {
+    /// This joint's frame at zero bend in the previous joint's frame (for the first joint,
+    /// in hand space), from the base pose: intermediate bones and scale included.
+    pub prev_from_joint: DAffine3,
+    /// Curl axis in the joint's frame (unit length; positive angles close the finger).
+    pub axis: DVec3,
+    /// The skin of the segment this joint carries, in the joint's frame: capsules base →
+    /// tip along the segment, each fitted to its part of the skin.
+    pub capsules: [Capsule; SEGMENT_PIECES],
+    /// Most the joint opens, radians (≤ 0).
+    pub open_limit: f64,
+    /// Most the joint closes, radians (≥ 0).
+    pub close_limit: f64,
+}
+
+/// Capsules per finger segment: a finger narrows toward its tip and bulges at its joints,
+/// so each third of a segment has its own.
+pub const SEGMENT_PIECES: usize = 3;
+
+/// Where a finger ended against the cylinder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ContactState {
+    /// The skin is on the surface (within [`CONTACT_TOLERANCE`] of the hand's size).
+    #[default]
+    Touching,
+    /// The finger closed to its limits without meeting the surface.
+    Gap,
+    /// The finger could not leave the cylinder (open to its limits and still inside).
+    Inside,
+}
+
+/// What "touching" means, as a fraction of the gap scale the caller passes (a finger's
+/// radius): the solve itself ends within 1e-4 of it.
+pub const CONTACT_TOLERANCE: f64 = 0.05;
+
+/// The outcome of a [`FingerContactJob`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FingerContactReport {
+    /// The bend of each joint, radians (base → tip).
+    pub angles: Vec<f64>,
+    /// The smallest gap between any segment and the cylinder, hand units (negative: inside).
+    pub gap: f64,
+    /// The segment with the smallest gap.
+    pub nearest_segment: usize,
+    /// Touching, a gap or inside (see [`CONTACT_TOLERANCE`]).
+    pub state: ContactState,
+    /// How many closing stages ran (each a 1-D root find).
+    pub stages: u32,
+}
+
+/// Closes one finger on a cylinder.
+///
+/// Preconditions: `joints` base → tip, each `axis` of unit length, limits with
+/// `open_limit ≤ 0 ≤ close_limit`; the cylinder's axis of unit length (see
+/// [`FingerContactJob::validate`]). A finger without joints reports no angles and an infinite
+/// gap.
+#[derive(Clone, Copy, Debug)]
+pub struct FingerContactJob<'a> {
+    /// The finger, base → tip.
+    pub joints: &'a [ContactJoint],
+    /// The held cylinder, hand space.
+    pub cylinder: Cylinder,
+    /// Turn of the first joint about the palm normal before closing (spread), radians, about
+    /// `spread_axis` (the first joint's frame).
+    pub spread: f64,
+    /// The spread axis in the first joint's frame.
+    pub spread_axis: DVec3,
+    /// The tolerance scale for [`ContactState`] (hand units; a finger's radius).
+    pub gap_scale: f64,
+}
+
+/// Steps of the closing scan over `s ∈ [0, 1]` before the bisection.
+const SCAN_STEPS: usize = 16;
+/// Bisection steps: 16 · 2¹² = 65 536 parts of the closing range (≈ 3e-5 rad).
+const BISECT_STEPS: usize = 12;
+
+impl FingerContactJob<'_> {
+    /// Checks finite inputs, unit axes and ordered limits.
+    ///
+    /// # Errors
+    /// A message naming the first bad input.
+    pub fn validate(&self) -> Result<(), String> {
+        let c = &self.cylinder;
+        if !(c.point.is_finite() && c.axis.is_finite() && c.radius.is_finite()) {
+            return Err("handle cylinder is not finite".into());
+        }
+        if (c.axis.length() - 1.0).abs() > 1e-6 || c.radius < 0.0 {
+            return Err("handle cylinder needs a unit axis and a radius ≥ 0".into());
+        }
+        if !self.spread.is_finite() || !self.spread_axis.is_finite() {
+            return Err("finger spread is not finite".into());
+        }
+        for (k, j) in self.joints.iter().enumerate() {
+            let finite = j.prev_from_joint.is_finite()
+                && j.axis.is_finite()
+                && j.capsules
+                    .iter()
+                    .all(|c| c.start.is_finite() && c.end.is_finite() && c.radius.is_finite());
+            if !finite {
+                return Err(format!("finger joint {k} is not finite"));
+            }
+            if (j.axis.length() - 1.0).abs() > 1e-6 {
+                return Err(format!("finger joint {k} has no unit curl axis"));
+            }
+            if !(j.open_limit <= 0.0 && 0.0 <= j.close_limit) {
+                return Err(format!("finger joint {k} limits are not open ≤ 0 ≤ close"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the contact solve from zero bends (see the module docs). Deterministic.
+    ///
+    /// # Errors
+    /// What [`FingerContactJob::validate`] returns.
+    pub fn solve(&self) -> Result<FingerContactReport, String> {
+        self.validate()?;
+        let n = self.joints.len();
+        let mut report = FingerContactReport {
+            angles: vec![0.0; n],
+            gap: f64::INFINITY,
+            ..Default::default()
+        };
+        if n == 0 {
+            report.state = ContactState::Gap;
+            return Ok(report);
+        }
+        let mut start = vec![0.0; n];
+        let mut free = 0;
+        let mut angles = vec![0.0; n];
+        while free < n {
+            report.stages += 1;
+            let at = |s: f64, angles: &mut [f64]| {
+                for k in free..n {
+                    let j = &self.joints[k];
+                    let end = if s >= 0.0 {
+                        j.close_limit
+                    } else {
+                        j.open_limit
+                    };
+                    angles[k] = start[k] + s.abs() * (end - start[k]);
+                }
+                self.nearest(angles, free)
+            };
+            let (g0, _) = at(0.0, &mut angles);
+            if g0 < 0.0 {
+                // Inside at the start: open until out (the smallest opening that is out).
+                let (s, _) = self.first_crossing(&at, &mut angles, -1.0, |g| g >= 0.0);
+                at(s.unwrap_or(-1.0), &mut angles);
+                break;
+            }
+            let (Some(s), touching) = self.first_crossing(&at, &mut angles, 1.0, |g| g <= 0.0)
+            else {
+                at(1.0, &mut angles);
+                break;
+            };
+            // Stop just outside: the last closing that still has a gap. The joints up to the
+            // segment that touched lock there; the rest close on from where they are.
+            at(s, &mut angles);
+            if touching + 1 >= n {
+                break;
+            }
+            start.copy_from_slice(&angles);
+            free = touching + 1;
+        }
+        let (gap, nearest) = self.nearest(&angles, 0);
+        report.angles = angles;
+        report.gap = gap;
+        report.nearest_segment = nearest;
+        report.state = self.state_for(gap);
+        Ok(report)
+    }
+
+    /// Scans `s` from 0 toward `end` (±1) for the first value where `hit(gap)` holds, then
+    /// bisects it down to the last value where it does not (closing: still outside) or the
+    /// first where it does (opening: already out). `None` when it never holds.
+    fn first_crossing(
+        &self,
+        at: &impl Fn(f64, &mut [f64]) -> (f64, usize),
+        angles: &mut [f64],
+        end: f64,
+        hit: impl Fn(f64) -> bool,
+    ) -> (Option<f64>, usize) {
+        let mut before = 0.0;
+        for i in 1..=SCAN_STEPS {
+            let s = end * i as f64 / SCAN_STEPS as f64;
+            let (g, seg) = at(s, angles);
+            if hit(g) {
+                let (mut lo, mut hi) = (before, s);
+                let mut seg_hi = seg;
+                for _ in 0..BISECT_STEPS {
+                    let mid = 0.5 * (lo + hi);
+                    let (g, seg) = at(mid, angles);
+                    if hit(g) {
+                        hi = mid;
+                        seg_hi = seg;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                // Closing ends on the outside (lo); opening ends on the outside too (hi).
+                return (Some(if end > 0.0 { lo } else { hi }), seg_hi);
+            }
+            before = s;
+        }
+        (None, 0)
+    }
+
+    /// The smallest gap over segments `from..` at `angles`, and which segment it is.
+    fn nearest(&self, angles: &[f64], from: usize) -> (f64, usize) {
+        let mut frame = DAffine3::IDENTITY;
+        let mut best = (f64::INFINITY, from);
+        for (k, j) in self.joints.iter().enumerate() {
+            frame = frame * j.prev_from_joint;
+            if k == 0 && self.spread != 0.0 {
+                frame = frame * rotation(self.spread_axis, self.spread);
+            }
+            frame = frame * rotation(j.axis, angles[k]);
+            if k < from {
+                continue;
+            }
+            let scale = frame.matrix3.x_axis.length();
+            for c in &j.capsules {
+                let g = self.cylinder.gap_to_capsule(
+                    frame.transform_point3(c.start),
+                    frame.transform_point3(c.end),
+                    c.radius * scale,
+                );
+                if g < best.0 {
+                    best = (g, k);
+                }
+            }
+        }
+        best
+    }
+
+    /// The smallest gap over all segments at `angles` (hand units), and which segment.
+    pub fn gap_at(&self, angles: &[f64]) -> (f64, usize) {
+        self.nearest(angles, 0)
+    }
+
+    /// The [`ContactState`] of a gap (hand units) at this job's tolerance.
+    pub fn state_for(&self, gap: f64) -> ContactState {
+        let tol = CONTACT_TOLERANCE * self.gap_scale;
+        if gap > tol {
+            ContactState::Gap
+        } else if gap < -tol {
+            ContactState::Inside
+        } else {
+            ContactState::Touching
+        }
+    }
+
+    /// The joints' frames in hand space at `angles` (the same composition the solve uses).
+    pub fn frames(&self, angles: &[f64]) -> Vec<DAffine3> {
+        let mut frame = DAffine3::IDENTITY;
+        let mut out = Vec::with_capacity(self.joints.len());
+        for (k, j) in self.joints.iter().enumerate() {
+            frame = frame * j.prev_from_joint;
+            if k == 0 && self.spread != 0.0 {
+                frame = frame * rotation(self.spread_axis, self.spread);
+            }
+            frame = frame * rotation(j.axis, angles.get(k).copied().unwrap_or(0.0));
+            out.push(frame);
+        }
+        out
+    }
+}
+
+fn rotation(axis: DVec3, angle: f64) -> DAffine3 {
+    DAffine3::from_mat3(DMat3::from_quat(DQuat::from_axis_angle(axis, angle)))
+}
+
+/// How far along the palm → axis direction a cylinder of `radius` must sit so that no point
+/// of `palm_in_grip` is inside it. Points are in the grip frame (the cylinder's axis along
+/// +Y through the origin, +Z from the palm toward the axis): the result `λ` is the smallest
+/// shift of the axis along +Z with every point at least `radius` from it, or `None` when no
+/// point lies across the cylinder's width (`|x| < radius`).
+pub fn palm_clearance(palm_in_grip: &[DVec3], radius: f64) -> Option<f64> {
+    let r2 = radius * radius;
+    palm_in_grip
+        .iter()
+        .filter(|p| p.x * p.x < r2)
+        .map(|p| p.z + (r2 - p.x * p.x).sqrt())
+        .reduce(f64::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A straight three-segment finger along +X from (0, 0, h), curling toward −Z.
+    fn finger(h: f64) -> Vec<ContactJoint> {
+        let seg = |len: f64| Capsule {
+            start: DVec3::ZERO,
+            end: DVec3::X * len,
+            radius: 0.008,
+        };
+        let joint = |at: DVec3, len: f64| ContactJoint {
+            prev_from_joint: DAffine3::from_translation(at),
+            // Rotating +X toward −Z: about +Y.
+            axis: DVec3::Y,
+            capsules: [seg(len); SEGMENT_PIECES],
+            open_limit: -0.3,
+            close_limit: 1.7,
+        };
+        vec![
+            joint(DVec3::new(0.0, 0.0, h), 0.045),
+            joint(DVec3::X * 0.045, 0.028),
+            joint(DVec3::X * 0.028, 0.022),
+        ]
+    }
+
+    fn handle(x: f64) -> Cylinder {
+        Cylinder {
+            point: DVec3::new(x, 0.0, 0.0),
+            axis: DVec3::Y,
+            radius: 0.014,
+        }
+    }
+
+    #[test]
+    fn capsule_gap_matches_geometry() {
+        let c = handle(0.0);
+        let g = c.gap_to_capsule(
+            DVec3::new(-1.0, 0.0, 0.05),
+            DVec3::new(1.0, 0.0, 0.05),
+            0.01,
+        );
+        assert!((g - 0.026).abs() < 1e-12);
+        // Parallel to the axis.
+        let g = c.gap_to_capsule(DVec3::new(0.03, -1.0, 0.0), DVec3::new(0.03, 1.0, 0.0), 0.0);
+        assert!((g - 0.016).abs() < 1e-12);
+        // The end cap is nearest.
+        let g = c.gap_to_capsule(DVec3::new(0.05, 0.0, 0.0), DVec3::new(0.09, 0.0, 0.0), 0.0);
+        assert!((g - 0.036).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_finger_closes_until_it_touches_and_never_enters() {
+        // The knuckle over the handle's far side: the finger wraps the handle.
+        for x in [0.0, 0.01, 0.02] {
+            let joints = finger(0.024);
+            let job = FingerContactJob {
+                joints: &joints,
+                cylinder: handle(x),
+                spread: 0.0,
+                spread_axis: DVec3::Z,
+                gap_scale: 0.008,
+            };
+            let r = job.solve().unwrap();
+            assert_eq!(r.state, ContactState::Touching, "{x}: {r:?}");
+            assert!(r.gap >= 0.0 && r.gap < 1e-4, "{x}: gap {}", r.gap);
+            assert!(r.angles.iter().all(|a| *a > 0.0), "{x}: {:?}", r.angles);
+            // Every segment is outside the handle, and the tip segment is on it.
+            let frames = job.frames(&r.angles);
+            for (k, (f, j)) in frames.iter().zip(&joints).enumerate() {
+                let c = &j.capsules[0];
+                let g = job.cylinder.gap_to_capsule(
+                    f.transform_point3(c.start),
+                    f.transform_point3(c.end),
+                    c.radius,
+                );
+                assert!(g >= -1e-9, "{x}: segment {k} inside by {g}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_finger_inside_opens_and_one_out_of_reach_closes_to_its_limits() {
+        let joints = finger(0.015);
+        let job = FingerContactJob {
+            joints: &joints,
+            cylinder: handle(0.0),
+            spread: 0.0,
+            spread_axis: DVec3::Z,
+            gap_scale: 0.008,
+        };
+        let r = job.solve().unwrap();
+        // The knuckle itself is inside: opening cannot get it out.
+        assert_eq!(r.state, ContactState::Inside);
+        assert!(
+            r.angles
+                .iter()
+                .zip(&joints)
+                .all(|(a, j)| *a == j.open_limit)
+        );
+        let job = FingerContactJob {
+            cylinder: handle(0.5),
+            ..job
+        };
+        let joints_far = finger(0.024);
+        let job = FingerContactJob {
+            joints: &joints_far,
+            ..job
+        };
+        let r = job.solve().unwrap();
+        assert_eq!(r.state, ContactState::Gap);
+        assert!(
+            r.angles
+                .iter()
+                .zip(&joints_far)
+                .all(|(a, j)| *a == j.close_limit)
+        );
+    }
+
+    #[test]
+    fn palm_clearance_puts_the_axis_one_radius_beyond_the_palm() {
+        let palm = [DVec3::new(0.0, 0.0, -0.01), DVec3::new(0.02, 0.0, 0.5)];
+        let l = palm_clearance(&palm, 0.014).unwrap();
+        assert!((l - 0.004).abs() < 1e-12);
+        assert_eq!(palm_clearance(&palm[1..], 0.014), None);
+    }
+}

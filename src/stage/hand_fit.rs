@@ -1,0 +1,293 @@
+//! The hands' contact shapes fitted to the character's own skin, once at load (issue 33):
+//! the mesh is skinned in the base pose, each vertex goes to the finger segment or palm its
+//! strongest joint belongs to (leaf bones and rigid parts count for the segment above them),
+//! and each segment gets a capsule round its bone: the axis through the middle of its
+//! cross-sections, the radius of its skin on the palm side (the side that meets a handle).
+
+use crate::fishing::hand_shape::BlendedPoint;
+use crate::fishing::{ActorRig, ArmRig, HandShape, PerSide};
+use crate::gltf_io::{self, Character};
+use crate::ik::grip_contact::{Capsule, SEGMENT_PIECES};
+use crate::rig::{Side, Skeleton};
+use glam::DVec3;
+
+/// The least share of a vertex's skin weight the palm must carry for the vertex to count as
+/// the palm's.
+const PALM_SHARE: f64 = 0.85;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Owner {
+    Palm(Side),
+    Segment(Side, usize, usize),
+}
+
+/// Both hands' shapes from `character`'s skin in `actor`'s base pose; a hand with no skin
+/// keeps its shape from bone lengths (mittens get the palm only: they have no fingers).
+pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> {
+    let skeleton = &actor.skeleton;
+    let owners = owners(skeleton, actor);
+    let mut palm: PerSide<Vec<DVec3>> = PerSide::default();
+    let mut blended: PerSide<Vec<BlendedPoint>> = PerSide::default();
+    let mut segments: PerSide<Vec<Vec<Vec<DVec3>>>> = actor.arms.map(|_, arm| {
+        arm.fingers
+            .iter()
+            .map(|(_, c)| vec![Vec::new(); c.joints.len()])
+            .collect()
+    });
+    for (m, mesh) in character.meshes.iter().enumerate() {
+        let skin = mesh.skin.and_then(|s| character.skins.get(s));
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let positions = gltf_io::skin_positions(character, &actor.base, m, p);
+            for (v, pos) in positions.iter().enumerate() {
+                let Some((owner, share)) = owner_of_vertex(&owners, mesh.node, skin, prim, v)
+                else {
+                    continue;
+                };
+                let world = DVec3::from_array(pos.map(f64::from));
+                match owner {
+                    // The palm's points are those the palm carries alone; those it shares
+                    // with fingers only are skinned with the fingers' bends; a vertex blended
+                    // with the forearm does not move with the hand.
+                    Owner::Palm(side) if share >= PALM_SHARE => palm.get_mut(side).push(world),
+                    Owner::Palm(side) => {
+                        if let Some(b) = blended_point(&owners, skin, prim, v, world, actor, side) {
+                            blended.get_mut(side).push(b);
+                        }
+                    }
+                    Owner::Segment(side, f, k) => segments.get_mut(side)[f][k].push(world),
+                }
+            }
+        }
+    }
+    let mut blended = blended;
+    actor.arms.map(|side, arm| {
+        let mut shape = HandShape::from_bones(skeleton, &actor.base, &arm.fingers);
+        let hand_from_world = actor.base.world_from_bone(arm.hand).inverse();
+        shape.palm_in_hand = palm
+            .get(side)
+            .iter()
+            .map(|p| hand_from_world.transform_point3(*p))
+            .collect();
+        shape.palm_blended = std::mem::take(blended.get_mut(side));
+        let mut any = !shape.palm_in_hand.is_empty();
+        for (f, (_, chain)) in arm.fingers.iter().enumerate() {
+            for (k, &joint) in chain.joints.iter().enumerate() {
+                let points = &segments.get(side)[f][k];
+                let bone_from_world = actor.base.world_from_bone(joint).inverse();
+                let local: Vec<DVec3> = points
+                    .iter()
+                    .map(|p| bone_from_world.transform_point3(*p))
+                    .collect();
+                let bone_capsule = shape.fingers[f][k][0];
+                let axis = chain.bend_axes_in_bone[k].normalize();
+                if let Some(c) = fit_capsules(&local, bone_capsule, axis) {
+                    shape.fingers[f][k] = c;
+                    any = true;
+                }
+            }
+        }
+        shape.from_skin = any;
+        shape
+    })
+}
+
+/// Which hand part each bone's skin belongs to: a finger joint its segment, a bone below a
+/// finger joint (the tip's end bone, a rigid claw) the segment above it, the hand and the palm
+/// bones beside it (and what hangs below them but is no finger) the palm.
+fn owners(skeleton: &Skeleton, actor: &ActorRig) -> Vec<Option<Owner>> {
+    let mut own: Vec<Option<Owner>> = vec![None; skeleton.len()];
+    for arm in [&actor.arms.left, &actor.arms.right] {
+        mark(&mut own, arm);
+    }
+    // Walk up from every bone to the first one marked (parents before children in the
+    // preorder, so one pass in that order settles every bone).
+    for &b in skeleton.order() {
+        if own[b].is_none()
+            && let Some(p) = skeleton.parent(b)
+        {
+            own[b] = own[p];
+        }
+    }
+    own
+}
+
+/// The hand part carrying most of vertex `v`'s weight (the weights of its joints summed by
+/// part), and the share it carries; rigid meshes belong to their node's part.
+fn owner_of_vertex(
+    owners: &[Option<Owner>],
+    node: usize,
+    skin: Option<&gltf_io::Skin>,
+    prim: &gltf_io::Primitive,
+    v: usize,
+) -> Option<(Owner, f64)> {
+    let (Some(skin), Some(joints), Some(weights)) = (skin, &prim.joints, &prim.weights) else {
+        return owners.get(node).copied().flatten().map(|o| (o, 1.0));
+    };
+    let mut parts: [(Option<Owner>, f64); 4] = [(None, 0.0); 4];
+    let mut total = 0.0;
+    for k in 0..4 {
+        let w = f64::from(weights[v][k]);
+        if w <= 0.0 {
+            continue;
+        }
+        total += w;
+        let owner = skin
+            .joints
+            .get(joints[v][k] as usize)
+            .and_then(|&b| owners.get(b).copied().flatten());
+        if let Some(slot) = parts.iter_mut().find(|(o, w)| *w > 0.0 && *o == owner) {
+            slot.1 += w;
+        } else if let Some(slot) = parts.iter_mut().find(|(_, w)| *w == 0.0) {
+            *slot = (owner, w);
+        }
+    }
+    let (owner, w) = parts.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some((owner?, w / total.max(1e-12)))
+}
+
+/// A palm vertex shared with finger segments of the same hand (and nothing else: not the
+/// forearm), with each part's share and the point in that part's bone space.
+fn blended_point(
+    owners: &[Option<Owner>],
+    skin: Option<&gltf_io::Skin>,
+    prim: &gltf_io::Primitive,
+    v: usize,
+    world: DVec3,
+    actor: &ActorRig,
+    side: Side,
+) -> Option<BlendedPoint> {
+    let (skin, joints, weights) = (skin?, prim.joints.as_ref()?, prim.weights.as_ref()?);
+    let arm = actor.arm(side);
+    let hand_from_world = actor.base.world_from_bone(arm.hand).inverse();
+    let mut palm = 0.0;
+    let mut segments = Vec::new();
+    let mut total = 0.0;
+    for k in 0..4 {
+        let w = f64::from(weights[v][k]);
+        if w <= 0.0 {
+            continue;
+        }
+        total += w;
+        let bone = *skin.joints.get(joints[v][k] as usize)?;
+        match owners.get(bone).copied().flatten()? {
+            Owner::Palm(s) if s == side => palm += w,
+            Owner::Segment(s, f, j) if s == side => {
+                let joint = arm.fingers[f].1.joints[j];
+                let in_joint = actor
+                    .base
+                    .world_from_bone(joint)
+                    .inverse()
+                    .transform_point3(world);
+                segments.push((f, j, w, in_joint));
+            }
+            _ => return None,
+        }
+    }
+    let total = f64::max(total, 1e-12);
+    for s in &mut segments {
+        s.2 /= total;
+    }
+    Some(BlendedPoint {
+        palm: (palm / total, hand_from_world.transform_point3(world)),
+        segments,
+    })
+}
+
+fn mark(own: &mut [Option<Owner>], arm: &ArmRig) {
+    own[arm.hand] = Some(Owner::Palm(arm.side));
+    for &b in &arm.hand_group {
+        own[b] = Some(Owner::Palm(arm.side));
+    }
+    for (f, (_, chain)) in arm.fingers.iter().enumerate() {
+        for (k, &j) in chain.joints.iter().enumerate() {
+            own[j] = Some(Owner::Segment(arm.side, f, k));
+        }
+    }
+}
+
+/// Capsules along the bone's segment direction (that of `bone_capsule`), one per third of
+/// the skin's extent along the bone: each through the middle of its third's cross-sections,
+/// its radius the farthest skin on the palm side there (within 60° of the direction the
+/// segment moves as it closes: `axis × direction`; any side where none is), the outer ends
+/// drawn in by a radius so the caps end on the skin. `None` with fewer than 4 points.
+fn fit_capsules(
+    points: &[DVec3],
+    bone_capsule: Capsule,
+    axis: DVec3,
+) -> Option<[Capsule; SEGMENT_PIECES]> {
+    if points.len() < 4 {
+        return None;
+    }
+    let d = (bone_capsule.end - bone_capsule.start).try_normalize()?;
+    let palmar = axis.cross(d).try_normalize()?;
+    let (lo, hi) = points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            let t = p.dot(d);
+            (lo.min(t), hi.max(t))
+        });
+    let n = SEGMENT_PIECES as f64;
+    let step = (hi - lo) / n;
+    let slab = |p: &DVec3| (((p.dot(d) - lo) / step.max(1e-12)) as usize).min(SEGMENT_PIECES - 1);
+    let mut sums = [(DVec3::ZERO, 0usize); SEGMENT_PIECES];
+    for p in points {
+        let s = &mut sums[slab(p)];
+        s.0 += *p - d * p.dot(d);
+        s.1 += 1;
+    }
+    let all = sums.iter().fold(DVec3::ZERO, |a, s| a + s.0) / points.len() as f64;
+    let centres: [DVec3; SEGMENT_PIECES] = std::array::from_fn(|i| match sums[i].1 {
+        0 => all,
+        c => sums[i].0 / c as f64,
+    });
+    let mut palm_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
+    let mut any_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
+    for p in points {
+        let i = slab(p);
+        let e = *p - d * p.dot(d) - centres[i];
+        let r = e.length();
+        any_side[i].push(r);
+        if e.dot(palmar) >= 0.5 * r {
+            palm_side[i].push(r);
+        }
+    }
+    // A high quantile, not the farthest: skin that a neighbour's weights barely lose to
+    // (webbing, the palm's edge) must not fatten the finger.
+    let radius = |i: usize| {
+        let v = if palm_side[i].is_empty() {
+            &any_side[i]
+        } else {
+            &palm_side[i]
+        };
+        quantile(v, RADIUS_QUANTILE)
+    };
+    Some(std::array::from_fn(|i| {
+        let r = radius(i);
+        let mut a = lo + step * i as f64;
+        let mut b = lo + step * (i + 1) as f64;
+        if i == 0 {
+            a = (a + r).min(b);
+        }
+        if i == SEGMENT_PIECES - 1 {
+            b = (b - r).max(a);
+        }
+        Capsule {
+            start: centres[i] + d * a,
+            end: centres[i] + d * b,
+            radius: r,
+        }
+    }))
+}
+
+/// The share of a piece's palm-side skin inside its capsule.
+const RADIUS_QUANTILE: f64 = 0.9;
+
+/// The `q` quantile of `values` (nearest rank); 0 for none.
+fn quantile(values: &[f64], q: f64) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n => v[((q * n as f64).ceil() as usize).clamp(1, n) - 1],
+    }
+}

@@ -1,0 +1,227 @@
+//! Hands that really grip (issue 33), measured on the posed export: CPU-skinned as glTF
+//! defines linear blend skinning and held against the handle's surface (see
+//! `support/grip_measure.rs`). Every finger that wraps a handle touches it (its skin within
+//! [−2, +3] mm of the surface), the palm is within 3 mm, and no skin of the hand is deeper
+//! than 2 mm inside; mitten hands: the palm touches and nothing is deeper than 2 mm. At the
+//! seated hold and at every instant sampled across the session where a hand holds the rod or
+//! the net. Asserted for mannequiny on the bundled and the surf rod; the whole measure (the
+//! angler, mittens, the baitcaster) is the ignored test below, open in issue 33. With the
+//! contact solve switched off the same measure fails on the angler.
+
+mod support;
+
+use anglerpose::fishing::{FingerRole, GripKind, GripStyle, Phase, SessionState};
+use anglerpose::gltf_io;
+use anglerpose::rig::{Finger, Side};
+use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
+use support::gltf_edit::shared_models;
+use support::grip_measure::{handle, measure, posed_skin};
+
+const TOUCH: (f64, f64) = (-0.002, 0.003);
+const PALM: f64 = 0.003;
+const DEEPEST: f64 = -0.002;
+
+fn stage_on(file: &std::path::Path, rod: Option<&str>) -> Stage {
+    let dir = bundled_assets_dir();
+    let mut props = Props::load(&dir).unwrap();
+    if let Some(rod) = rod {
+        let sources = PropSources {
+            rod: Some(RodSource {
+                path: dir.join(rod),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        props = Props::load_with(&dir, &sources).unwrap();
+    }
+    let mut stage = Stage::new(gltf_io::load(file).unwrap(), props).unwrap();
+    stage.inputs.settings.finger_contact = true;
+    stage.update().unwrap();
+    stage
+}
+
+fn characters() -> Vec<(String, std::path::PathBuf)> {
+    let mut out = vec![(
+        "angler".to_string(),
+        bundled_assets_dir().join("angler.glb"),
+    )];
+    if let Some(dir) = shared_models("grip_contact: shared characters") {
+        for (name, file) in [
+            ("mannequiny", "mannequiny-0.3.0.glb"),
+            ("CesiumMan", "CesiumMan.glb"),
+            ("RiggedFigure", "RiggedFigure.glb"),
+            ("KayKit", "KayKit_Mannequin/manny_med_mod.gltf"),
+        ] {
+            out.push((name.to_string(), dir.join(file)));
+        }
+    }
+    out
+}
+
+/// The instants measured: the seated hold's middle and five times in every phase.
+fn instants() -> Vec<(Phase, f64)> {
+    let mut out = vec![(Phase::SeatedHold, 0.5)];
+    for phase in Phase::ALL {
+        for t in [0.02, 0.3, 0.5, 0.7, 0.98] {
+            out.push((phase, t));
+        }
+    }
+    out
+}
+
+/// Everything wrong with the stage's grips at its current pose, and how many hands and
+/// fingers were measured.
+fn problems(name: &str, stage: &Stage, out: &mut Vec<String>) -> (usize, usize) {
+    let eval = *stage.evaluation().unwrap();
+    let skin = posed_skin(stage);
+    let (mut hands, mut fingers) = (0, 0);
+    for side in [Side::Left, Side::Right] {
+        let grip = eval.frames.grips.get(side);
+        let w = grip.hold.blend;
+        let kind = grip.hold.main();
+        let holding = (w == 0.0 || w == 1.0) && grip.opening == 1.0;
+        if !holding || kind == GripKind::ReelHandle {
+            continue;
+        }
+        let report = eval.arms.get(side);
+        if !report.ik.reached {
+            continue;
+        }
+        hands += 1;
+        let h = handle(stage, kind);
+        let m = measure(&skin, side, &h);
+        let s = &stage.inputs.state;
+        let at = format!("{name} {:?} t={:.2} {side:?} on {kind:?}", s.phase, s.t);
+        let style = GripStyle::for_grip(kind, &stage.actor.gear, false);
+        for (finger, gap) in &m.fingers {
+            if style.role(*finger) != FingerRole::Wrap {
+                continue;
+            }
+            fingers += 1;
+            if !(TOUCH.0..=TOUCH.1).contains(gap) {
+                out.push(format!(
+                    "{at}: {finger:?} {:.1} mm off the surface",
+                    gap * 1e3
+                ));
+            }
+        }
+        if m.palm > PALM {
+            out.push(format!("{at}: palm {:.1} mm off the surface", m.palm * 1e3));
+        }
+        if m.deepest < DEEPEST {
+            out.push(format!("{at}: skin {:.1} mm inside", -m.deepest * 1e3));
+        }
+    }
+    (hands, fingers)
+}
+
+fn check_session(name: &str, stage: &mut Stage, out: &mut Vec<String>) -> (usize, usize) {
+    let (mut hands, mut fingers) = (0, 0);
+    for (phase, t) in instants() {
+        stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
+        stage.update().unwrap();
+        let (h, f) = problems(name, stage, out);
+        hands += h;
+        fingers += f;
+    }
+    (hands, fingers)
+}
+
+fn strict(characters: &[(String, std::path::PathBuf)], rods: &[Option<&str>]) {
+    let mut out = Vec::new();
+    for (name, file) in characters {
+        for rod in rods {
+            let mut stage = stage_on(file, *rod);
+            let with_fingers = stage.actor.arm(Side::Right).fingers.len() >= 5;
+            let label = format!("{name} on {}", rod.unwrap_or("rod.glb"));
+            let (hands, fingers) = check_session(&label, &mut stage, &mut out);
+            eprintln!("{label}: {hands} hands, {fingers} fingers measured");
+            if hands < 30 {
+                out.push(format!("{label}: only {hands} hands held a handle"));
+            }
+            if with_fingers && fingers < 5 * hands {
+                out.push(format!("{label}: {fingers} fingers of {hands} hands"));
+            }
+        }
+    }
+    assert!(
+        out.is_empty(),
+        "{} problems:\n{}",
+        out.len(),
+        out.join("\n")
+    );
+}
+
+fn mannequiny() -> Option<(String, std::path::PathBuf)> {
+    shared_models("grip_contact: mannequiny")
+        .map(|dir| ("mannequiny".to_string(), dir.join("mannequiny-0.3.0.glb")))
+}
+
+#[test]
+fn mannequiny_touches_every_handle_it_holds_and_nothing_passes_through() {
+    let Some(m) = mannequiny() else { return };
+    strict(&[m], &[None, Some("rod_surf.glb")]);
+}
+
+/// The issue's whole acceptance measure. Open: on the bundled angler the little finger's
+/// first bone carries the hypothenar pad, which holds the hand-bone skin 8–12 mm off the
+/// handle (palm criterion) and leaves the little finger up to 3.2 mm off; mitten palms
+/// (CesiumMan) float 7–15 mm; mannequiny's index on the baitcaster's seat is 3.0 mm off.
+#[test]
+#[ignore = "issue 33 open: palm on the angler and mittens, see the doc comment"]
+fn every_finger_touches_the_handle_and_nothing_passes_through_it() {
+    let mut rods = vec![None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")];
+    rods.dedup();
+    strict(&characters(), &rods);
+}
+
+#[test]
+fn without_the_contact_solve_the_grip_fails_the_same_measure() {
+    let mut stage = stage_on(&bundled_assets_dir().join("angler.glb"), None);
+    stage.inputs.settings.finger_contact = false;
+    let mut out = Vec::new();
+    stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
+    stage.update().unwrap();
+    let (hands, _) = problems("angler (parametric curl)", &stage, &mut out);
+    assert_eq!(hands, 2);
+    assert!(
+        out.len() >= 4,
+        "the parametric curl passes the contact measure: {out:?}"
+    );
+}
+
+#[test]
+fn the_solver_reports_what_the_export_measures() {
+    let Some((_, file)) = mannequiny() else {
+        return;
+    };
+    let mut stage = stage_on(&file, None);
+    stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
+    stage.update().unwrap();
+    let eval = *stage.evaluation().unwrap();
+    let skin = posed_skin(&stage);
+    let mut compared = 0;
+    for side in [Side::Left, Side::Right] {
+        if !eval.arms.get(side).ik.reached {
+            continue;
+        }
+        compared += 1;
+        let kind = eval.frames.grips.get(side).hold.main();
+        let m = measure(&skin, side, &handle(&stage, kind));
+        let report = &eval.arms.get(side).contact;
+        assert!(report.solved);
+        for (finger, gap) in &m.fingers {
+            let i = Finger::ALL.iter().position(|f| f == finger).unwrap();
+            let r = report.fingers[i].expect("a contact per finger");
+            assert!(r.touches, "{side:?} {finger:?}: {r:?}");
+            // The capsule's gap and the skin's differ by the capsule's fit.
+            assert!(
+                (r.gap - gap).abs() < 0.003,
+                "{side:?} {finger:?}: solver {:.1} mm, skin {:.1} mm",
+                r.gap * 1e3,
+                gap * 1e3
+            );
+        }
+    }
+    assert!(compared >= 1, "no hand reached its grip");
+}
