@@ -279,11 +279,11 @@ impl FingerContactJob<'_> {
         let mut frame = DAffine3::IDENTITY;
         let mut best = (f64::INFINITY, from);
         for (k, j) in self.joints.iter().enumerate() {
-            frame = frame * j.prev_from_joint;
+            frame *= j.prev_from_joint;
             if k == 0 && self.spread != 0.0 {
-                frame = frame * rotation(self.spread_axis, self.spread);
+                frame *= rotation(self.spread_axis, self.spread);
             }
-            frame = frame * rotation(j.axis, angles[k]);
+            frame *= rotation(j.axis, angles[k]);
             if k < from {
                 continue;
             }
@@ -324,11 +324,11 @@ impl FingerContactJob<'_> {
         let mut frame = DAffine3::IDENTITY;
         let mut out = Vec::with_capacity(self.joints.len());
         for (k, j) in self.joints.iter().enumerate() {
-            frame = frame * j.prev_from_joint;
+            frame *= j.prev_from_joint;
             if k == 0 && self.spread != 0.0 {
-                frame = frame * rotation(self.spread_axis, self.spread);
+                frame *= rotation(self.spread_axis, self.spread);
             }
-            frame = frame * rotation(j.axis, angles.get(k).copied().unwrap_or(0.0));
+            frame *= rotation(j.axis, angles.get(k).copied().unwrap_or(0.0));
             out.push(frame);
         }
         out

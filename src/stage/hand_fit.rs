@@ -59,7 +59,6 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
             }
         }
     }
-    let mut blended = blended;
     actor.arms.map(|side, arm| {
         let mut shape = HandShape::from_bones(skeleton, &actor.base, &arm.fingers);
         let hand_from_world = actor.base.world_from_bone(arm.hand).inverse();
