@@ -4,9 +4,9 @@
 //! [−2, +3] mm of the surface), the palm is within 3 mm, and no skin of the hand is deeper
 //! than 2 mm inside; mitten hands: the palm touches and nothing is deeper than 2 mm. At the
 //! seated hold and at every instant sampled across the session where a hand holds the rod or
-//! the net. Asserted for mannequiny on the bundled and the surf rod; the whole measure (the
-//! angler, mittens, the baitcaster) is the ignored test below, open in issue 33. With the
-//! contact solve switched off the same measure fails on the angler.
+//! the net. Asserted for mannequiny and the mitten characters on the bundled rod, the surf
+//! rod and the baitcaster; the whole measure (with the bundled angler) is the ignored test
+//! below, open in issue 33. With the contact solve switched off the same measure fails.
 
 mod support;
 
@@ -157,37 +157,63 @@ fn mannequiny() -> Option<(String, std::path::PathBuf)> {
         .map(|dir| ("mannequiny".to_string(), dir.join("mannequiny-0.3.0.glb")))
 }
 
+/// Every shared character and rod that holds the whole measure today: mannequiny (fingers)
+/// on all three rods, the mittens CesiumMan on all three and KayKit where its default
+/// calibration reaches at least 30 grips (the bundled rod and the baitcaster).
 #[test]
-fn mannequiny_touches_every_handle_it_holds_and_nothing_passes_through() {
-    let Some(m) = mannequiny() else { return };
-    strict(&[m], &[None, Some("rod_surf.glb")]);
+fn shared_characters_touch_every_handle_they_hold_and_nothing_passes_through() {
+    let Some(dir) = shared_models("grip_contact: shared characters") else {
+        return;
+    };
+    let all = [None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")];
+    let cases: [(&str, &str, &[Option<&str>]); 3] = [
+        ("mannequiny", "mannequiny-0.3.0.glb", &all),
+        ("CesiumMan", "CesiumMan.glb", &all),
+        (
+            "KayKit",
+            "KayKit_Mannequin/manny_med_mod.gltf",
+            &[None, Some("rod_baitcaster.glb")],
+        ),
+    ];
+    for (name, file, rods) in cases {
+        strict(&[(name.to_string(), dir.join(file))], rods);
+    }
 }
 
-/// The issue's whole acceptance measure. Open: on the bundled angler the little finger's
-/// first bone carries the hypothenar pad, which holds the hand-bone skin 8–12 mm off the
-/// handle (palm criterion) and leaves the little finger up to 3.2 mm off; mitten palms
-/// (CesiumMan) float 7–15 mm; mannequiny's index on the baitcaster's seat is 3.0 mm off.
+/// The issue's whole acceptance measure on every character and rod. Open: the bundled
+/// angler's finger-base pads stand ~1 cm out of its palm, so with every finger touching and
+/// nothing inside, its hand-bone skin stays 6–11 mm off the handle (and the front middle
+/// finger, closed to its limits, 5 mm); its thumb is 3.0 mm off on the surf rod and its index
+/// 3.1 mm on the baitcaster; RiggedFigure's palm is 2.2–2.9 mm inside at a few instants and
+/// 4.5–7 mm off at the wind-up's end; KayKit reaches only 26 grips on the surf rod.
 #[test]
-#[ignore = "issue 33 open: palm on the angler and mittens, see the doc comment"]
+#[ignore = "issue 33 open: the angler's palm and a few instants elsewhere, see the doc comment"]
 fn every_finger_touches_the_handle_and_nothing_passes_through_it() {
-    let mut rods = vec![None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")];
-    rods.dedup();
-    strict(&characters(), &rods);
+    strict(
+        &characters(),
+        &[None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")],
+    );
 }
 
 #[test]
 fn without_the_contact_solve_the_grip_fails_the_same_measure() {
-    let mut stage = stage_on(&bundled_assets_dir().join("angler.glb"), None);
-    stage.inputs.settings.finger_contact = false;
-    let mut out = Vec::new();
-    stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
-    stage.update().unwrap();
-    let (hands, _) = problems("angler (parametric curl)", &stage, &mut out);
-    assert_eq!(hands, 2);
-    assert!(
-        out.len() >= 4,
-        "the parametric curl passes the contact measure: {out:?}"
-    );
+    let mut files = vec![(
+        "angler".to_string(),
+        bundled_assets_dir().join("angler.glb"),
+    )];
+    files.extend(mannequiny());
+    for (name, file) in files {
+        let mut stage = stage_on(&file, None);
+        stage.inputs.settings.finger_contact = false;
+        let mut out = Vec::new();
+        let (hands, _) = check_session(&format!("{name} (parametric curl)"), &mut stage, &mut out);
+        assert!(hands >= 30, "{name}: {hands} hands");
+        // Most held hands fail it.
+        assert!(
+            out.len() >= hands,
+            "{name}: the parametric curl nearly passes the contact measure: {out:?}"
+        );
+    }
 }
 
 #[test]
@@ -224,4 +250,42 @@ fn the_solver_reports_what_the_export_measures() {
         }
     }
     assert!(compared >= 1, "no hand reached its grip");
+}
+
+#[test]
+#[ignore = "diagnostic: prints each hand's contact, palm and fingers at the seated hold"]
+fn print_seated_grips() {
+    let mut files = vec![(
+        "angler".to_string(),
+        bundled_assets_dir().join("angler.glb"),
+    )];
+    files.extend(characters().into_iter().skip(1));
+    for (name, file) in files {
+        let stage = stage_on(&file, None);
+        let eval = *stage.evaluation().unwrap();
+        let skin = posed_skin(&stage);
+        for side in [Side::Left, Side::Right] {
+            let kind = eval.frames.grips.get(side).hold.main();
+            let m = measure(&skin, side, &handle(&stage, kind));
+            let c = &eval.arms.get(side).contact;
+            let solver: Vec<String> = c
+                .fingers
+                .iter()
+                .map(|f| f.map_or("-".into(), |f| format!("{:.1}", f.gap * 1e3)))
+                .collect();
+            let skin: Vec<String> = m
+                .fingers
+                .iter()
+                .map(|(f, g)| format!("{f:?} {:.1}", g * 1e3))
+                .collect();
+            eprintln!(
+                "{name} {side:?} {kind:?} reached {}: palm {:.1} deepest {:.1} | skin {} | solver {}",
+                eval.arms.get(side).ik.reached,
+                m.palm * 1e3,
+                m.deepest * 1e3,
+                skin.join(", "),
+                solver.join(" ")
+            );
+        }
+    }
 }

@@ -6,7 +6,7 @@
 
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
-use super::hand_shape::{ContactFinger, HandShape};
+use super::hand_shape::{ContactFinger, HandShape, PalmPoint};
 use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob, palm_clearance};
 use crate::rig::{Finger, Transform};
 use glam::{DAffine3, DQuat, DVec3};
@@ -128,6 +128,60 @@ pub struct GripContact {
     /// Per finger, per joint: the bend as a rotation (the first joint's with its spread),
     /// composed after the joint's base rotation.
     pub bends: Vec<Vec<DQuat>>,
+    /// The palm skin the arm carries, for the pose update's correction.
+    pub palm_arm: PalmArm,
+}
+
+/// A palm point partly carried by bones outside the hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovingPoint {
+    /// The hand's and fingers' part of its skinning, hand space.
+    pub own: DVec3,
+    /// (bone, weight, the point in that bone's space at the base pose).
+    pub others: Vec<(usize, f64, DVec3)>,
+}
+
+/// The palm's correction for the arm: the wrist bends the forearm's share of the palm skin
+/// with it, which the cached grip could not know. Hand units.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PalmArm {
+    /// The handle axis point of the uncorrected grip, hand space.
+    pub origin: DVec3,
+    /// Hand space → grip frame rotation.
+    pub grip_from_hand: DQuat,
+    /// The handle radius, hand units.
+    pub radius: f64,
+    /// [`palm_clearance`] of the points the hand and fingers carry alone.
+    pub fixed_clearance: f64,
+    /// The points other bones carry too (only those that can reach the handle).
+    pub moving: Vec<MovingPoint>,
+}
+
+impl PalmArm {
+    /// How far the palm must move along the grip's palm → axis direction (hand units;
+    /// negative: toward the handle) so that its skin, with the arm's bones as `pose` has
+    /// them, just touches the handle. Precondition: the hand's and those bones' world
+    /// transforms in `pose` are current.
+    pub fn correction(&self, pose: &crate::rig::Pose, hand: usize) -> f64 {
+        if self.moving.is_empty() {
+            return 0.0;
+        }
+        let hand_from_world = pose.world_from_bone(hand).inverse();
+        let r2 = self.radius * self.radius;
+        let mut lambda = self.fixed_clearance;
+        for m in &self.moving {
+            let mut p = m.own;
+            for &(bone, w, in_bone) in &m.others {
+                let world = pose.world_from_bone(bone).transform_point3(in_bone);
+                p += hand_from_world.transform_point3(world) * w;
+            }
+            let q = self.grip_from_hand * (p - self.origin);
+            if q.x * q.x < r2 {
+                lambda = lambda.max(q.z + (r2 - q.x * q.x).sqrt());
+            }
+        }
+        if lambda.is_finite() { lambda } else { 0.0 }
+    }
 }
 
 impl GripContact {
@@ -148,18 +202,22 @@ impl GripContact {
 
 #[derive(Clone, Debug, PartialEq)]
 struct Key {
+    // Compared in this order: the cheap fields that differ most first.
     kind: GripKind,
-    hand_from_grip: Transform,
+    correction: i32,
     radius: f64,
+    hand_from_grip: Transform,
     style: GripStyle,
     hand: HandCalibration,
 }
 
-/// The last contact per grip kind of one hand: a pose update reuses it while its inputs are
-/// the same (exact comparison), so closing the fingers costs nothing while nothing changes.
+/// The solved grips of one hand, per grip kind and arm correction: a pose update reuses them
+/// while their inputs are the same (exact comparison), so closing the fingers costs nothing
+/// while nothing changes. The least recently used entry goes when it is full.
 #[derive(Clone, Debug, Default)]
 pub struct ContactCache {
-    entries: Vec<(Key, GripContact)>,
+    entries: Vec<(Key, GripContact, u64)>,
+    clock: u64,
 }
 
 /// What [`ContactCache::contact`] needs of the hand.
@@ -174,31 +232,15 @@ pub struct HandContactInputs<'a> {
     pub full_curls: &'a [Vec<f64>],
     /// World scale of the hand bone.
     pub hand_scale: f64,
+    /// Wrist to middle knuckle, hand units.
+    pub palm_length: f64,
 }
 
 impl ContactCache {
-    /// The contact of the hand on `kind` with the palm frame `hand_from_grip` (hand space,
-    /// calibration applied), from the cache or solved now.
-    pub fn contact(
-        &mut self,
-        inputs: &HandContactInputs<'_>,
-        kind: GripKind,
-        gear: &Gear,
-        hand_from_grip: &Transform,
-        hand: &HandCalibration,
-    ) -> &GripContact {
-        let key = Key {
-            kind,
-            hand_from_grip: *hand_from_grip,
-            radius: grip_radius(kind, gear),
-            style: GripStyle::for_grip(kind, gear, hand.stem_index_middle),
-            hand: *hand,
-        };
-        let i = self.index(inputs, key);
-        &self.entries[i].1
-    }
-
-    /// The contacts on both grips of a hold (`from`, `to`), as [`ContactCache::contact`].
+    /// The contacts on both grips of a hold (`from`, `to`) with the palm frame
+    /// `hand_from_grip` (hand space, calibration applied), the palm moved by `correction`
+    /// steps of [`CORRECTION_STEP`] along the grip's palm → axis direction (the arm's
+    /// correction, see [`PalmArm`]); from the cache or solved now.
     pub fn pair(
         &mut self,
         inputs: &HandContactInputs<'_>,
@@ -206,57 +248,60 @@ impl ContactCache {
         gear: &Gear,
         hand_from_grip: &Transform,
         hand: &HandCalibration,
+        correction: i32,
     ) -> (&GripContact, &GripContact) {
-        if self.entries.len() + 2 > CACHE_SIZE {
-            self.entries.clear();
-        }
         let key = |kind| Key {
             kind,
-            hand_from_grip: *hand_from_grip,
+            correction,
             radius: grip_radius(kind, gear),
+            hand_from_grip: *hand_from_grip,
             style: GripStyle::for_grip(kind, gear, hand.stem_index_middle),
             hand: *hand,
         };
-        let i = self.index(inputs, key(kinds.0));
-        let j = self.index(inputs, key(kinds.1));
+        let (ki, kj) = (key(kinds.0), key(kinds.1));
+        self.clock += 1;
+        self.index(inputs, &ki);
+        let j = self.index(inputs, &kj);
+        // `ki` is the newest but one: the insertion of `kj` did not evict it.
+        let i = self.find(&ki).unwrap_or(j);
         (&self.entries[i].1, &self.entries[j].1)
     }
 
-    fn index(&mut self, inputs: &HandContactInputs<'_>, key: Key) -> usize {
-        if let Some(i) = self.entries.iter().position(|(k, _)| *k == key) {
+    fn find(&self, key: &Key) -> Option<usize> {
+        self.entries.iter().position(|(k, _, _)| k == key)
+    }
+
+    fn index(&mut self, inputs: &HandContactInputs<'_>, key: &Key) -> usize {
+        if let Some(i) = self.find(key) {
+            self.entries[i].2 = self.clock;
             return i;
         }
+        let contact = solve_grip(inputs, key);
         if self.entries.len() >= CACHE_SIZE {
-            self.entries.remove(0);
+            let oldest = (0..self.entries.len())
+                .filter(|&i| self.entries[i].2 != self.clock)
+                .min_by_key(|&i| self.entries[i].2)
+                .unwrap_or(0);
+            self.entries[oldest] = (key.clone(), contact, self.clock);
+            return oldest;
         }
-        let contact = solve_grip(inputs, &key);
-        self.entries.push((key, contact));
+        self.entries.push((key.clone(), contact, self.clock));
         self.entries.len() - 1
     }
 }
 
-/// Grip contacts kept per hand: every grip kind twice (two calibrations side by side).
-const CACHE_SIZE: usize = 8;
+/// Grip contacts kept per hand: the grip kinds at the arm corrections a session visits.
+const CACHE_SIZE: usize = 64;
 
 fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
     let scale = inputs.hand_scale.max(1e-12);
     let radius = key.radius / scale;
     let rot = key.hand_from_grip.rotation;
     let t = key.hand_from_grip.translation;
-    let (gy, gz) = (rot * DVec3::Y, rot * DVec3::Z);
+    let gy = rot * DVec3::Y;
+    let inv = rot.inverse();
+    let palm_rests = key.kind != GripKind::ReelHandle;
     let mut shift = DVec3::ZERO;
-    if key.kind != GripKind::ReelHandle {
-        let inv = rot.inverse();
-        let palm: Vec<DVec3> = inputs
-            .shape
-            .palm_in_hand
-            .iter()
-            .map(|p| inv * (*p - t))
-            .collect();
-        if let Some(l) = palm_clearance(&palm, radius) {
-            shift += gz * l;
-        }
-    }
     if let Some((a, b)) = key.style.stem_between {
         let along = |f: Finger| {
             inputs
@@ -269,63 +314,41 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
             shift += gy * (0.5 * (ya + yb));
         }
     }
-    let mut out = solve_fingers(inputs, key, t + shift, radius, gy, gz);
-    // The palm's creases bend with the fingers: skin them with the fingers' frames, and where
-    // they would sink into the handle move the palm out and close the fingers again.
-    if key.kind != GripKind::ReelHandle && !inputs.shape.palm_blended.is_empty() {
-        let frames: Vec<Vec<DAffine3>> = inputs
-            .fingers
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                finger_job(
-                    f,
-                    out.spreads[i],
-                    Cylinder {
-                        point: t,
-                        axis: gy,
-                        radius,
-                    },
-                )
-                .frames(&out.angles[i])
+    // Where along the palm the handle lies: where the palm's own skin can touch it without a
+    // finger's base pad in the way (the pads stand out of the palm near the knuckles) and
+    // every finger reaches round it.
+    // Chosen with the arm as at the base pose, so every arm correction keeps the same place.
+    if palm_rests {
+        let gx = rot * DVec3::X;
+        let step = PALM_SEARCH_STEP * inputs.palm_length;
+        let best = (-3i32..=2)
+            .map(|k| {
+                let along = gx * (step * f64::from(k));
+                let placed = place(inputs, key, shift + along, 0);
+                // The palm floating, or a finger closed to its limits short of the handle.
+                let short = placed
+                    .out
+                    .contacts
+                    .iter()
+                    .flatten()
+                    .map(|c| c.gap.max(0.0))
+                    .fold(0.0, f64::max);
+                // Half-millimetre steps: places that differ less are equal, and the nearest
+                // to the palm frame's own wins.
+                let cost = ((placed.float + short) / PLACE_RESOLUTION).round() as i64;
+                (cost, k.unsigned_abs(), along)
             })
-            .collect();
-        let inv = rot.inverse();
-        let origin = t + shift;
-        let creases: Vec<DVec3> = inputs
-            .shape
-            .palm_blended
-            .iter()
-            .map(|b| {
-                let mut p = b.palm.1 * b.palm.0;
-                for &(f, k, w, in_joint) in &b.segments {
-                    p += frames[f][k].transform_point3(in_joint) * w;
-                }
-                inv * (p - origin)
-            })
-            .collect();
-        if let Some(l) = palm_clearance(&creases, radius).filter(|l| *l > 0.0) {
-            shift += gz * l;
-            out = solve_fingers(inputs, key, t + shift, radius, gy, gz);
+            .min_by_key(|c| (c.0, c.1));
+        if let Some((_, _, along)) = best {
+            shift += along;
         }
     }
-    // A finger whose base is inside the handle even open (the palm's side bulk carried by
-    // the finger's first bone) moves the palm out by its depth, a few times at most.
-    for _ in 0..3 {
-        let deficit = out
-            .contacts
-            .iter()
-            .flatten()
-            .filter(|c| c.state == ContactState::Inside)
-            .map(|c| -c.gap / scale)
-            .fold(0.0, f64::max);
-        if deficit <= 0.0 || key.kind == GripKind::ReelHandle {
-            break;
-        }
-        shift += gz * deficit;
-        out = solve_fingers(inputs, key, t + shift, radius, gy, gz);
-    }
+    let placed = place(inputs, key, shift, key.correction);
+    let (mut out, shift, palm_shift) = (placed.out, placed.shift, placed.palm_shift);
     out.palm_shift_in_hand = shift;
+    if palm_rests {
+        out.palm_arm = palm_arm_points(inputs, &out, t + palm_shift, inv, radius, scale);
+    }
     for (finger, (angles, spread)) in inputs
         .fingers
         .iter()
@@ -346,6 +369,178 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
     out
 }
 
+/// The steps of the search for where along the palm the handle lies, as a share of the palm's
+/// length (wrist to middle knuckle): six places from 0.3 toward the wrist to 0.2 toward the
+/// fingers.
+const PALM_SEARCH_STEP: f64 = 0.1;
+/// Places whose palm float and finger gaps differ by less than this (metres) are equal.
+const PLACE_RESOLUTION: f64 = 5e-4;
+
+/// A grip placed on the palm: the fingers closed, the palm's shift, where its skin rests, and
+/// how far the palm floats above the handle (hand units).
+struct Placed {
+    out: GripContact,
+    shift: DVec3,
+    palm_shift: DVec3,
+    float: f64,
+}
+
+/// Places the palm on the handle with the grip origin moved by `start` (hand space) and the
+/// arm's `correction`: the palm rests where its skin with the fingers straight touches; closed
+/// fingers move the creases at the knuckles, and a finger inside whichever way it turns moves
+/// the palm out from there. The arm's correction (measured with the creases of the
+/// uncorrected grip) replaces the creases' share.
+fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i32) -> Placed {
+    let scale = inputs.hand_scale.max(1e-12);
+    let radius = key.radius / scale;
+    let rot = key.hand_from_grip.rotation;
+    let t = key.hand_from_grip.translation;
+    let (gy, gz) = (rot * DVec3::Y, rot * DVec3::Z);
+    let inv = rot.inverse();
+    let palm_rests = key.kind != GripKind::ReelHandle;
+    let palm_at = |out: Option<&GripContact>| -> Vec<DVec3> {
+        let frames = out.map(|o| finger_frames(inputs, o, t, gy, radius));
+        inputs
+            .shape
+            .palm
+            .iter()
+            .map(|p| inv * (palm_in_hand(p, frames.as_deref()) - t))
+            .collect()
+    };
+    let clearance = |points: &[DVec3], shift: DVec3| {
+        let along = inv * shift;
+        let moved: Vec<DVec3> = points.iter().map(|q| *q - along).collect();
+        palm_clearance(&moved, radius)
+    };
+    let mut palm_shift = start;
+    if palm_rests && let Some(l) = clearance(&palm_at(None), start) {
+        palm_shift += gz * l;
+    }
+    let mut extra = f64::from(correction) * CORRECTION_STEP / scale;
+    let mut floor = f64::NEG_INFINITY;
+    let mut crease = extra;
+    let mut out;
+    let mut rounds = 0;
+    loop {
+        let shift = palm_shift + gz * extra;
+        out = solve_fingers(inputs, key, t + shift, radius, gy, gz);
+        rounds += 1;
+        if !palm_rests {
+            break;
+        }
+        crease = if correction == 0 {
+            clearance(&palm_at(Some(&out)), palm_shift).unwrap_or(0.0)
+        } else {
+            f64::from(correction) * CORRECTION_STEP / scale
+        };
+        let deficit = out
+            .contacts
+            .iter()
+            .flatten()
+            .filter(|c| c.state == ContactState::Inside)
+            .map(|c| -c.gap / scale)
+            .fold(0.0, f64::max);
+        let next = if deficit > 0.0 {
+            floor = extra + deficit;
+            floor
+        } else {
+            crease.max(floor)
+        };
+        if (next - extra).abs() <= 1e-4 * radius || rounds > 5 {
+            break;
+        }
+        extra = next;
+    }
+    Placed {
+        shift: palm_shift + gz * extra,
+        palm_shift,
+        float: (extra - crease).max(0.0) * scale,
+        out,
+    }
+}
+
+/// The step of the arm's correction of the palm placement, metres: the pose update rounds the
+/// correction to it, so the solved grips it asks for repeat.
+pub const CORRECTION_STEP: f64 = 2.5e-4;
+
+/// The fingers' joint frames (hand space) of a solved grip.
+fn finger_frames(
+    inputs: &HandContactInputs<'_>,
+    out: &GripContact,
+    t: DVec3,
+    gy: DVec3,
+    radius: f64,
+) -> Vec<Vec<DAffine3>> {
+    let cylinder = Cylinder {
+        point: t,
+        axis: gy,
+        radius,
+    };
+    inputs
+        .fingers
+        .iter()
+        .enumerate()
+        .map(|(i, f)| finger_job(f, out.spreads[i], cylinder).frames(&out.angles[i]))
+        .collect()
+}
+
+/// A palm point in hand space with the fingers at `frames` (straight without) and the other
+/// bones rigid with the hand, as at the base pose.
+fn palm_in_hand(p: &PalmPoint, frames: Option<&[Vec<DAffine3>]>) -> DVec3 {
+    let mut at = p.in_hand * (p.hand_weight + p.others.iter().map(|o| o.1).sum::<f64>());
+    for &(f, k, w, in_joint) in &p.segments {
+        at += match frames {
+            Some(fr) => fr[f][k].transform_point3(in_joint) * w,
+            None => p.in_hand * w,
+        };
+    }
+    at
+}
+
+/// What the pose update needs to correct the palm for the arm: the palm points that other
+/// bones carry (the forearm at the wrist), with the rest of their skinning done, and the
+/// clearance of all the others, relative to the axis through `origin` (hand units).
+fn palm_arm_points(
+    inputs: &HandContactInputs<'_>,
+    out: &GripContact,
+    origin: DVec3,
+    inv: DQuat,
+    radius: f64,
+    scale: f64,
+) -> PalmArm {
+    let gy = inv.inverse() * DVec3::Y;
+    let frames = finger_frames(inputs, out, origin, gy, radius);
+    let mut fixed = Vec::new();
+    let mut moving = Vec::new();
+    for p in &inputs.shape.palm {
+        let mut own = p.in_hand * p.hand_weight;
+        for &(f, k, w, in_joint) in &p.segments {
+            own += frames[f][k].transform_point3(in_joint) * w;
+        }
+        let w_others: f64 = p.others.iter().map(|o| o.1).sum();
+        let rigid = inv * (own + p.in_hand * w_others - origin);
+        if w_others <= 0.0 {
+            fixed.push(rigid);
+            continue;
+        }
+        // How far the arm can carry it: its share of a 15 cm lever.
+        let reach = w_others * 0.15 / scale;
+        if rigid.x.abs() < radius + reach && rigid.z + radius + reach > 0.0 {
+            moving.push(MovingPoint {
+                own,
+                others: p.others.clone(),
+            });
+        }
+    }
+    PalmArm {
+        origin,
+        grip_from_hand: inv,
+        radius,
+        fixed_clearance: palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY),
+        moving,
+    }
+}
+
 /// The fingers of `inputs` closed on the grip whose axis passes through `origin` (hand space).
 fn solve_fingers(
     inputs: &HandContactInputs<'_>,
@@ -362,6 +557,7 @@ fn solve_fingers(
         spreads: Vec::with_capacity(inputs.fingers.len()),
         contacts: Vec::with_capacity(inputs.fingers.len()),
         bends: Vec::with_capacity(inputs.fingers.len()),
+        palm_arm: PalmArm::default(),
     };
     for (i, finger) in inputs.fingers.iter().enumerate() {
         let f = finger.finger.unwrap_or(Finger::Index);

@@ -14,25 +14,27 @@ pub struct HandShape {
     /// Per finger (in `ArmRig::fingers` order), per joint: the segment's capsules in the
     /// joint's bone space, base → tip.
     pub fingers: Vec<Vec<[Capsule; SEGMENT_PIECES]>>,
-    /// Skin points of the palm (the hand bone and the palm bones beside it), in hand-bone
-    /// space: where a handle across the palm must not go.
-    pub palm_in_hand: Vec<DVec3>,
-    /// Palm points that the fingers also carry (the creases at the knuckles): where they are
-    /// depends on the fingers' bends.
-    pub palm_blended: Vec<BlendedPoint>,
+    /// The palm's skin: every vertex that the hand (and the palm bones beside it) carries
+    /// most of, with what else carries it.
+    pub palm: Vec<PalmPoint>,
     /// True when the capsules and palm came from the character's skin.
     pub from_skin: bool,
 }
 
-/// A palm point carried partly by finger segments, skinned in hand space as glTF's linear
-/// blend skinning does once the fingers' frames are known.
+/// A vertex of the palm's skin, skinned in hand space as glTF's linear blend skinning does
+/// once the fingers' and the arm's frames are known. Weights sum to 1.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BlendedPoint {
-    /// The palm's share of the weight and the point in hand space.
-    pub palm: (f64, DVec3),
+pub struct PalmPoint {
+    /// Where the vertex is at the base pose, hand space.
+    pub in_hand: DVec3,
+    /// The share the hand and its palm bones carry.
+    pub hand_weight: f64,
     /// Each finger segment's share: (finger index in `ArmRig::fingers`, joint, weight, the
-    /// point in that joint's bone space at the base pose).
+    /// vertex in that joint's bone space at the base pose).
     pub segments: Vec<(usize, usize, f64, DVec3)>,
+    /// Every other bone's share (the forearm's, at the wrist): (bone, weight, the vertex in
+    /// that bone's space at the base pose). Where these carry it depends on the arm's pose.
+    pub others: Vec<(usize, f64, DVec3)>,
 }
 
 /// One finger ready for [`crate::ik::grip_contact::FingerContactJob`].
@@ -85,8 +87,7 @@ impl HandShape {
             .collect();
         Self {
             fingers,
-            palm_in_hand: Vec::new(),
-            palm_blended: Vec::new(),
+            palm: Vec::new(),
             from_skin: false,
         }
     }

@@ -8,7 +8,9 @@
 use super::actor::{ActorRig, ArmRig};
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::ccd_arm::{CcdArmWork, solve_ccd_arm};
-use super::hand_contact::{ContactCache, GripContact, HandContact, HandContactInputs};
+use super::hand_contact::{
+    CORRECTION_STEP, ContactCache, GripContact, HandContact, HandContactInputs,
+};
 use super::inputs::PoseInputs;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::ArmSolverKind;
@@ -185,88 +187,78 @@ impl Poser {
         let skel = &actor.skeleton;
         // Convert to world.
         let world_from_grip = world_from_actor.compose_rigid(&grip.actor_from_grip);
-        let mut hand_from_grip = arm.hand_frame.hand_from_grip;
-        hand_from_grip.translation += hand_cal.palm_offset_in_hand;
-        hand_from_grip.rotation = (hand_from_grip.rotation * hand_cal.palm_correction).normalize();
-        // Contact grips: the palm on the handle's surface, the fingers closed on it (from the
-        // cache while the hand's inputs stay), for both grips of a hold.
-        let contact = settings.finger_contact.then(|| {
-            let inputs = HandContactInputs {
-                fingers: &arm.contact,
-                shape: &arm.shape,
-                full_curls: &arm.full_curls,
-                hand_scale: arm.hand_scale,
-            };
-            self.contacts.get_mut(side).pair(
-                &inputs,
-                (grip.hold.from, grip.hold.to),
-                &actor.gear,
-                &hand_from_grip,
-                hand_cal,
-            )
-        });
-        if let Some((from, to)) = contact {
-            hand_from_grip.translation += from
-                .palm_shift_in_hand
-                .lerp(to.palm_shift_in_hand, grip.hold.blend);
-        }
-        // The hand's desired world frame: world_from_grip · grip_from_hand. The translation of
-        // hand_from_grip is in hand-bone units, so it goes through the hand's world scale.
-        let hand_scale = pose.world_from_bone(arm.hand).matrix3.x_axis.length();
-        let hand_rotation =
-            (world_from_grip.rotation * hand_from_grip.rotation.inverse()).normalize();
-        let wrist_target =
-            world_from_grip.translation - hand_rotation * (hand_from_grip.translation * hand_scale);
+        let hand_from_grip = arm_hand_from_grip(arm, hand_cal);
         let pole_in_actor = calib.poles.get(side).at(state.phase, state.t_clamped());
         let pole_in_world = world_from_actor.to_affine().transform_point3(pole_in_actor);
-
-        let arm_settings = settings.arm(side);
-        let job = TwoBoneJob {
-            weight: settings.weight,
-            soften: settings.soften,
-            elbow_limit: Some(settings.effective_elbow_limit(side)),
-            twist: arm_settings.twist,
-            ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
+        let contact_inputs = HandContactInputs {
+            fingers: &arm.contact,
+            shape: &arm.shape,
+            full_curls: &arm.full_curls,
+            hand_scale: arm.hand_scale,
+            palm_length: arm.hand_frame.palm_length / arm.hand_scale,
         };
-        // The same chain checks for both solvers (indices, chain, uniform scale, segments);
-        // the arm subtree is refreshed once, after palm and fingers.
-        let arm_error = |source| SessionError::Arm { side: name, source };
-        let (ik, solver) = match arm_settings.solver {
-            ArmSolverKind::TwoBone => {
-                ArmIk::from_two_bone(&job.solve_chain(skel, pose).map_err(arm_error)?)
+        let kinds = (grip.hold.from, grip.hold.to);
+        let w = grip.hold.blend;
+        let holding = (w == 0.0 || w == 1.0 || kinds.0 == kinds.1) && grip.opening == 1.0;
+        // Contact grips: the palm on the handle's surface, the fingers closed on it (from the
+        // cache while the hand's inputs stay). The grip is solved with the arm's bones where
+        // the base pose has them; once the arm is solved, the palm skin the forearm carries is
+        // where the wrist put it, so a hand on one grip is solved once more with the palm
+        // corrected (rounded to CORRECTION_STEP, so the corrected grips repeat).
+        let mut correction = 0;
+        let (ik, solver, wrist_target, palm_turn) = loop {
+            let mut hand_from_grip = hand_from_grip;
+            if settings.finger_contact {
+                let (from, to) = self.contacts.get_mut(side).pair(
+                    &contact_inputs,
+                    kinds,
+                    &actor.gear,
+                    &hand_from_grip,
+                    hand_cal,
+                    correction,
+                );
+                hand_from_grip.translation +=
+                    from.palm_shift_in_hand.lerp(to.palm_shift_in_hand, w);
             }
-            ArmSolverKind::Ccd => {
-                job.validate(skel, pose).map_err(arm_error)?;
-                let (ccd, ik) = solve_ccd_arm(
-                    &mut self.ccd,
-                    skel,
-                    pose,
-                    arm,
-                    settings,
-                    wrist_target,
-                    pole_in_world,
-                )
-                .map_err(|problem| SessionError::Ccd {
-                    side: name,
-                    problem,
-                })?;
-                (ik, SolverDetail::Ccd(ccd))
+            let (ik, solver, wrist_target, palm_turn) = solve_arm_and_palm(
+                &mut self.ccd,
+                actor,
+                arm,
+                settings,
+                &world_from_grip,
+                &hand_from_grip,
+                pole_in_world,
+                pose,
+            )?;
+            if settings.finger_contact && holding && correction == 0 {
+                let (from, to) = self.contacts.get_mut(side).pair(
+                    &contact_inputs,
+                    kinds,
+                    &actor.gear,
+                    &arm_hand_from_grip(arm, hand_cal),
+                    hand_cal,
+                    correction,
+                );
+                let on = if w < 0.5 { from } else { to };
+                let moved = on.palm_arm.correction(pose, arm.hand) * arm.hand_scale;
+                let steps = (moved / CORRECTION_STEP).round();
+                if steps.abs() >= 1.0 && steps.abs() < 400.0 {
+                    correction = steps as i32;
+                    restore_arm(actor, arm, pose);
+                    continue;
+                }
             }
+            break (ik, solver, wrist_target, palm_turn);
         };
-
-        let palm = PalmJob {
-            hand: arm.hand,
-            grip_in_hand: hand_from_grip.rotation,
-            grip_rotation_in_world: world_from_grip.rotation,
-            weight: settings.weight,
-        };
-        let hand_before = *pose.local(arm.hand);
-        let palm_turn = palm
-            .turn_hand(skel, pose)
-            .map_err(|source| SessionError::Hand { side: name, source })?;
-        turn_hand_group(pose, arm, &hand_before);
-
-        if let Some((from, to)) = contact {
+        if settings.finger_contact {
+            let (from, to) = self.contacts.get_mut(side).pair(
+                &contact_inputs,
+                kinds,
+                &actor.gear,
+                &arm_hand_from_grip(arm, hand_cal),
+                hand_cal,
+                correction,
+            );
             let hand_contact = close_fingers(pose, arm, from, to, grip);
             pose.refresh_subtree(skel, arm.upper);
             return Ok(self.finish_arm(
@@ -334,6 +326,96 @@ impl Poser {
             contact,
         }
     }
+}
+
+/// The hand's palm frame with its calibration (hand space).
+fn arm_hand_from_grip(arm: &ArmRig, hand_cal: &super::calibration::HandCalibration) -> Transform {
+    let mut hand_from_grip = arm.hand_frame.hand_from_grip;
+    hand_from_grip.translation += hand_cal.palm_offset_in_hand;
+    hand_from_grip.rotation = (hand_from_grip.rotation * hand_cal.palm_correction).normalize();
+    hand_from_grip
+}
+
+/// The arm's bones back at their base locals (world transforms refreshed), for a second solve.
+fn restore_arm(actor: &ActorRig, arm: &ArmRig, pose: &mut Pose) {
+    let skel = &actor.skeleton;
+    for &b in [arm.upper, arm.fore, arm.hand]
+        .iter()
+        .chain(&arm.hand_group)
+    {
+        pose.set_local(b, *actor.base.local(b));
+    }
+    // Bones between the links (twist bones) keep their base locals; refresh the path.
+    pose.refresh_subtree(skel, arm.upper);
+}
+
+/// The arm's solver onto the wrist target that puts `hand_from_grip` on the grip, then the
+/// palm turned to it: (what the arm did, its detail, the wrist target, the palm's turn).
+#[allow(clippy::too_many_arguments)]
+fn solve_arm_and_palm(
+    ccd_work: &mut CcdArmWork,
+    actor: &ActorRig,
+    arm: &ArmRig,
+    settings: &super::settings::SolverSettings,
+    world_from_grip: &Transform,
+    hand_from_grip: &Transform,
+    pole_in_world: DVec3,
+    pose: &mut Pose,
+) -> Result<(ArmIk, SolverDetail, DVec3, f64), SessionError> {
+    let skel = &actor.skeleton;
+    let side = arm.side;
+    let name = side.name();
+    // The hand's desired world frame: world_from_grip · grip_from_hand. The translation of
+    // hand_from_grip is in hand-bone units, so it goes through the hand's world scale.
+    let hand_scale = pose.world_from_bone(arm.hand).matrix3.x_axis.length();
+    let hand_rotation = (world_from_grip.rotation * hand_from_grip.rotation.inverse()).normalize();
+    let wrist_target =
+        world_from_grip.translation - hand_rotation * (hand_from_grip.translation * hand_scale);
+    let arm_settings = settings.arm(side);
+    let job = TwoBoneJob {
+        weight: settings.weight,
+        soften: settings.soften,
+        elbow_limit: Some(settings.effective_elbow_limit(side)),
+        twist: arm_settings.twist,
+        ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
+    };
+    // The same chain checks for both solvers (indices, chain, uniform scale, segments);
+    // the arm subtree is refreshed once, after palm and fingers.
+    let arm_error = |source| SessionError::Arm { side: name, source };
+    let (ik, solver) = match arm_settings.solver {
+        ArmSolverKind::TwoBone => {
+            ArmIk::from_two_bone(&job.solve_chain(skel, pose).map_err(arm_error)?)
+        }
+        ArmSolverKind::Ccd => {
+            job.validate(skel, pose).map_err(arm_error)?;
+            let (ccd, ik) = solve_ccd_arm(
+                ccd_work,
+                skel,
+                pose,
+                arm,
+                settings,
+                wrist_target,
+                pole_in_world,
+            )
+            .map_err(|problem| SessionError::Ccd {
+                side: name,
+                problem,
+            })?;
+            (ik, SolverDetail::Ccd(ccd))
+        }
+    };
+    let palm = PalmJob {
+        hand: arm.hand,
+        grip_in_hand: hand_from_grip.rotation,
+        grip_rotation_in_world: world_from_grip.rotation,
+        weight: settings.weight,
+    };
+    let hand_before = *pose.local(arm.hand);
+    let palm_turn = palm
+        .turn_hand(skel, pose)
+        .map_err(|source| SessionError::Hand { side: name, source })?;
+    turn_hand_group(pose, arm, &hand_before);
+    Ok((ik, solver, wrist_target, palm_turn))
 }
 
 /// Bends every finger by its contact grip: on one grip at full closing, the kept bends; while

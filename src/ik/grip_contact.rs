@@ -212,9 +212,24 @@ impl FingerContactJob<'_> {
             };
             let (g0, _) = at(0.0, &mut angles);
             if g0 < 0.0 {
-                // Inside at the start: open until out (the smallest opening that is out).
-                let (s, _) = self.first_crossing(&at, &mut angles, -1.0, |g| g >= 0.0);
-                at(s.unwrap_or(-1.0), &mut angles);
+                // Inside at the start: the smallest turn that is out, opening or closing (skin
+                // behind a joint, such as the pad at a finger's base, leaves by closing).
+                let open = self.first_crossing(&at, &mut angles, -1.0, |g| g >= 0.0).0;
+                let close = self.first_crossing(&at, &mut angles, 1.0, |g| g >= 0.0).0;
+                match (open, close) {
+                    (_, Some(c)) if open.is_none_or(|o| c < -o) && report.stages < 8 => {
+                        // Out by closing: close on from there until the next touch.
+                        at(c, &mut angles);
+                        start.copy_from_slice(&angles);
+                        continue;
+                    }
+                    (Some(o), _) => {
+                        at(o, &mut angles);
+                    }
+                    _ => {
+                        at(-1.0, &mut angles);
+                    }
+                }
                 break;
             }
             let (Some(s), touching) = self.first_crossing(&at, &mut angles, 1.0, |g| g <= 0.0)

@@ -4,16 +4,12 @@
 //! and each segment gets a capsule round its bone: the axis through the middle of its
 //! cross-sections, the radius of its skin on the palm side (the side that meets a handle).
 
-use crate::fishing::hand_shape::BlendedPoint;
+use crate::fishing::hand_shape::PalmPoint;
 use crate::fishing::{ActorRig, ArmRig, HandShape, PerSide};
 use crate::gltf_io::{self, Character};
 use crate::ik::grip_contact::{Capsule, SEGMENT_PIECES};
 use crate::rig::{Side, Skeleton};
 use glam::DVec3;
-
-/// The least share of a vertex's skin weight the palm must carry for the vertex to count as
-/// the palm's.
-const PALM_SHARE: f64 = 0.85;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Owner {
@@ -26,8 +22,7 @@ enum Owner {
 pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> {
     let skeleton = &actor.skeleton;
     let owners = owners(skeleton, actor);
-    let mut palm: PerSide<Vec<DVec3>> = PerSide::default();
-    let mut blended: PerSide<Vec<BlendedPoint>> = PerSide::default();
+    let mut palm: PerSide<Vec<PalmPoint>> = PerSide::default();
     let mut segments: PerSide<Vec<Vec<Vec<DVec3>>>> = actor.arms.map(|_, arm| {
         arm.fingers
             .iter()
@@ -39,20 +34,15 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
         for (p, prim) in mesh.primitives.iter().enumerate() {
             let positions = gltf_io::skin_positions(character, &actor.base, m, p);
             for (v, pos) in positions.iter().enumerate() {
-                let Some((owner, share)) = owner_of_vertex(&owners, mesh.node, skin, prim, v)
-                else {
+                let Some((owner, _)) = owner_of_vertex(&owners, mesh.node, skin, prim, v) else {
                     continue;
                 };
                 let world = DVec3::from_array(pos.map(f64::from));
                 match owner {
-                    // The palm's points are those the palm carries alone; those it shares
-                    // with fingers only are skinned with the fingers' bends; a vertex blended
-                    // with the forearm does not move with the hand.
-                    Owner::Palm(side) if share >= PALM_SHARE => palm.get_mut(side).push(world),
                     Owner::Palm(side) => {
-                        if let Some(b) = blended_point(&owners, skin, prim, v, world, actor, side) {
-                            blended.get_mut(side).push(b);
-                        }
+                        let point =
+                            palm_point(&owners, skin, prim, v, world, actor, side, mesh.node);
+                        palm.get_mut(side).push(point);
                     }
                     Owner::Segment(side, f, k) => segments.get_mut(side)[f][k].push(world),
                 }
@@ -61,14 +51,8 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
     }
     actor.arms.map(|side, arm| {
         let mut shape = HandShape::from_bones(skeleton, &actor.base, &arm.fingers);
-        let hand_from_world = actor.base.world_from_bone(arm.hand).inverse();
-        shape.palm_in_hand = palm
-            .get(side)
-            .iter()
-            .map(|p| hand_from_world.transform_point3(*p))
-            .collect();
-        shape.palm_blended = std::mem::take(blended.get_mut(side));
-        let mut any = !shape.palm_in_hand.is_empty();
+        shape.palm = std::mem::take(palm.get_mut(side));
+        let mut any = !shape.palm.is_empty();
         for (f, (_, chain)) in arm.fingers.iter().enumerate() {
             for (k, &joint) in chain.joints.iter().enumerate() {
                 let points = &segments.get(side)[f][k];
@@ -79,7 +63,10 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
                     .collect();
                 let bone_capsule = shape.fingers[f][k][0];
                 let axis = chain.bend_axes_in_bone[k].normalize();
-                if let Some(c) = fit_capsules(&local, bone_capsule, axis) {
+                // A thumb lies along the handle and meets it with its side: its whole
+                // cross-section counts (within 60° of the palm side), not its reach alone.
+                let round = arm.fingers[f].0 == crate::rig::Finger::Thumb;
+                if let Some(c) = fit_capsules(&local, bone_capsule, axis, round) {
                     shape.fingers[f][k] = c;
                     any = true;
                 }
@@ -144,9 +131,10 @@ fn owner_of_vertex(
     Some((owner?, w / total.max(1e-12)))
 }
 
-/// A palm vertex shared with finger segments of the same hand (and nothing else: not the
-/// forearm), with each part's share and the point in that part's bone space.
-fn blended_point(
+/// A palm vertex with every part that carries it (see [`PalmPoint`]); a rigid part of the
+/// hand is carried by the hand alone.
+#[allow(clippy::too_many_arguments)]
+fn palm_point(
     owners: &[Option<Owner>],
     skin: Option<&gltf_io::Skin>,
     prim: &gltf_io::Primitive,
@@ -154,42 +142,42 @@ fn blended_point(
     world: DVec3,
     actor: &ActorRig,
     side: Side,
-) -> Option<BlendedPoint> {
-    let (skin, joints, weights) = (skin?, prim.joints.as_ref()?, prim.weights.as_ref()?);
+    node: usize,
+) -> PalmPoint {
     let arm = actor.arm(side);
-    let hand_from_world = actor.base.world_from_bone(arm.hand).inverse();
-    let mut palm = 0.0;
-    let mut segments = Vec::new();
-    let mut total = 0.0;
-    for k in 0..4 {
-        let w = f64::from(weights[v][k]);
-        if w <= 0.0 {
-            continue;
-        }
-        total += w;
-        let bone = *skin.joints.get(joints[v][k] as usize)?;
-        match owners.get(bone).copied().flatten()? {
-            Owner::Palm(s) if s == side => palm += w,
-            Owner::Segment(s, f, j) if s == side => {
-                let joint = arm.fingers[f].1.joints[j];
-                let in_joint = actor
-                    .base
-                    .world_from_bone(joint)
-                    .inverse()
-                    .transform_point3(world);
-                segments.push((f, j, w, in_joint));
+    let base = &actor.base;
+    let in_hand = base
+        .world_from_bone(arm.hand)
+        .inverse()
+        .transform_point3(world);
+    let mut point = PalmPoint {
+        in_hand,
+        hand_weight: 0.0,
+        segments: Vec::new(),
+        others: Vec::new(),
+    };
+    let parts: Vec<(usize, f64)> = match (skin, &prim.joints, &prim.weights) {
+        (Some(skin), Some(j), Some(w)) => (0..4)
+            .filter(|&k| w[v][k] > 0.0)
+            .filter_map(|k| Some((*skin.joints.get(j[v][k] as usize)?, f64::from(w[v][k]))))
+            .collect(),
+        _ => vec![(node, 1.0)],
+    };
+    let total = parts.iter().map(|p| p.1).sum::<f64>().max(1e-12);
+    for (bone, w) in parts {
+        let w = w / total;
+        let in_bone = |b: usize| base.world_from_bone(b).inverse().transform_point3(world);
+        match owners.get(bone).copied().flatten() {
+            Some(Owner::Palm(s)) if s == side => point.hand_weight += w,
+            Some(Owner::Segment(s, f, j)) if s == side => {
+                point
+                    .segments
+                    .push((f, j, w, in_bone(arm.fingers[f].1.joints[j])));
             }
-            _ => return None,
+            _ => point.others.push((bone, w, in_bone(bone))),
         }
     }
-    let total = f64::max(total, 1e-12);
-    for s in &mut segments {
-        s.2 /= total;
-    }
-    Some(BlendedPoint {
-        palm: (palm / total, hand_from_world.transform_point3(world)),
-        segments,
-    })
+    point
 }
 
 fn mark(own: &mut [Option<Owner>], arm: &ArmRig) {
@@ -206,13 +194,15 @@ fn mark(own: &mut [Option<Owner>], arm: &ArmRig) {
 
 /// Capsules along the bone's segment direction (that of `bone_capsule`), one per third of
 /// the skin's extent along the bone: each through the middle of its third's cross-sections,
-/// its radius the farthest skin on the palm side there (within 60° of the direction the
-/// segment moves as it closes: `axis × direction`; any side where none is), the outer ends
-/// drawn in by a radius so the caps end on the skin. `None` with fewer than 4 points.
+/// its radius the skin's reach toward the palm side there (the direction the segment moves as
+/// it closes: `axis × direction`; any side where none is; `round`: the farthest skin within
+/// 60° of it), the outer ends drawn in by a radius so the caps end on the skin. `None` with
+/// fewer than 4 points.
 fn fit_capsules(
     points: &[DVec3],
     bone_capsule: Capsule,
     axis: DVec3,
+    round: bool,
 ) -> Option<[Capsule; SEGMENT_PIECES]> {
     if points.len() < 4 {
         return None;
@@ -239,26 +229,37 @@ fn fit_capsules(
         0 => all,
         c => sums[i].0 / c as f64,
     });
+    // The handle runs across the fingers, along their curl axes, so what meets it is the skin's
+    // extent toward the palm side in the plane the segment curls in: the radius is how far the
+    // skin reaches from the axis in the palm-side direction (a high quantile, so a vertex that
+    // a neighbour's weights barely lose — webbing, the palm's edge — does not fatten it).
     let mut palm_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
     let mut any_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
     for p in points {
         let i = slab(p);
         let e = *p - d * p.dot(d) - centres[i];
-        let r = e.length();
-        any_side[i].push(r);
-        if e.dot(palmar) >= 0.5 * r {
-            palm_side[i].push(r);
+        any_side[i].push(e.length());
+        let toward = e.dot(palmar);
+        if round && toward >= 0.5 * e.length() {
+            palm_side[i].push(e.length());
+        } else if !round && toward > 0.0 {
+            palm_side[i].push(toward);
         }
     }
-    // A high quantile, not the farthest: skin that a neighbour's weights barely lose to
-    // (webbing, the palm's edge) must not fatten the finger.
     let radius = |i: usize| {
         let v = if palm_side[i].is_empty() {
             &any_side[i]
         } else {
             &palm_side[i]
         };
-        quantile(v, RADIUS_QUANTILE)
+        quantile(
+            v,
+            if round {
+                ROUND_QUANTILE
+            } else {
+                RADIUS_QUANTILE
+            },
+        )
     };
     Some(std::array::from_fn(|i| {
         let r = radius(i);
@@ -279,7 +280,10 @@ fn fit_capsules(
 }
 
 /// The share of a piece's palm-side skin inside its capsule.
-const RADIUS_QUANTILE: f64 = 0.9;
+const RADIUS_QUANTILE: f64 = 0.95;
+/// The same for a whole cross-section (the thumb's): its sides reach less far than its
+/// palm-side extent, so a lower quantile keeps the capsule on the skin where it touches.
+const ROUND_QUANTILE: f64 = 0.95;
 
 /// The `q` quantile of `values` (nearest rank); 0 for none.
 fn quantile(values: &[f64], q: f64) -> f64 {
