@@ -38,12 +38,12 @@ fn fishing(c: &mut Criterion) {
         });
     };
     pose_update(c, "fishing/pose_update", &settings);
-    // The same with the parametric finger curl instead of the contact grips (issue 33).
-    let parametric = SolverSettings {
-        finger_contact: false,
+    // The same with the contact grips instead of the parametric finger curl (issue 33).
+    let contact = SolverSettings {
+        finger_contact: true,
         ..settings
     };
-    pose_update(c, "fishing/pose_update_parametric_curl", &parametric);
+    pose_update(c, "fishing/pose_update_contact", &contact);
     // Both arms on CCD (their default chains), the same 600 states.
     let mut ccd = SolverSettings::default();
     for side in SIDES {

@@ -13,6 +13,7 @@ mod calibrate;
 mod calibration;
 mod ccd_arm;
 pub mod gear;
+pub mod grip_solve;
 pub mod hand_contact;
 pub mod hand_shape;
 mod inputs;

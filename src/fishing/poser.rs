@@ -8,9 +8,8 @@
 use super::actor::{ActorRig, ArmRig};
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::ccd_arm::{CcdArmWork, solve_ccd_arm};
-use super::hand_contact::{
-    CORRECTION_STEP, ContactCache, GripContact, HandContact, HandContactInputs,
-};
+use super::grip_solve::{CORRECTION_STEP, ContactCache, HandContactInputs};
+use super::hand_contact::{GripContact, HandContact};
 use super::inputs::PoseInputs;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::ArmSolverKind;

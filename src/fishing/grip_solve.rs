@@ -1,0 +1,450 @@
+//! The contact grip solve and its cache (issue 33): per hand and grip, where the palm sits
+//! on the handle and how far each finger closes, solved once for the hand's calibration, the
+//! grip, the handle and the arm's correction (see [`super::hand_contact::PalmArm`]) and kept
+//! between pose updates: none of it depends on the arm otherwise, because the palm solve
+//! holds the grip frame fixed in the hand.
+
+use super::calibration::{FingerTuning, GripKind, HandCalibration};
+use super::gear::Gear;
+use super::hand_contact::{
+    FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
+    grip_radius,
+};
+use super::hand_shape::{ContactFinger, HandShape, PalmPoint};
+use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob, palm_clearance};
+use crate::rig::{Finger, Transform};
+use glam::{DAffine3, DQuat, DVec3};
+
+#[derive(Clone, Debug, PartialEq)]
+struct Key {
+    // Compared in this order: the cheap fields that differ most first.
+    kind: GripKind,
+    correction: i32,
+    radius: f64,
+    hand_from_grip: Transform,
+    style: GripStyle,
+    hand: HandCalibration,
+}
+
+/// The solved grips of one hand, per grip kind and arm correction: a pose update reuses them
+/// while their inputs are the same (exact comparison), so closing the fingers costs nothing
+/// while nothing changes. The least recently used entry goes when it is full.
+#[derive(Clone, Debug, Default)]
+pub struct ContactCache {
+    entries: Vec<(Key, GripContact, u64)>,
+    clock: u64,
+}
+
+/// What [`ContactCache::pair`] needs of the hand.
+#[derive(Clone, Copy, Debug)]
+pub struct HandContactInputs<'a> {
+    /// The hand's fingers for the contact solve.
+    pub fingers: &'a [ContactFinger],
+    /// The hand's shape (its palm points).
+    pub shape: &'a HandShape,
+    /// The finger curl bends (parametric, for free fingers): per finger the joints' axis
+    /// angles at full curl, in [`super::ArmRig::fingers`] order.
+    pub full_curls: &'a [Vec<f64>],
+    /// World scale of the hand bone.
+    pub hand_scale: f64,
+    /// Wrist to middle knuckle, hand units.
+    pub palm_length: f64,
+}
+
+impl ContactCache {
+    /// The contacts on both grips of a hold (`from`, `to`) with the palm frame
+    /// `hand_from_grip` (hand space, calibration applied), the palm moved by `correction`
+    /// steps of [`CORRECTION_STEP`] along the grip's palm → axis direction (the arm's
+    /// correction, see [`PalmArm`]); from the cache or solved now.
+    pub fn pair(
+        &mut self,
+        inputs: &HandContactInputs<'_>,
+        kinds: (GripKind, GripKind),
+        gear: &Gear,
+        hand_from_grip: &Transform,
+        hand: &HandCalibration,
+        correction: i32,
+    ) -> (&GripContact, &GripContact) {
+        let key = |kind| Key {
+            kind,
+            correction,
+            radius: grip_radius(kind, gear),
+            hand_from_grip: *hand_from_grip,
+            style: GripStyle::for_grip(kind, gear, hand.stem_index_middle),
+            hand: *hand,
+        };
+        let (ki, kj) = (key(kinds.0), key(kinds.1));
+        self.clock += 1;
+        self.index(inputs, &ki);
+        let j = self.index(inputs, &kj);
+        // `ki` is the newest but one: the insertion of `kj` did not evict it.
+        let i = self.find(&ki).unwrap_or(j);
+        (&self.entries[i].1, &self.entries[j].1)
+    }
+
+    fn find(&self, key: &Key) -> Option<usize> {
+        self.entries.iter().position(|(k, _, _)| k == key)
+    }
+
+    fn index(&mut self, inputs: &HandContactInputs<'_>, key: &Key) -> usize {
+        if let Some(i) = self.find(key) {
+            self.entries[i].2 = self.clock;
+            return i;
+        }
+        let contact = solve_grip(inputs, key);
+        if self.entries.len() >= CACHE_SIZE {
+            let oldest = (0..self.entries.len())
+                .filter(|&i| self.entries[i].2 != self.clock)
+                .min_by_key(|&i| self.entries[i].2)
+                .unwrap_or(0);
+            self.entries[oldest] = (key.clone(), contact, self.clock);
+            return oldest;
+        }
+        self.entries.push((key.clone(), contact, self.clock));
+        self.entries.len() - 1
+    }
+}
+
+/// Grip contacts kept per hand: the grip kinds at the arm corrections a session visits.
+const CACHE_SIZE: usize = 64;
+
+fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
+    let scale = inputs.hand_scale.max(1e-12);
+    let radius = key.radius / scale;
+    let rot = key.hand_from_grip.rotation;
+    let t = key.hand_from_grip.translation;
+    let gy = rot * DVec3::Y;
+    let inv = rot.inverse();
+    let palm_rests = key.kind != GripKind::ReelHandle;
+    let mut shift = DVec3::ZERO;
+    if let Some((a, b)) = key.style.stem_between {
+        let along = |f: Finger| {
+            inputs
+                .fingers
+                .iter()
+                .find(|c| c.finger == Some(f))
+                .map(|c| (c.base_in_hand - t).dot(gy))
+        };
+        if let (Some(ya), Some(yb)) = (along(a), along(b)) {
+            shift += gy * (0.5 * (ya + yb));
+        }
+    }
+    // Where along the palm the handle lies: where the palm's own skin can touch it without a
+    // finger's base pad in the way (the pads stand out of the palm near the knuckles) and
+    // every finger reaches round it.
+    // Chosen with the arm as at the base pose, so every arm correction keeps the same place.
+    if palm_rests {
+        let gx = rot * DVec3::X;
+        let step = PALM_SEARCH_STEP * inputs.palm_length;
+        let best = (-3i32..=2)
+            .map(|k| {
+                let along = gx * (step * f64::from(k));
+                let placed = place(inputs, key, shift + along, 0);
+                // The palm floating, or a finger closed to its limits short of the handle.
+                let short = placed
+                    .out
+                    .contacts
+                    .iter()
+                    .flatten()
+                    .map(|c| c.gap.max(0.0))
+                    .fold(0.0, f64::max);
+                // Half-millimetre steps: places that differ less are equal, and the nearest
+                // to the palm frame's own wins.
+                let cost = ((placed.float + short) / PLACE_RESOLUTION).round() as i64;
+                (cost, k.unsigned_abs(), along)
+            })
+            .min_by_key(|c| (c.0, c.1));
+        if let Some((_, _, along)) = best {
+            shift += along;
+        }
+    }
+    let placed = place(inputs, key, shift, key.correction);
+    let (mut out, shift, palm_shift) = (placed.out, placed.shift, placed.palm_shift);
+    out.palm_shift_in_hand = shift;
+    if palm_rests {
+        out.palm_arm = palm_arm_points(inputs, &out, t + palm_shift, inv, radius, scale);
+    }
+    for (finger, (angles, spread)) in inputs
+        .fingers
+        .iter()
+        .zip(out.angles.iter().zip(&out.spreads))
+    {
+        let bends = finger
+            .joints
+            .iter()
+            .zip(angles)
+            .enumerate()
+            .map(|(k, (j, a))| {
+                let spread = (k == 0).then_some((finger.spread_axis, *spread));
+                bent_local(DQuat::IDENTITY, j.axis, *a, spread)
+            })
+            .collect();
+        out.bends.push(bends);
+    }
+    out
+}
+
+/// The steps of the search for where along the palm the handle lies, as a share of the palm's
+/// length (wrist to middle knuckle): six places from 0.3 toward the wrist to 0.2 toward the
+/// fingers.
+const PALM_SEARCH_STEP: f64 = 0.1;
+/// Places whose palm float and finger gaps differ by less than this (metres) are equal.
+const PLACE_RESOLUTION: f64 = 5e-4;
+
+/// A grip placed on the palm: the fingers closed, the palm's shift, where its skin rests, and
+/// how far the palm floats above the handle (hand units).
+struct Placed {
+    out: GripContact,
+    shift: DVec3,
+    palm_shift: DVec3,
+    float: f64,
+}
+
+/// Places the palm on the handle with the grip origin moved by `start` (hand space) and the
+/// arm's `correction`: the palm rests where its skin with the fingers straight touches; closed
+/// fingers move the creases at the knuckles, and a finger inside whichever way it turns moves
+/// the palm out from there. The arm's correction (measured with the creases of the
+/// uncorrected grip) replaces the creases' share.
+fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i32) -> Placed {
+    let scale = inputs.hand_scale.max(1e-12);
+    let radius = key.radius / scale;
+    let rot = key.hand_from_grip.rotation;
+    let t = key.hand_from_grip.translation;
+    let (gy, gz) = (rot * DVec3::Y, rot * DVec3::Z);
+    let inv = rot.inverse();
+    let palm_rests = key.kind != GripKind::ReelHandle;
+    let palm_at = |out: Option<&GripContact>| -> Vec<DVec3> {
+        let frames = out.map(|o| finger_frames(inputs, o, t, gy, radius));
+        inputs
+            .shape
+            .palm
+            .iter()
+            .map(|p| inv * (palm_in_hand(p, frames.as_deref()) - t))
+            .collect()
+    };
+    let clearance = |points: &[DVec3], shift: DVec3| {
+        let along = inv * shift;
+        let moved: Vec<DVec3> = points.iter().map(|q| *q - along).collect();
+        palm_clearance(&moved, radius)
+    };
+    let mut palm_shift = start;
+    if palm_rests && let Some(l) = clearance(&palm_at(None), start) {
+        palm_shift += gz * l;
+    }
+    let mut extra = f64::from(correction) * CORRECTION_STEP / scale;
+    let mut floor = f64::NEG_INFINITY;
+    let mut crease = extra;
+    let mut out;
+    let mut rounds = 0;
+    loop {
+        let shift = palm_shift + gz * extra;
+        out = solve_fingers(inputs, key, t + shift, radius, gy, gz);
+        rounds += 1;
+        if !palm_rests {
+            break;
+        }
+        crease = if correction == 0 {
+            clearance(&palm_at(Some(&out)), palm_shift).unwrap_or(0.0)
+        } else {
+            f64::from(correction) * CORRECTION_STEP / scale
+        };
+        let deficit = out
+            .contacts
+            .iter()
+            .flatten()
+            .filter(|c| c.state == ContactState::Inside)
+            .map(|c| -c.gap / scale)
+            .fold(0.0, f64::max);
+        let next = if deficit > 0.0 {
+            floor = extra + deficit;
+            floor
+        } else {
+            crease.max(floor)
+        };
+        if (next - extra).abs() <= 1e-4 * radius || rounds > 5 {
+            break;
+        }
+        extra = next;
+    }
+    Placed {
+        shift: palm_shift + gz * extra,
+        palm_shift,
+        float: (extra - crease).max(0.0) * scale,
+        out,
+    }
+}
+
+/// The step of the arm's correction of the palm placement, metres: the pose update rounds the
+/// correction to it, so the solved grips it asks for repeat.
+pub const CORRECTION_STEP: f64 = 2.5e-4;
+
+/// The fingers' joint frames (hand space) of a solved grip.
+fn finger_frames(
+    inputs: &HandContactInputs<'_>,
+    out: &GripContact,
+    t: DVec3,
+    gy: DVec3,
+    radius: f64,
+) -> Vec<Vec<DAffine3>> {
+    let cylinder = Cylinder {
+        point: t,
+        axis: gy,
+        radius,
+    };
+    inputs
+        .fingers
+        .iter()
+        .enumerate()
+        .map(|(i, f)| finger_job(f, out.spreads[i], cylinder).frames(&out.angles[i]))
+        .collect()
+}
+
+/// A palm point in hand space with the fingers at `frames` (straight without) and the other
+/// bones rigid with the hand, as at the base pose.
+fn palm_in_hand(p: &PalmPoint, frames: Option<&[Vec<DAffine3>]>) -> DVec3 {
+    let mut at = p.in_hand * (p.hand_weight + p.others.iter().map(|o| o.1).sum::<f64>());
+    for &(f, k, w, in_joint) in &p.segments {
+        at += match frames {
+            Some(fr) => fr[f][k].transform_point3(in_joint) * w,
+            None => p.in_hand * w,
+        };
+    }
+    at
+}
+
+/// What the pose update needs to correct the palm for the arm: the palm points that other
+/// bones carry (the forearm at the wrist), with the rest of their skinning done, and the
+/// clearance of all the others, relative to the axis through `origin` (hand units).
+fn palm_arm_points(
+    inputs: &HandContactInputs<'_>,
+    out: &GripContact,
+    origin: DVec3,
+    inv: DQuat,
+    radius: f64,
+    scale: f64,
+) -> PalmArm {
+    let gy = inv.inverse() * DVec3::Y;
+    let frames = finger_frames(inputs, out, origin, gy, radius);
+    let mut fixed = Vec::new();
+    let mut moving = Vec::new();
+    for p in &inputs.shape.palm {
+        let mut own = p.in_hand * p.hand_weight;
+        for &(f, k, w, in_joint) in &p.segments {
+            own += frames[f][k].transform_point3(in_joint) * w;
+        }
+        let w_others: f64 = p.others.iter().map(|o| o.1).sum();
+        let rigid = inv * (own + p.in_hand * w_others - origin);
+        if w_others <= 0.0 {
+            fixed.push(rigid);
+            continue;
+        }
+        // How far the arm can carry it: its share of a 15 cm lever.
+        let reach = w_others * 0.15 / scale;
+        if rigid.x.abs() < radius + reach && rigid.z + radius + reach > 0.0 {
+            moving.push(MovingPoint {
+                own,
+                others: p.others.clone(),
+            });
+        }
+    }
+    PalmArm {
+        origin,
+        grip_from_hand: inv,
+        radius,
+        fixed_clearance: palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY),
+        moving,
+    }
+}
+
+/// The fingers of `inputs` closed on the grip whose axis passes through `origin` (hand space).
+fn solve_fingers(
+    inputs: &HandContactInputs<'_>,
+    key: &Key,
+    origin: DVec3,
+    radius: f64,
+    gy: DVec3,
+    gz: DVec3,
+) -> GripContact {
+    let scale = inputs.hand_scale.max(1e-12);
+    let mut out = GripContact {
+        palm_shift_in_hand: DVec3::ZERO,
+        angles: Vec::with_capacity(inputs.fingers.len()),
+        spreads: Vec::with_capacity(inputs.fingers.len()),
+        contacts: Vec::with_capacity(inputs.fingers.len()),
+        bends: Vec::with_capacity(inputs.fingers.len()),
+        palm_arm: PalmArm::default(),
+    };
+    for (i, finger) in inputs.fingers.iter().enumerate() {
+        let f = finger.finger.unwrap_or(Finger::Index);
+        let tuning: FingerTuning = key.hand.fingers.get(f);
+        let role = key.style.role(f);
+        let cylinder = match role {
+            FingerRole::Wrap => Some(Cylinder {
+                point: origin,
+                axis: gy,
+                radius,
+            }),
+            FingerRole::Pinch => Some(Cylinder {
+                point: origin,
+                axis: gz,
+                radius,
+            }),
+            FingerRole::Free => None,
+        };
+        let Some(cylinder) = cylinder else {
+            let amount = if f == Finger::Thumb {
+                key.hand.thumb_curl
+            } else {
+                key.hand.finger_curl
+            };
+            let angles = inputs.full_curls[i]
+                .iter()
+                .map(|a| a * amount + tuning.curl_offset / 3.0)
+                .collect();
+            out.angles.push(angles);
+            out.spreads.push(tuning.spread);
+            out.contacts.push(None);
+            continue;
+        };
+        let job = FingerContactJob {
+            cylinder,
+            ..finger_job(finger, tuning.spread, cylinder)
+        };
+        let Ok(report) = job.solve() else {
+            out.angles.push(vec![0.0; finger.joints.len()]);
+            out.spreads.push(0.0);
+            out.contacts.push(None);
+            continue;
+        };
+        let mut angles = report.angles;
+        let mut contact = FingerContact {
+            gap: report.gap * scale,
+            state: report.state,
+            touches: report.state == ContactState::Touching,
+        };
+        if tuning.curl_offset != 0.0 {
+            let total: f64 = finger.joints.iter().map(|j| j.close_limit).sum();
+            for (a, j) in angles.iter_mut().zip(&finger.joints) {
+                *a += tuning.curl_offset * j.close_limit / total.max(1e-9);
+            }
+            let (gap, _) = job.gap_at(&angles);
+            contact.gap = gap * scale;
+            contact.state = job.state_for(gap);
+            contact.touches = contact.state == ContactState::Touching;
+        }
+        out.angles.push(angles);
+        out.spreads.push(tuning.spread);
+        out.contacts.push(Some(contact));
+    }
+    out
+}
+
+fn finger_job(finger: &ContactFinger, spread: f64, cylinder: Cylinder) -> FingerContactJob<'_> {
+    FingerContactJob {
+        joints: &finger.joints,
+        cylinder,
+        spread,
+        spread_axis: finger.spread_axis,
+        gap_scale: finger.radius,
+    }
+}
