@@ -19,6 +19,8 @@ fn stages() -> Vec<(String, Stage)> {
         out.push(("mannequiny".to_string(), Stage::new(c, props).unwrap()));
     }
     for (_, s) in &mut out {
+        // These tests are about the parametric curl (the contact grips are tests/grip_contact.rs).
+        s.inputs.settings.finger_contact = false;
         for side in SIDES {
             let h = s.inputs.calibration.hands.get_mut(side);
             h.finger_curl = 0.9;

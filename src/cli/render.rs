@@ -1,7 +1,9 @@
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::preset::io as preset_io;
 use anglerpose::render::{Gpu, capture::render_to_image};
-use anglerpose::stage::{CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for_scaled};
+use anglerpose::stage::{
+    CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for_scaled, grip_close_up,
+};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -23,6 +25,9 @@ pub struct RenderArgs {
     pub size: [u32; 2],
     #[arg(long, value_enum, default_value = "three-quarter")]
     pub camera: CameraPreset,
+    /// A close-up of one hand on its grip (`left` or `right`) instead of `--camera`.
+    #[arg(long, value_parser = parse_side)]
+    pub close_up: Option<anglerpose::rig::Side>,
     /// Draw only the model and props.
     #[arg(long)]
     pub no_overlays: bool,
@@ -97,7 +102,10 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     view.overlays.bone_lines = args.bones;
     view.xray = args.xray;
     view.mesh_visible = !args.no_mesh;
-    let camera = camera_for_scaled(args.camera, args.size, stage.size_factor());
+    let camera = match args.close_up.and_then(|side| stage.grip_in_world(side)) {
+        Some(grip) => grip_close_up(&grip, args.size, stage.size_factor()),
+        None => camera_for_scaled(args.camera, args.size, stage.size_factor()),
+    };
     let frame = stage.frame(camera, &view);
     let gpu = Gpu::new_headless()?;
     let image = render_to_image(&gpu, args.size, &frame, &stage.mesh_data())?;
@@ -151,4 +159,12 @@ pub fn save_png_atomic(image: &image::RgbaImage, out: &std::path::Path) -> anyho
     anglerpose::preset::io::write_atomic(out, bytes.get_ref())
         .with_context(|| format!("writing {}", out.display()))?;
     Ok(())
+}
+
+fn parse_side(s: &str) -> Result<anglerpose::rig::Side, String> {
+    match s {
+        "left" => Ok(anglerpose::rig::Side::Left),
+        "right" => Ok(anglerpose::rig::Side::Right),
+        _ => Err(format!("{s:?} is not a side (left or right)")),
+    }
 }

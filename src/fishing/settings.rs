@@ -212,15 +212,14 @@ pub struct SolverSettings {
     /// The settings of each arm.
     pub arms: crate::fishing::PerSide<ArmSettings>,
     /// Fingers close on the handle until their skin touches it and the palm sits on its
-    /// surface (issue 33, opt-in while the bundled angler's palm is not yet within 3 mm);
-    /// off: the parametric curl of `finger_curl` / `thumb_curl`. Presets without the key
-    /// read off, as before.
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// surface (issue 33); off: the parametric curl of `finger_curl` / `thumb_curl`. Presets
+    /// without the key read on.
+    #[serde(default = "contact_on")]
     pub finger_contact: bool,
 }
 
-fn is_false(v: &bool) -> bool {
-    !*v
+fn contact_on() -> bool {
+    true
 }
 
 impl Default for SolverSettings {
@@ -230,7 +229,7 @@ impl Default for SolverSettings {
             soften: 1.0,
             weight: 1.0,
             arms: Default::default(),
-            finger_contact: false,
+            finger_contact: true,
         }
     }
 }

@@ -17,7 +17,7 @@ pub use meshes::{MeshTable, mesh_data_from_primitive};
 pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc, sphere_radius};
 pub use props::{NetSource, PropSources, Props, RodGrips, RodSource};
 pub use setup::{PreparedActor, prepare};
-pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled};
+pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled, grip_close_up};
 
 use crate::fishing::{
     ActorError, ActorRig, PoseEvaluation, PoseInputs, Poser, SessionError, SessionState,
@@ -133,6 +133,14 @@ impl Stage {
         };
         stage.update()?;
         Ok(stage)
+    }
+
+    /// The `side` hand's grip frame in the last evaluation (world space; grip frame
+    /// convention: origin on the held axis, +Y along it on the thumb side, +Z from the palm
+    /// toward the axis), for close-ups.
+    pub fn grip_in_world(&self, side: crate::rig::Side) -> Option<Transform> {
+        let grip = self.last.as_ref()?.frames.grips.get(side);
+        Some(self.world_from_actor.compose_rigid(&grip.actor_from_grip))
     }
 
     /// The character's seated size relative to the bundled angler (the top of its mesh in

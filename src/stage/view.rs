@@ -62,3 +62,31 @@ pub fn camera_for_scaled(preset: CameraPreset, size: [u32; 2], scale: f64) -> Ca
         100.0 * k.max(1.0),
     )
 }
+
+/// A close-up of one hand on its grip (issue 33): looking at the grip frame's origin through
+/// the handle from above (the back of an overhand fist, the fingers' tips and the thumb over
+/// an underhand one), 0.3 m away (scaled by the character's size), 30° field of view.
+/// `world_from_grip` is the hand's grip frame (see `Stage::grip_in_world`).
+pub fn grip_close_up(
+    world_from_grip: &crate::rig::Transform,
+    size: [u32; 2],
+    scale: f64,
+) -> Camera {
+    let k = scale as f32;
+    let target = world_from_grip.translation.as_vec3();
+    // Through the handle, from whichever side faces up: the back of an overhand hand, the
+    // top of the handle over an underhand one (a lap or a reel below hides the other side).
+    let z = (world_from_grip.rotation * glam::DVec3::Z).as_vec3();
+    let upward = if z.y >= 0.0 { z } else { -z };
+    let dir = (upward + glam::Vec3::Y * 0.5).normalize_or(glam::Vec3::Y) * 0.3 * k;
+    let eye = target + dir;
+    Camera::look_at(
+        eye.to_array(),
+        target.to_array(),
+        [0.0, 1.0, 0.0],
+        30f32.to_radians(),
+        size,
+        0.01 * k.min(1.0),
+        100.0 * k.max(1.0),
+    )
+}

@@ -1,0 +1,61 @@
+//! Golden close-ups of the hands on the rod (issue 33): the contact grips of the bundled angler
+//! and, where ../shared/models is present, of mannequiny (fingers) and CesiumMan (mittens),
+//! calibrated, at the seated hold, through `grip_close_up` as `anglerpose render --close-up`
+//! draws them (looked at when created; refresh with `ANGLERPOSE_UPDATE_GOLDEN=1`).
+
+mod support;
+
+use anglerpose::fishing::{Phase, SessionState, calibrate};
+use anglerpose::gltf_io;
+use anglerpose::render::capture::render_to_image;
+use anglerpose::render::gpu::test_gpu;
+use anglerpose::rig::Side;
+use anglerpose::stage::{
+    OverlayOptions, Props, Stage, ViewOptions, bundled_assets_dir, grip_close_up,
+};
+use support::gltf_edit::shared_models;
+use support::golden::check_golden;
+
+#[test]
+fn hands_on_the_rod_match_their_goldens() {
+    let Some(gpu) = test_gpu() else { return };
+    // The shared characters' rear hands rest where their own heads and chests fill a view
+    // from above; their front hands are shown.
+    let both = [(Side::Left, "left"), (Side::Right, "right")];
+    let mut files = vec![("angler", bundled_assets_dir().join("angler.glb"), &both[..])];
+    if let Some(dir) = shared_models("hands_on_the_rod_match_their_goldens: shared characters") {
+        files.push(("mannequiny", dir.join("mannequiny-0.3.0.glb"), &both[1..]));
+        files.push(("cesiumman", dir.join("CesiumMan.glb"), &both[1..]));
+    }
+    let size = [320, 240];
+    for (name, file, sides) in files {
+        let props = Props::load(&bundled_assets_dir()).unwrap();
+        let mut stage = Stage::new(gltf_io::load(&file).unwrap(), props).unwrap();
+        assert!(
+            stage.inputs.settings.finger_contact,
+            "contact grips are the default"
+        );
+        let (calib, _) = calibrate(
+            &stage.actor,
+            &stage.inputs.settings,
+            &stage.inputs.state.params,
+            300,
+            2,
+        )
+        .unwrap();
+        stage.inputs.calibration = calib;
+        stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
+        stage.update().unwrap();
+        let view = ViewOptions {
+            overlays: OverlayOptions::NONE,
+            ..ViewOptions::default()
+        };
+        for &(side, side_name) in sides {
+            let grip = stage.grip_in_world(side).unwrap();
+            let camera = grip_close_up(&grip, size, stage.size_factor());
+            let frame = stage.frame(camera, &view);
+            let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
+            check_golden(&format!("hands-{name}-{side_name}.png"), &img);
+        }
+    }
+}
