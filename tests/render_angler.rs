@@ -26,6 +26,7 @@ fn arm_spheres_show_their_colours_at_their_projected_centres() {
             bone_lines: false,
             limit_arcs: false,
             pole_and_plane: false,
+            contacts: false,
         },
         ..ViewOptions::default()
     };

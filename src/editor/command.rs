@@ -5,7 +5,7 @@
 use super::camera::ViewPreset;
 use super::handles::{Axis, GizmoMode, GizmoPart, GizmoSpace, Handle};
 use crate::fishing::{ArmSolverKind, CcdLinkRole, GripKind, Handedness, Phase};
-use crate::rig::Side;
+use crate::rig::{Finger, Side};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -17,6 +17,8 @@ pub enum ViewToggle {
     BoneLines,
     LimitArcs,
     PoleAndPlane,
+    /// The contact markers on the fingertips.
+    Contacts,
     Mesh,
     Grid,
     GripMarkers,
@@ -230,6 +232,22 @@ pub enum PoseEdit {
     SetThumbCurl {
         side: Side,
         value: f64,
+    },
+    /// Contact grips on (fingers close until they touch the handle) or the parametric curl.
+    SetFingerContact {
+        enabled: bool,
+    },
+    /// One finger's contact-grip tuning: extra closing after the touch and spread, degrees.
+    SetFingerTuning {
+        side: Side,
+        finger: Finger,
+        curl_offset_deg: f64,
+        spread_deg: f64,
+    },
+    /// The reel's stem between index and middle finger (else middle and ring).
+    SetStemIndexMiddle {
+        side: Side,
+        value: bool,
     },
     /// Sets the constant pole (or the current phase's key in per-phase mode), actor space.
     SetPole {

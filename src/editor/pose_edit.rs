@@ -91,6 +91,20 @@ impl PoseEdit {
             }
             E::SetFingerCurl { side, value } => calib.hands.get_mut(side).finger_curl = value,
             E::SetThumbCurl { side, value } => calib.hands.get_mut(side).thumb_curl = value,
+            E::SetFingerContact { enabled } => s.finger_contact = enabled,
+            E::SetFingerTuning {
+                side,
+                finger,
+                curl_offset_deg,
+                spread_deg,
+            } => {
+                let t = calib.hands.get_mut(side).fingers.get_mut(finger);
+                t.curl_offset = curl_offset_deg.to_radians();
+                t.spread = spread_deg.to_radians();
+            }
+            E::SetStemIndexMiddle { side, value } => {
+                calib.hands.get_mut(side).stem_index_middle = value
+            }
             E::SetPole { side, pole } => {
                 let keys = calib.poles.get_mut(side);
                 if per_phase_poles {

@@ -25,6 +25,13 @@ pub const UNUSED: u32 = 0x8a8a8a;
 /// Grip markers along an artist's rod (rear grip, reel seat) and the blank line.
 pub const ROD_MARKER: u32 = 0x40c8ff;
 
+/// A finger touching the handle (contact grips).
+pub const CONTACT_TOUCHING: u32 = 0x20c060;
+/// A finger closed to its limits short of the handle.
+pub const CONTACT_GAP: u32 = 0xffb000;
+/// A finger that could not leave the handle.
+pub const CONTACT_INSIDE: u32 = 0xd000d0;
+
 /// Linear RGBA for an sRGB hex colour, so the rendered pixel is exactly `hex` at alpha 1.
 pub fn linear(hex: u32, alpha: f32) -> [f32; 4] {
     let channel = |shift: u32| {

@@ -24,6 +24,9 @@ pub struct OverlayOptions {
     pub limit_arcs: bool,
     /// Pole marker, elbow→pole line and the bend plane.
     pub pole_and_plane: bool,
+    /// A marker on each finger's tip coloured by its contact with the handle (touching, a
+    /// gap, inside), for contact grips.
+    pub contacts: bool,
 }
 
 impl Default for OverlayOptions {
@@ -33,6 +36,7 @@ impl Default for OverlayOptions {
             bone_lines: false,
             limit_arcs: true,
             pole_and_plane: true,
+            contacts: true,
         }
     }
 }
@@ -43,10 +47,11 @@ impl OverlayOptions {
         bone_lines: false,
         limit_arcs: false,
         pole_and_plane: false,
+        contacts: false,
     };
 
     pub fn any(&self) -> bool {
-        self.spheres || self.bone_lines || self.limit_arcs || self.pole_and_plane
+        self.spheres || self.bone_lines || self.limit_arcs || self.pole_and_plane || self.contacts
     }
 }
 
@@ -86,6 +91,39 @@ pub fn elbow_limit_arc(
         current_dir_in_world: fore_dir,
         on_limit,
         radius,
+    }
+}
+
+/// The contact markers of one hand: a small sphere at the end of each finger's last capsule,
+/// coloured by the finger's contact ([`colors::CONTACT_TOUCHING`], `_GAP`, `_INSIDE`).
+fn contact_markers(
+    stage: &Stage,
+    side: crate::rig::Side,
+    contact: &crate::fishing::HandContact,
+    radius: f32,
+    out: &mut Overlays,
+) {
+    use crate::ik::grip_contact::ContactState;
+    let arm = stage.actor.arm(side);
+    for ((finger, chain), capsules) in arm.fingers.iter().zip(&arm.shape.fingers) {
+        let i = crate::fishing::hand_contact::finger_index(*finger);
+        let (Some(c), Some(&tip), Some(last)) =
+            (contact.fingers[i], chain.joints.last(), capsules.last())
+        else {
+            continue;
+        };
+        let end = last[crate::ik::grip_contact::SEGMENT_PIECES - 1].end;
+        let at = stage.pose.world_from_bone(tip).transform_point3(end);
+        let hex = match c.state {
+            ContactState::Touching => colors::CONTACT_TOUCHING,
+            ContactState::Gap => colors::CONTACT_GAP,
+            ContactState::Inside => colors::CONTACT_INSIDE,
+        };
+        out.spheres.push(OverlaySphere {
+            centre: f32s(at),
+            radius: radius * 0.35,
+            rgba: colors::linear(hex, 1.0),
+        });
     }
 }
 
@@ -160,6 +198,9 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
                 0.25 * (elbow - shoulder).length(),
             );
             out.arcs.push(overlay_arc(&arc, limit.enabled));
+        }
+        if options.contacts {
+            contact_markers(stage, side, &report.contact, radius, &mut out);
         }
         if options.spheres {
             out.lines.push(OverlayLine {

@@ -2,6 +2,7 @@
 //! [`EditorCommand`]s; the caller applies them, so the panels never edit the document directly.
 
 mod export;
+mod fingers;
 mod flips;
 mod inspector;
 mod panels;

@@ -103,6 +103,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     {
         out.push(DocumentCommand::FitToCharacter);
     }
+    super::fingers::contact_switch_ui(ui, ed, out);
     for side in SIDES {
         ui.label(RichText::new(side_title(side)).strong());
         let kind = ed.held_kind(side).unwrap_or(GripKind::RodFront);
@@ -148,6 +149,7 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
                 .then_some(PoseEdit::SetThumbCurl { side, value: thumb }),
             out,
         );
+        super::fingers::fingers_ui(ui, ed, side, out);
         ui.separator();
     }
     let adj = calib.rod_adjust;
@@ -394,6 +396,13 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         o.pole_and_plane,
         "Poles",
         "Pole markers and bend planes",
+    );
+    toggle(
+        ui,
+        ViewToggle::Contacts,
+        o.contacts,
+        "Contacts",
+        "A marker on each fingertip: green touching the handle, amber a gap, magenta inside",
     );
     toggle(
         ui,

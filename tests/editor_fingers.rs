@@ -1,0 +1,95 @@
+//! The contact grip in the editor (issue 33): the switch, each finger's tuning (one undo step
+//! per slider drag) and the contact the panel shows, all through `EditorState::apply` as the
+//! window's panel does.
+
+mod support;
+
+use anglerpose::editor::{DocumentCommand, PoseEdit};
+use anglerpose::ik::grip_contact::ContactState;
+use anglerpose::rig::{Finger, Side};
+use glam::DVec3;
+use support::editor::bundled_editor;
+
+fn index_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
+    let stage = &ed.doc.stage;
+    let arm = stage.actor.arm(Side::Right);
+    let (_, chain) = arm
+        .fingers
+        .iter()
+        .find(|(f, _)| *f == Finger::Index)
+        .expect("index finger");
+    stage.pose.world_position(*chain.joints.last().unwrap())
+}
+
+#[test]
+fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() {
+    let mut ed = bundled_editor();
+    let before = ed.doc.stage.evaluation().unwrap().arms.right.contact;
+    assert!(before.solved, "contact grips are on for the bundled angler");
+    let index = before.fingers[1].expect("the index has a contact");
+    assert_eq!(index.state, ContactState::Touching, "{index:?}");
+    let tip = index_tip(&ed);
+    // A slider drag: several values, one group.
+    ed.apply(DocumentCommand::BeginGroup).unwrap();
+    for deg in [-5.0, -12.0, -20.0] {
+        ed.apply(PoseEdit::SetFingerTuning {
+            side: Side::Right,
+            finger: Finger::Index,
+            curl_offset_deg: deg,
+            spread_deg: 0.0,
+        })
+        .unwrap();
+    }
+    ed.apply(DocumentCommand::EndGroup).unwrap();
+    let opened = ed.doc.stage.evaluation().unwrap().arms.right.contact;
+    let index_open = opened.fingers[1].unwrap();
+    // Opened by 20° off the handle: a gap the report measures, the tip moved.
+    assert_eq!(index_open.state, ContactState::Gap, "{index_open:?}");
+    assert!(index_open.gap > 0.001, "{index_open:?}");
+    assert!((index_tip(&ed) - tip).length() > 0.005);
+    let tuning = ed.doc.stage.inputs.calibration.hands.right.fingers.index;
+    assert!((tuning.curl_offset - (-20f64).to_radians()).abs() < 1e-12);
+    ed.apply(DocumentCommand::Undo).unwrap();
+    assert_eq!(index_tip(&ed), tip, "one undo restores the finger exactly");
+    assert_eq!(
+        ed.doc.stage.evaluation().unwrap().arms.right.contact,
+        before
+    );
+}
+
+#[test]
+fn the_contact_switch_falls_back_to_the_parametric_curl_and_undoes() {
+    let mut ed = bundled_editor();
+    let tip = index_tip(&ed);
+    ed.apply(PoseEdit::SetFingerContact { enabled: false })
+        .unwrap();
+    let off = ed.doc.stage.evaluation().unwrap().arms.right.contact;
+    assert!(!off.solved && off.fingers.iter().all(Option::is_none));
+    assert!((index_tip(&ed) - tip).length() > 0.002, "the curl differs");
+    ed.apply(DocumentCommand::Undo).unwrap();
+    assert!(ed.doc.stage.inputs.settings.finger_contact);
+    assert_eq!(index_tip(&ed), tip);
+}
+
+#[test]
+fn the_stem_moves_between_index_and_middle() {
+    let mut ed = bundled_editor();
+    let wrist = ed
+        .doc
+        .stage
+        .pose
+        .world_position(ed.doc.stage.actor.arm(Side::Right).hand);
+    ed.apply(PoseEdit::SetStemIndexMiddle {
+        side: Side::Right,
+        value: true,
+    })
+    .unwrap();
+    let moved = ed
+        .doc
+        .stage
+        .pose
+        .world_position(ed.doc.stage.actor.arm(Side::Right).hand);
+    // The front hand slides along the handle by about a finger's width.
+    let d = (moved - wrist).length();
+    assert!((0.005..0.04).contains(&d), "the hand moved {d} m");
+}
