@@ -143,14 +143,25 @@ fn report_text(r: &CalibrationReport) -> String {
     );
     let _ = writeln!(
         s,
-        "  {:<6} {:<13} {:>8} {:>14} {:>6} {:>7} {:>7}",
+        "  {:<6} {:<13} {:>8} {:>14} {:>6} {:>7} {:>7}  contact",
         "arm", "phase", "reached", "residual (mm)", "flips", "clamps", "inside"
     );
     for (side, rows) in [("left", &r.per_arm.left), ("right", &r.per_arm.right)] {
         for p in rows {
+            // Fingers touching the held surface of those on it, and the worst gap.
+            let contact = if p.fingers_on_grip == 0 {
+                "-".to_string()
+            } else {
+                format!(
+                    "{}/{} fingers touching, worst {:+.1} mm",
+                    p.fingers_touching,
+                    p.fingers_on_grip,
+                    p.worst_finger_gap * 1000.0
+                )
+            };
             let _ = writeln!(
                 s,
-                "  {:<6} {:<13} {:>4}/{:<4} {:>14.2} {:>6} {:>7} {:>7}",
+                "  {:<6} {:<13} {:>4}/{:<4} {:>14.2} {:>6} {:>7} {:>7}  {contact}",
                 side,
                 p.phase.name(),
                 p.reached,

@@ -32,6 +32,12 @@ pub struct ArmSample {
     pub flipped: bool,
     /// Elbow position in actor space.
     pub elbow_in_actor: DVec3,
+    /// Fingers with a contact on the held surface (contact grips, a hand on one grip).
+    pub fingers_on_grip: u32,
+    /// Of those, the fingers touching it.
+    pub fingers_touching: u32,
+    /// The finger gap farthest from the surface, metres (negative: inside; 0 without any).
+    pub worst_finger_gap: f64,
 }
 
 /// A sample at which an arm's bend plane flipped.
@@ -161,6 +167,21 @@ fn pose_samples(
                 limited: r.ik.elbow_limited,
                 flipped: false,
                 elbow_in_actor: pose.world_position(actor.arm(side).fore),
+                fingers_on_grip: r.contact.fingers.iter().flatten().count() as u32,
+                fingers_touching: r
+                    .contact
+                    .fingers
+                    .iter()
+                    .flatten()
+                    .filter(|c| c.touches)
+                    .count() as u32,
+                worst_finger_gap: r
+                    .contact
+                    .fingers
+                    .iter()
+                    .flatten()
+                    .map(|c| c.gap)
+                    .fold(0.0, |a, g| if g.abs() > a.abs() { g } else { a }),
             };
             (sample, r.ik.bend_normal)
         }));

@@ -39,6 +39,12 @@ pub struct PhaseReport {
     pub clamps: usize,
     /// Samples with the elbow nearer the body's midline than the shoulder.
     pub elbow_inside: usize,
+    /// Finger contacts on the held surface over the phase's samples (contact grips).
+    pub fingers_on_grip: usize,
+    /// Of those, the ones touching.
+    pub fingers_touching: usize,
+    /// The finger gap farthest from the surface in the phase, metres (negative: inside).
+    pub worst_finger_gap: f64,
 }
 
 /// What calibration chose and what it achieves.
@@ -72,6 +78,12 @@ impl CalibrationReport {
                         flips: s.iter().filter(|s| s.flipped).count(),
                         clamps: s.iter().filter(|s| s.limited).count(),
                         elbow_inside: s.iter().filter(|s| inside(actor, side, s)).count(),
+                        fingers_on_grip: s.iter().map(|s| s.fingers_on_grip as usize).sum(),
+                        fingers_touching: s.iter().map(|s| s.fingers_touching as usize).sum(),
+                        worst_finger_gap: s
+                            .iter()
+                            .map(|s| s.worst_finger_gap)
+                            .fold(0.0, |a, g| if g.abs() > a.abs() { g } else { a }),
                     }
                 })
                 .collect()

@@ -18,7 +18,8 @@ pub const KNOB_RADIUS: f64 = 0.0065;
 pub enum FingerRole {
     /// Closes round the handle until it touches.
     Wrap,
-    /// Closes on the reel's knob (thumb and index in a pinch).
+    /// Closes on the reel's knob (a cylinder along the grip's palm → axis direction); no
+    /// built-in style uses it yet (see [`GripStyle::for_grip`]).
     Pinch,
     /// Curls by the calibrated amount, touching nothing.
     Free,
@@ -42,8 +43,8 @@ impl GripStyle {
 
     /// The style anglers use on `kind` of `gear`: on a spinning rod's reel seat the stem
     /// between the middle and ring fingers (or `index_and_middle`), the thumb along the top
-    /// of the handle; on the reel's knob the index closes on it (the thumb keeps its
-    /// calibrated curl); power grips on the rear grip and the net.
+    /// of the handle; on the reel's knob the calibrated curl; power grips on the rear grip
+    /// and the net.
     pub fn for_grip(kind: GripKind, gear: &Gear, index_and_middle: bool) -> Self {
         match kind {
             GripKind::RodFront if !gear.rod.reel_above => Self {
@@ -54,16 +55,12 @@ impl GripStyle {
                 }),
                 ..Self::POWER
             },
-            // The thumb stays on its calibrated curl: closed on the knob it folds over the
-            // index far enough to stretch the angler's skin past 2× (tests/angler_skin.rs).
+            // On the reel's knob the fingers keep their calibrated curl: the knob is pinched
+            // between the thumb's pad and the index's side, which the curl plane of a finger
+            // closing on a cylinder does not reach (measured: the index closes 13 mm past
+            // the knob), and the thumb folded onto it stretches the angler's skin past 2×.
             GripKind::ReelHandle => Self {
-                roles: [
-                    FingerRole::Free,
-                    FingerRole::Pinch,
-                    FingerRole::Free,
-                    FingerRole::Free,
-                    FingerRole::Free,
-                ],
+                roles: [FingerRole::Free; 5],
                 stem_between: None,
             },
             _ => Self::POWER,

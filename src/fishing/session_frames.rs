@@ -332,7 +332,12 @@ impl SessionFrames {
             ),
             // The hand opens a little while it travels between grips.
             curl_scale: (1.0 - 0.6 * (PI * w).sin()) * handle_curl,
-            opening: 1.0 - 0.6 * (PI * w).sin(),
+            // Exactly closed on a grip (sin π is not exactly 0).
+            opening: if w == 0.0 || w == 1.0 {
+                1.0
+            } else {
+                1.0 - 0.6 * (PI * w).sin()
+            },
         };
         let right_handed = state.params.handedness == Handedness::Right;
         let (front_side, grips) = if right_handed {
