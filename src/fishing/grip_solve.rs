@@ -91,7 +91,18 @@ impl ContactCache {
             self.entries[i].2 = self.clock;
             return i;
         }
-        let contact = solve_grip(inputs, key);
+        // A corrected grip keeps the place along the palm its uncorrected grip chose.
+        let start = if key.correction != 0 {
+            let base = Key {
+                correction: 0,
+                ..key.clone()
+            };
+            let b = self.index(inputs, &base);
+            Some(self.entries[b].1.place_start)
+        } else {
+            None
+        };
+        let contact = solve_grip(inputs, key, start);
         if self.entries.len() >= CACHE_SIZE {
             let oldest = (0..self.entries.len())
                 .filter(|&i| self.entries[i].2 != self.clock)
@@ -108,7 +119,9 @@ impl ContactCache {
 /// Grip contacts kept per hand: the grip kinds at the arm corrections a session visits.
 const CACHE_SIZE: usize = 64;
 
-fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
+/// The grip of `key`; `start`: the place along the palm (from the uncorrected grip), else
+/// chosen here.
+fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -> GripContact {
     let scale = inputs.hand_scale.max(1e-12);
     let radius = key.radius / scale;
     let rot = key.hand_from_grip.rotation;
@@ -117,7 +130,10 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
     let inv = rot.inverse();
     let palm_rests = key.kind != GripKind::ReelHandle;
     let mut shift = DVec3::ZERO;
-    if let Some((a, b)) = key.style.stem_between {
+    let mut chosen = None;
+    if let Some(start) = start {
+        shift = start;
+    } else if let Some((a, b)) = key.style.stem_between {
         let along = |f: Finger| {
             inputs
                 .fingers
@@ -133,7 +149,7 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
     // finger's base pad in the way (the pads stand out of the palm near the knuckles) and
     // every finger reaches round it.
     // Chosen with the arm as at the base pose, so every arm correction keeps the same place.
-    if palm_rests {
+    if palm_rests && start.is_none() {
         let gx = rot * DVec3::X;
         let step = PALM_SEARCH_STEP * inputs.palm_length;
         let best = (-3i32..=2)
@@ -151,16 +167,22 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key) -> GripContact {
                 // Half-millimetre steps: places that differ less are equal, and the nearest
                 // to the palm frame's own wins.
                 let cost = ((placed.float + short) / PLACE_RESOLUTION).round() as i64;
-                (cost, k.unsigned_abs(), along)
+                (cost, k.unsigned_abs(), along, placed)
             })
             .min_by_key(|c| (c.0, c.1));
-        if let Some((_, _, along)) = best {
+        if let Some((_, _, along, placed)) = best {
             shift += along;
+            chosen = (key.correction == 0).then_some(placed);
         }
     }
-    let placed = place(inputs, key, shift, key.correction);
+    let place_start = shift;
+    let placed = match chosen {
+        Some(p) => p,
+        None => place(inputs, key, shift, key.correction),
+    };
     let (mut out, shift, palm_shift) = (placed.out, placed.shift, placed.palm_shift);
     out.palm_shift_in_hand = shift;
+    out.place_start = place_start;
     if palm_rests {
         out.palm_arm = palm_arm_points(inputs, &out, t + palm_shift, inv, radius, scale);
     }
@@ -327,6 +349,7 @@ fn palm_arm_points(
     let frames = finger_frames(inputs, out, origin, gy, radius);
     let mut fixed = Vec::new();
     let mut moving = Vec::new();
+    let mut bones: Vec<usize> = Vec::new();
     for p in &inputs.shape.palm {
         let mut own = p.in_hand * p.hand_weight;
         for &(f, k, w, in_joint) in &p.segments {
@@ -341,9 +364,20 @@ fn palm_arm_points(
         // How far the arm can carry it: its share of a 15 cm lever.
         let reach = w_others * 0.15 / scale;
         if rigid.x.abs() < radius + reach && rigid.z + radius + reach > 0.0 {
+            let others = p
+                .others
+                .iter()
+                .map(|&(bone, w, in_bone)| {
+                    let slot = bones.iter().position(|&b| b == bone).unwrap_or_else(|| {
+                        bones.push(bone);
+                        bones.len() - 1
+                    });
+                    (slot, w, in_bone)
+                })
+                .collect();
             moving.push(MovingPoint {
-                own,
-                others: p.others.clone(),
+                own_in_grip: inv * (own - origin),
+                others,
             });
         }
     }
@@ -353,6 +387,7 @@ fn palm_arm_points(
         radius,
         fixed_clearance: palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY),
         moving,
+        bones,
     }
 }
 
@@ -373,6 +408,7 @@ fn solve_fingers(
         contacts: Vec::with_capacity(inputs.fingers.len()),
         bends: Vec::with_capacity(inputs.fingers.len()),
         palm_arm: PalmArm::default(),
+        place_start: DVec3::ZERO,
     };
     for (i, finger) in inputs.fingers.iter().enumerate() {
         let f = finger.finger.unwrap_or(Finger::Index);

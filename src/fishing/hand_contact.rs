@@ -126,14 +126,19 @@ pub struct GripContact {
     pub bends: Vec<Vec<DQuat>>,
     /// The palm skin the arm carries, for the pose update's correction.
     pub palm_arm: PalmArm,
+    /// The place along the palm the grip chose (hand space, before the palm's placement);
+    /// its corrected grips keep it.
+    pub place_start: DVec3,
 }
 
 /// A palm point partly carried by bones outside the hand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MovingPoint {
-    /// The hand's and fingers' part of its skinning, hand space.
-    pub own: DVec3,
-    /// (bone, weight, the point in that bone's space at the base pose).
+    /// The hand's and fingers' part of its skinning, in the grip frame relative to the
+    /// uncorrected axis (`grip_from_hand · (own − origin)`).
+    pub own_in_grip: DVec3,
+    /// (index into [`PalmArm::bones`], weight, the point in that bone's space at the base
+    /// pose).
     pub others: Vec<(usize, f64, DVec3)>,
 }
 
@@ -151,6 +156,8 @@ pub struct PalmArm {
     pub fixed_clearance: f64,
     /// The points other bones carry too (only those that can reach the handle).
     pub moving: Vec<MovingPoint>,
+    /// The other bones that carry them.
+    pub bones: Vec<usize>,
 }
 
 impl PalmArm {
@@ -162,16 +169,22 @@ impl PalmArm {
         if self.moving.is_empty() {
             return 0.0;
         }
+        // Each carrying bone's frame in the grip frame's axes (hand space turned by the grip):
+        // one transform a point and bone.
+        let grip = glam::DAffine3::from_quat(self.grip_from_hand);
         let hand_from_world = pose.world_from_bone(hand).inverse();
+        let grip_from_bone: Vec<glam::DAffine3> = self
+            .bones
+            .iter()
+            .map(|&b| grip * hand_from_world * *pose.world_from_bone(b))
+            .collect();
         let r2 = self.radius * self.radius;
         let mut lambda = self.fixed_clearance;
         for m in &self.moving {
-            let mut p = m.own;
-            for &(bone, w, in_bone) in &m.others {
-                let world = pose.world_from_bone(bone).transform_point3(in_bone);
-                p += hand_from_world.transform_point3(world) * w;
+            let mut q = m.own_in_grip;
+            for &(slot, w, in_bone) in &m.others {
+                q += grip_from_bone[slot].transform_point3(in_bone) * w;
             }
-            let q = self.grip_from_hand * (p - self.origin);
             if q.x * q.x < r2 {
                 lambda = lambda.max(q.z + (r2 - q.x * q.x).sqrt());
             }

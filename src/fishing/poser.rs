@@ -338,14 +338,22 @@ fn arm_hand_from_grip(arm: &ArmRig, hand_cal: &super::calibration::HandCalibrati
 /// The arm's bones back at their base locals (world transforms refreshed), for a second solve.
 fn restore_arm(actor: &ActorRig, arm: &ArmRig, pose: &mut Pose) {
     let skel = &actor.skeleton;
-    for &b in [arm.upper, arm.fore, arm.hand]
-        .iter()
-        .chain(&arm.hand_group)
-    {
+    let links = [arm.upper, arm.fore, arm.hand];
+    for &b in links.iter().chain(&arm.hand_group) {
         pose.set_local(b, *actor.base.local(b));
     }
-    // Bones between the links (twist bones) keep their base locals; refresh the path.
-    pose.refresh_subtree(skel, arm.upper);
+    let direct =
+        skel.parent(arm.fore) == Some(arm.upper) && skel.parent(arm.hand) == Some(arm.fore);
+    if direct {
+        // The solvers read only the links' world transforms; the rest of the subtree is
+        // refreshed once after the fingers.
+        for &b in links.iter().chain(&arm.hand_group) {
+            pose.refresh_bone(skel, b);
+        }
+    } else {
+        // Bones between the links (twist bones) keep their base locals; refresh the path.
+        pose.refresh_subtree(skel, arm.upper);
+    }
 }
 
 /// The arm's solver onto the wrist target that puts `hand_from_grip` on the grip, then the
