@@ -298,7 +298,7 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
 
 /// The step of the arm's correction of the palm placement, metres: the pose update rounds the
 /// correction to it, so the solved grips it asks for repeat.
-pub const CORRECTION_STEP: f64 = 2.5e-4;
+pub const CORRECTION_STEP: f64 = 5e-4;
 
 /// The fingers' joint frames (hand space) of a solved grip.
 fn finger_frames(

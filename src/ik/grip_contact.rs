@@ -139,8 +139,9 @@ pub struct FingerContactJob<'a> {
 
 /// Steps of the closing scan over `s ∈ [0, 1]` before the bisection.
 const SCAN_STEPS: usize = 16;
-/// Bisection steps: 16 · 2¹² = 65 536 parts of the closing range (≈ 3e-5 rad).
-const BISECT_STEPS: usize = 12;
+/// Bisection steps: 16 · 2¹⁰ = 16 384 parts of the closing range (≈ 1e-4 rad, 0.01 mm at a
+/// finger's length).
+const BISECT_STEPS: usize = 10;
 
 impl FingerContactJob<'_> {
     /// Checks finite inputs, unit axes and ordered limits.
