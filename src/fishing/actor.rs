@@ -70,8 +70,6 @@ pub struct ArmRig {
     pub shape: HandShape,
     /// The fingers ready for the contact solve, from `shape` (same order as `fingers`).
     pub contact: Vec<ContactFinger>,
-    /// Per finger, per joint: the bend at full parametric curl (`FingerChain::full_curl`).
-    pub full_curls: Vec<Vec<f64>>,
     /// World scale of the hand bone at the base pose.
     pub hand_scale: f64,
 }
@@ -254,7 +252,6 @@ impl ActorRig {
                     .collect()
             })
             .unwrap_or_default();
-        let full_curls = fingers.iter().map(|(_, c)| c.full_curl.clone()).collect();
         let mut arm_rig = ArmRig {
             side,
             upper: arm.upper_arm,
@@ -267,7 +264,6 @@ impl ActorRig {
             hand_group,
             shape: HandShape::default(),
             contact: Vec::new(),
-            full_curls,
             hand_scale: super::hand_shape::bone_scale(base, hand),
         };
         let shape = HandShape::from_bones(skeleton, base, &arm_rig.fingers);

@@ -9,9 +9,13 @@
 //! turned half a turn about the blank; the grips stay in the hold frame, so the palm is under
 //! the handle either way.
 
+use super::calibration::GripKind;
 use super::rules::{self, FieldProblem, Path};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
+
+/// Radius of a reel's handle knob, metres (the bundled reel's).
+pub const KNOB_RADIUS: f64 = 0.0065;
 
 /// Half the thickness of a finger, metres: the grip radius is measured to the finger's middle.
 const FINGER_HALF: f64 = 0.009;
@@ -135,6 +139,17 @@ impl NetGear {
 }
 
 impl Gear {
+    /// The radius of what a hand holds on `kind`, metres: the handle there, or the reel's knob
+    /// ([`KNOB_RADIUS`]).
+    pub fn grip_radius(&self, kind: GripKind) -> f64 {
+        match kind {
+            GripKind::RodRear => self.rod.rear_grip_radius,
+            GripKind::RodFront => self.rod.reel_seat_radius,
+            GripKind::ReelHandle => KNOB_RADIUS,
+            GripKind::NetHandle => self.net.grip_radius,
+        }
+    }
+
     /// The bundled rod and net.
     pub const BUNDLED: Self = Self {
         rod: RodGear::BUNDLED,

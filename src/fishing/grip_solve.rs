@@ -8,7 +8,6 @@ use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
 use super::hand_contact::{
     FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
-    grip_radius,
 };
 use super::hand_shape::{ContactFinger, HandShape, PalmPoint};
 use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob, palm_clearance};
@@ -42,9 +41,9 @@ pub struct HandContactInputs<'a> {
     pub fingers: &'a [ContactFinger],
     /// The hand's shape (its palm points).
     pub shape: &'a HandShape,
-    /// The finger curl bends (parametric, for free fingers): per finger the joints' axis
-    /// angles at full curl, in [`super::ArmRig::fingers`] order.
-    pub full_curls: &'a [Vec<f64>],
+    /// The hand's finger chains ([`super::ArmRig::fingers`]): their full curls bend the free
+    /// fingers.
+    pub chains: &'a [(Finger, crate::ik::hand::FingerChain)],
     /// World scale of the hand bone.
     pub hand_scale: f64,
     /// Wrist to middle knuckle, hand units.
@@ -68,7 +67,7 @@ impl ContactCache {
         let key = |kind| Key {
             kind,
             correction,
-            radius: grip_radius(kind, gear),
+            radius: gear.grip_radius(kind),
             hand_from_grip: *hand_from_grip,
             style: GripStyle::for_grip(kind, gear, hand.stem_index_middle),
             hand: *hand,
@@ -433,7 +432,9 @@ fn solve_fingers(
             } else {
                 key.hand.finger_curl
             };
-            let angles = inputs.full_curls[i]
+            let angles = inputs.chains[i]
+                .1
+                .full_curl
                 .iter()
                 .map(|a| a * amount + tuning.curl_offset / 3.0)
                 .collect();

@@ -10,9 +10,6 @@ use crate::ik::grip_contact::ContactState;
 use crate::rig::Finger;
 use glam::{DQuat, DVec3};
 
-/// Radius of a reel's handle knob, metres (the bundled reel's).
-pub const KNOB_RADIUS: f64 = 0.0065;
-
 /// What one finger does on a grip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FingerRole {
@@ -76,16 +73,6 @@ impl GripStyle {
 /// Thumb 0 … little 4.
 pub fn finger_index(finger: Finger) -> usize {
     Finger::ALL.iter().position(|f| *f == finger).unwrap_or(0)
-}
-
-/// The handle radius under `kind`, metres.
-pub fn grip_radius(kind: GripKind, gear: &Gear) -> f64 {
-    match kind {
-        GripKind::RodRear => gear.rod.rear_grip_radius,
-        GripKind::RodFront => gear.rod.reel_seat_radius,
-        GripKind::ReelHandle => KNOB_RADIUS,
-        GripKind::NetHandle => gear.net.grip_radius,
-    }
 }
 
 /// One finger's contact on a grip, as reported.

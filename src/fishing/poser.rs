@@ -192,7 +192,7 @@ impl Poser {
         let contact_inputs = HandContactInputs {
             fingers: &arm.contact,
             shape: &arm.shape,
-            full_curls: &arm.full_curls,
+            chains: &arm.fingers,
             hand_scale: arm.hand_scale,
             palm_length: arm.hand_frame.palm_length / arm.hand_scale,
         };
@@ -206,7 +206,7 @@ impl Poser {
         // corrected (rounded to CORRECTION_STEP, so the corrected grips repeat).
         let mut correction = 0;
         let (ik, solver, wrist_target, palm_turn) = loop {
-            let mut hand_from_grip = hand_from_grip;
+            let mut placed = hand_from_grip;
             if settings.finger_contact {
                 let (from, to) = self.contacts.get_mut(side).pair(
                     &contact_inputs,
@@ -216,8 +216,7 @@ impl Poser {
                     hand_cal,
                     correction,
                 );
-                hand_from_grip.translation +=
-                    from.palm_shift_in_hand.lerp(to.palm_shift_in_hand, w);
+                placed.translation += from.palm_shift_in_hand.lerp(to.palm_shift_in_hand, w);
             }
             let (ik, solver, wrist_target, palm_turn) = solve_arm_and_palm(
                 &mut self.ccd,
@@ -225,7 +224,7 @@ impl Poser {
                 arm,
                 settings,
                 &world_from_grip,
-                &hand_from_grip,
+                &placed,
                 pole_in_world,
                 pose,
             )?;
@@ -234,7 +233,7 @@ impl Poser {
                     &contact_inputs,
                     kinds,
                     &actor.gear,
-                    &arm_hand_from_grip(arm, hand_cal),
+                    &hand_from_grip,
                     hand_cal,
                     correction,
                 );
@@ -254,7 +253,7 @@ impl Poser {
                 &contact_inputs,
                 kinds,
                 &actor.gear,
-                &arm_hand_from_grip(arm, hand_cal),
+                &hand_from_grip,
                 hand_cal,
                 correction,
             );

@@ -205,13 +205,8 @@ fn nominal_in_object(kind: GripKind, gear: &Gear, crank: f64) -> Transform {
 /// The share of the calibrated finger curl that the handle under `kind` takes (1 on the
 /// bundled rod and net; see [`curl_for_radius`]).
 fn curl_for_grip(kind: GripKind, gear: &Gear) -> f64 {
-    let (rod, net) = (&RodGear::BUNDLED, &NetGear::BUNDLED);
-    match kind {
-        GripKind::RodRear => curl_for_radius(gear.rod.rear_grip_radius, rod.rear_grip_radius),
-        GripKind::RodFront => curl_for_radius(gear.rod.reel_seat_radius, rod.reel_seat_radius),
-        GripKind::ReelHandle => 1.0,
-        GripKind::NetHandle => curl_for_radius(gear.net.grip_radius, net.grip_radius),
-    }
+    // The knob is the same on every reel: exactly 1.
+    curl_for_radius(gear.grip_radius(kind), Gear::BUNDLED.grip_radius(kind))
 }
 
 /// A grip in actor space, with its calibrated offset applied in object space.

@@ -292,14 +292,13 @@ impl FingerContactJob<'_> {
 
     /// The smallest gap over segments `from..` at `angles`, and which segment it is.
     fn nearest(&self, angles: &[f64], from: usize) -> (f64, usize) {
-        let mut frame = DAffine3::IDENTITY;
         let mut best = (f64::INFINITY, from);
-        for (k, j) in self.joints.iter().enumerate() {
-            frame *= j.prev_from_joint;
-            if k == 0 && self.spread != 0.0 {
-                frame *= rotation(self.spread_axis, self.spread);
-            }
-            frame *= rotation(j.axis, angles[k]);
+        for (k, (j, frame)) in self
+            .joints
+            .iter()
+            .zip(self.joint_frames(angles))
+            .enumerate()
+        {
             if k < from {
                 continue;
             }
@@ -337,17 +336,21 @@ impl FingerContactJob<'_> {
 
     /// The joints' frames in hand space at `angles` (the same composition the solve uses).
     pub fn frames(&self, angles: &[f64]) -> Vec<DAffine3> {
+        self.joint_frames(angles).collect()
+    }
+
+    /// The joints' frames in hand space, base → tip, at `angles` (a missing angle is 0):
+    /// each joint's base frame in its parent's, the first joint's spread, then its bend.
+    fn joint_frames<'b>(&'b self, angles: &'b [f64]) -> impl Iterator<Item = DAffine3> + 'b {
         let mut frame = DAffine3::IDENTITY;
-        let mut out = Vec::with_capacity(self.joints.len());
-        for (k, j) in self.joints.iter().enumerate() {
+        self.joints.iter().enumerate().map(move |(k, j)| {
             frame *= j.prev_from_joint;
             if k == 0 && self.spread != 0.0 {
                 frame *= rotation(self.spread_axis, self.spread);
             }
             frame *= rotation(j.axis, angles.get(k).copied().unwrap_or(0.0));
-            out.push(frame);
-        }
-        out
+            frame
+        })
     }
 }
 
