@@ -71,7 +71,9 @@ fn instants() -> Vec<(Phase, f64)> {
 
 /// Everything wrong with the stage's grips at its current pose, and how many hands and
 /// fingers were measured.
-fn problems(name: &str, stage: &Stage, out: &mut Vec<String>) -> (usize, usize) {
+///
+/// `but_thumbs`: the thumbs are neither measured nor counted in the deepest skin.
+fn problems(name: &str, stage: &Stage, but_thumbs: bool, out: &mut Vec<String>) -> (usize, usize) {
     let eval = *stage.evaluation().unwrap();
     let skin = posed_skin(stage);
     let (mut hands, mut fingers) = (0, 0);
@@ -93,7 +95,12 @@ fn problems(name: &str, stage: &Stage, out: &mut Vec<String>) -> (usize, usize) 
         let s = &stage.inputs.state;
         let at = format!("{name} {:?} t={:.2} {side:?} on {kind:?}", s.phase, s.t);
         let style = GripStyle::for_grip(kind, &stage.actor.gear, false);
+        let mut deepest = m.palm;
         for (finger, gap) in &m.fingers {
+            if but_thumbs && *finger == Finger::Thumb {
+                continue;
+            }
+            deepest = deepest.min(*gap);
             if style.role(*finger) != FingerRole::Wrap {
                 continue;
             }
@@ -108,38 +115,44 @@ fn problems(name: &str, stage: &Stage, out: &mut Vec<String>) -> (usize, usize) 
         if m.palm > PALM {
             out.push(format!("{at}: palm {:.1} mm off the surface", m.palm * 1e3));
         }
-        if m.deepest < DEEPEST {
-            out.push(format!("{at}: skin {:.1} mm inside", -m.deepest * 1e3));
+        if deepest < DEEPEST {
+            out.push(format!("{at}: skin {:.1} mm inside", -deepest * 1e3));
         }
     }
     (hands, fingers)
 }
 
-fn check_session(name: &str, stage: &mut Stage, out: &mut Vec<String>) -> (usize, usize) {
+fn check_session(
+    name: &str,
+    stage: &mut Stage,
+    but_thumbs: bool,
+    out: &mut Vec<String>,
+) -> (usize, usize) {
     let (mut hands, mut fingers) = (0, 0);
     for (phase, t) in instants() {
         stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
         stage.update().unwrap();
-        let (h, f) = problems(name, stage, out);
+        let (h, f) = problems(name, stage, but_thumbs, out);
         hands += h;
         fingers += f;
     }
     (hands, fingers)
 }
 
-fn strict(characters: &[(String, std::path::PathBuf)], rods: &[Option<&str>]) {
+fn strict(characters: &[(String, std::path::PathBuf)], rods: &[Option<&str>], but_thumbs: bool) {
     let mut out = Vec::new();
     for (name, file) in characters {
         for rod in rods {
             let mut stage = stage_on(file, *rod);
             let with_fingers = stage.actor.arm(Side::Right).fingers.len() >= 5;
             let label = format!("{name} on {}", rod.unwrap_or("rod.glb"));
-            let (hands, fingers) = check_session(&label, &mut stage, &mut out);
+            let (hands, fingers) = check_session(&label, &mut stage, but_thumbs, &mut out);
             eprintln!("{label}: {hands} hands, {fingers} fingers measured");
             if hands < 30 {
                 out.push(format!("{label}: only {hands} hands held a handle"));
             }
-            if with_fingers && fingers < 5 * hands {
+            let per_hand = if but_thumbs { 4 } else { 5 };
+            if with_fingers && fingers < per_hand * hands {
                 out.push(format!("{label}: {fingers} fingers of {hands} hands"));
             }
         }
@@ -157,42 +170,43 @@ fn mannequiny() -> Option<(String, std::path::PathBuf)> {
         .map(|dir| ("mannequiny".to_string(), dir.join("mannequiny-0.3.0.glb")))
 }
 
-/// Every shared character and rod that holds the whole measure today: mannequiny (fingers)
-/// on all three rods, the mittens CesiumMan on all three and KayKit where its default
-/// calibration reaches at least 30 grips (the bundled rod and the baitcaster).
+const ROD_FILES: [Option<&str>; 3] = [None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")];
+
+/// Every shared character holds the whole measure on all three rods: mannequiny (fingers),
+/// the mittens CesiumMan and KayKit.
 #[test]
 fn shared_characters_touch_every_handle_they_hold_and_nothing_passes_through() {
     let Some(dir) = shared_models("grip_contact: shared characters") else {
         return;
     };
-    let all = [None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")];
-    let cases: [(&str, &str, &[Option<&str>]); 3] = [
-        ("mannequiny", "mannequiny-0.3.0.glb", &all),
-        ("CesiumMan", "CesiumMan.glb", &all),
-        (
-            "KayKit",
-            "KayKit_Mannequin/manny_med_mod.gltf",
-            &[None, Some("rod_baitcaster.glb")],
-        ),
-    ];
-    for (name, file, rods) in cases {
-        strict(&[(name.to_string(), dir.join(file))], rods);
+    for (name, file) in [
+        ("mannequiny", "mannequiny-0.3.0.glb"),
+        ("CesiumMan", "CesiumMan.glb"),
+        ("KayKit", "KayKit_Mannequin/manny_med_mod.gltf"),
+    ] {
+        strict(&[(name.to_string(), dir.join(file))], &ROD_FILES, false);
     }
 }
 
-/// The issue's whole acceptance measure on every character and rod. Open: the bundled
-/// angler's finger-base pads stand ~1 cm out of its palm, so with every finger touching and
-/// nothing inside, its hand-bone skin stays 6–11 mm off the handle (and the front middle
-/// finger, closed to its limits, 5 mm); its thumb is 3.0 mm off on the surf rod and its index
-/// 3.1 mm on the baitcaster; RiggedFigure's palm is 2.2–2.9 mm inside at a few instants and
-/// 4.5–7 mm off at the wind-up's end; KayKit reaches only 26 grips on the surf rod.
+/// The bundled angler on all three rods: the palm and the four fingers touch at every
+/// instant, and nothing of them is deeper than 2 mm. Its thumb is the ignored test's.
 #[test]
-#[ignore = "issue 33 open: the angler's palm and a few instants elsewhere, see the doc comment"]
-fn every_finger_touches_the_handle_and_nothing_passes_through_it() {
-    strict(
-        &characters(),
-        &[None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")],
+fn bundled_angler_palm_and_fingers_touch_every_handle() {
+    let angler = (
+        "angler".to_string(),
+        bundled_assets_dir().join("angler.glb"),
     );
+    strict(&[angler], &ROD_FILES, true);
+}
+
+/// The issue's whole acceptance measure on every character and rod. Open: the bundled
+/// angler's rear-hand thumb is 2.1–2.3 mm inside the handle at every instant (its open limits
+/// stop it; the limit is 2 mm); RiggedFigure's palm is 2.0–2.9 mm inside at three instants,
+/// 4.3–7 mm off at the wind-up's end and 22–23 mm off the net's handle in the landing.
+#[test]
+#[ignore = "issue 33 open: the angler's rear thumb and RiggedFigure, see the doc comment"]
+fn every_finger_touches_the_handle_and_nothing_passes_through_it() {
+    strict(&characters(), &ROD_FILES, false);
 }
 
 #[test]
@@ -206,7 +220,12 @@ fn without_the_contact_solve_the_grip_fails_the_same_measure() {
         let mut stage = stage_on(&file, None);
         stage.inputs.settings.finger_contact = false;
         let mut out = Vec::new();
-        let (hands, _) = check_session(&format!("{name} (parametric curl)"), &mut stage, &mut out);
+        let (hands, _) = check_session(
+            &format!("{name} (parametric curl)"),
+            &mut stage,
+            false,
+            &mut out,
+        );
         assert!(hands >= 30, "{name}: {hands} hands");
         // Most held hands fail it.
         assert!(
@@ -286,6 +305,41 @@ fn print_seated_grips() {
                 skin.join(", "),
                 solver.join(" ")
             );
+        }
+    }
+}
+
+#[test]
+#[ignore = "diagnostic: where on the bundled angler's hands the skin is nearest the handle"]
+fn print_angler_palm_nearest() {
+    let stage = stage_on(&bundled_assets_dir().join("angler.glb"), None);
+    let eval = *stage.evaluation().unwrap();
+    let skin = posed_skin(&stage);
+    for side in [Side::Left, Side::Right] {
+        let kind = eval.frames.grips.get(side).hold.main();
+        let h = handle(&stage, kind);
+        let mut rows: Vec<(f64, String, glam::DVec3)> = Vec::new();
+        for (part, posed) in &skin.parts {
+            let bind = &skin.in_hand_at_bind[part];
+            for (p, b) in posed.iter().zip(bind) {
+                rows.push((h.gap(*p), format!("{part:?}"), *b));
+            }
+        }
+        rows.retain(|r| r.1.contains(&format!("{side:?}")));
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        eprintln!("--- {side:?}");
+        for r in rows.iter().take(25) {
+            eprintln!(
+                "{:6.1} mm {:28} at bind in hand {:.3?}",
+                r.0 * 1e3,
+                r.1,
+                r.2
+            );
+        }
+        let mut palm: Vec<_> = rows.iter().filter(|r| r.1.starts_with("Palm")).collect();
+        palm.truncate(15);
+        for r in palm {
+            eprintln!("palm {:6.1} mm at bind in hand {:.3?}", r.0 * 1e3, r.2);
         }
     }
 }

@@ -213,7 +213,7 @@ const PALM_SEARCH_STEP: f64 = 0.1;
 const PLACE_RESOLUTION: f64 = 5e-4;
 
 /// A grip placed on the palm: the fingers closed, the palm's shift, where its skin rests, and
-/// how far the palm floats above the handle (hand units).
+/// how far the palm's own skin floats above the handle (metres).
 struct Placed {
     out: GripContact,
     shift: DVec3,
@@ -254,9 +254,16 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
     }
     let mut extra = f64::from(correction) * CORRECTION_STEP / scale;
     let mut floor = f64::NEG_INFINITY;
-    let mut crease = extra;
+    let mut crease;
+    // Where the palm's own skin (no pads) would touch.
+    let mut own_crease = extra;
     let mut out;
     let mut rounds = 0;
+    // The palm's rest is a fixed point: where the palm's skin touches depends on how far the
+    // fingers close, which depends on where the palm is. `crease − extra` changes sign across
+    // it (the fingers closing more as the palm comes in move the creases out), so once it has,
+    // the next place is the secant's between the last two on either side.
+    let mut other_side: Option<(f64, f64)> = None;
     loop {
         let shift = palm_shift + gz * extra;
         out = solve_fingers(inputs, key, t + shift, radius, gy, gz);
@@ -264,11 +271,20 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
         if !palm_rests {
             break;
         }
-        crease = if correction == 0 {
-            clearance(&palm_at(Some(&out)), palm_shift).unwrap_or(0.0)
+        if correction == 0 {
+            let points = palm_at(Some(&out));
+            crease = clearance(&points, palm_shift).unwrap_or(0.0);
+            let own: Vec<DVec3> = points
+                .iter()
+                .zip(&inputs.shape.palm)
+                .filter(|(_, p)| !p.pad)
+                .map(|(q, _)| *q)
+                .collect();
+            own_crease = clearance(&own, palm_shift).unwrap_or(crease);
         } else {
-            f64::from(correction) * CORRECTION_STEP / scale
-        };
+            crease = f64::from(correction) * CORRECTION_STEP / scale;
+            own_crease = crease;
+        }
         let deficit = out
             .contacts
             .iter()
@@ -280,9 +296,16 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
             floor = extra + deficit;
             floor
         } else {
-            crease.max(floor)
+            let g = crease - extra;
+            let secant = other_side
+                .filter(|&(_, gx)| (gx < 0.0) != (g < 0.0) && (gx - g).abs() > 1e-12)
+                .map(|(x, gx)| extra - g * (x - extra) / (gx - g));
+            if other_side.is_none_or(|(_, gx)| (gx < 0.0) != (g < 0.0)) {
+                other_side = Some((extra, g));
+            }
+            secant.unwrap_or(crease).max(floor)
         };
-        if (next - extra).abs() <= 1e-4 * radius || rounds > 5 {
+        if (next - extra).abs() <= 1e-4 * radius || rounds >= PLACE_ROUNDS {
             break;
         }
         extra = next;
@@ -290,10 +313,13 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
     Placed {
         shift: palm_shift + gz * extra,
         palm_shift,
-        float: (extra - crease).max(0.0) * scale,
+        float: (extra - own_crease).max(0.0) * scale,
         out,
     }
 }
+
+/// The most finger solves one palm placement makes.
+const PLACE_ROUNDS: usize = 8;
 
 /// The step of the arm's correction of the palm placement, metres: the pose update rounds the
 /// correction to it, so the solved grips it asks for repeat.

@@ -15,7 +15,8 @@ pub struct HandShape {
     /// joint's bone space, base → tip.
     pub fingers: Vec<Vec<[Capsule; SEGMENT_PIECES]>>,
     /// The palm's skin: every vertex that the hand (and the palm bones beside it) carries
-    /// most of, with what else carries it.
+    /// most of, with what else carries it, and the pads before the knuckles that a finger
+    /// carries most of ([`PalmPoint::pad`]).
     pub palm: Vec<PalmPoint>,
     /// True when the capsules and palm came from the character's skin.
     pub from_skin: bool,
@@ -35,6 +36,10 @@ pub struct PalmPoint {
     /// Every other bone's share (the forearm's, at the wrist): (bone, weight, the vertex in
     /// that bone's space at the base pose). Where these carry it depends on the arm's pose.
     pub others: Vec<(usize, f64, DVec3)>,
+    /// A pad: skin in the palm before a knuckle that the finger carries most of (heat weights
+    /// give it to the finger). It must not sink into a handle, but the palm touching the
+    /// handle means the palm's own skin (`false`) touching it.
+    pub pad: bool,
 }
 
 /// One finger ready for [`crate::ik::grip_contact::FingerContactJob`].

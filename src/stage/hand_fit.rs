@@ -44,6 +44,11 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
                             palm_point(&owners, skin, prim, v, world, actor, side, mesh.node);
                         palm.get_mut(side).push(point);
                     }
+                    Owner::Segment(side, f, 0) if behind_base(actor, side, f, world) => {
+                        let point =
+                            palm_point(&owners, skin, prim, v, world, actor, side, mesh.node);
+                        palm.get_mut(side).push(PalmPoint { pad: true, ..point });
+                    }
                     Owner::Segment(side, f, k) => segments.get_mut(side)[f][k].push(world),
                 }
             }
@@ -75,6 +80,25 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
         shape.from_skin = any;
         shape
     })
+}
+
+/// Whether `world` (base pose) lies behind the base joint of finger `f` of `side`: skin that a
+/// finger's first bone carries but that sits in the palm before its knuckle (the pads under
+/// the knuckles that heat weights give to the finger). It does not turn rigidly with the
+/// finger, so it is no part of the finger's capsules: it joins the palm's points as a pad,
+/// which the grip solve skins with the fingers' bends (see [`PalmPoint::pad`]). Not the
+/// thumb: its first bone carries the ball of the thumb, which turns with it.
+fn behind_base(actor: &ActorRig, side: Side, f: usize, world: DVec3) -> bool {
+    let (finger, chain) = &actor.arm(side).fingers[f];
+    if *finger == crate::rig::Finger::Thumb {
+        return false;
+    }
+    let (Some(&base), Some(&next)) = (chain.joints.first(), chain.joints.get(1)) else {
+        return false;
+    };
+    let origin = actor.base.world_from_bone(base).translation;
+    let along = actor.base.world_from_bone(next).translation - origin;
+    (world - origin).dot(along) < 0.0
 }
 
 /// Which hand part each bone's skin belongs to: a finger joint its segment, a bone below a
@@ -155,6 +179,7 @@ fn palm_point(
         hand_weight: 0.0,
         segments: Vec::new(),
         others: Vec::new(),
+        pad: false,
     };
     let parts: Vec<(usize, f64)> = match (skin, &prim.joints, &prim.weights) {
         (Some(skin), Some(j), Some(w)) => (0..4)

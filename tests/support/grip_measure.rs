@@ -24,6 +24,9 @@ pub enum Part {
 /// The skin of the posed export, by hand part, in world space.
 pub struct PosedSkin {
     pub parts: HashMap<Part, Vec<DVec3>>,
+    /// The same vertices (same order) at bind, in their side's hand bone's frame
+    /// (the hand joint's inverse bind matrix applied), for diagnostics.
+    pub in_hand_at_bind: HashMap<Part, Vec<DVec3>>,
 }
 
 /// Exports `stage` as it is posed and skins it (see the module docs).
@@ -66,7 +69,15 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
         }
         None
     };
+    let hand_names: Vec<(Side, String)> = [Side::Left, Side::Right]
+        .into_iter()
+        .map(|side| {
+            let hand = stage.actor.arm(side).hand;
+            (side, stage.actor.skeleton.bone(hand).name.clone())
+        })
+        .collect();
     let mut parts: HashMap<Part, Vec<DVec3>> = HashMap::new();
+    let mut in_hand_at_bind: HashMap<Part, Vec<DVec3>> = HashMap::new();
     for node in doc.nodes() {
         let Some(mesh) = node.mesh() else { continue };
         let skin = node.skin();
@@ -90,6 +101,26 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
                     .collect()
             })
             .unwrap_or_default();
+        let hand_ibm = |side: Side| -> DMat4 {
+            let Some(skin) = skin.as_ref() else {
+                return DMat4::IDENTITY;
+            };
+            let name = &hand_names.iter().find(|h| h.0 == side).unwrap().1;
+            let reader = skin.reader(|b| Some(&buffers[b.index()]));
+            let ibms: Vec<[[f32; 4]; 4]> = reader
+                .read_inverse_bind_matrices()
+                .map(|i| i.collect())
+                .unwrap_or_default();
+            skin.joints()
+                .position(|j| j.name() == Some(name.as_str()))
+                .and_then(|k| ibms.get(k))
+                .map(|m| DMat4::from_cols_array_2d(&m.map(|c| c.map(f64::from))))
+                .unwrap_or(DMat4::IDENTITY)
+        };
+        let hand_ibms = [hand_ibm(Side::Left), hand_ibm(Side::Right)];
+        let side_of = |part: Part| match part {
+            Part::Palm(s) | Part::Finger(s, _) => (s == Side::Right) as usize,
+        };
         for prim in mesh.primitives() {
             let reader = prim.reader(|b| Some(&buffers[b.index()]));
             let Some(positions) = reader.read_positions() else {
@@ -112,20 +143,26 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
                     }
                     if let Some(part) = owner_of(best.1) {
                         parts.entry(part).or_default().push(out);
+                        in_hand_at_bind
+                            .entry(part)
+                            .or_default()
+                            .push(hand_ibms[side_of(part)].transform_point3(v));
                     }
                 }
             } else if let Some(part) = owner_of(node.index()) {
                 let m = world[node.index()];
                 for p in &positions {
-                    parts
-                        .entry(part)
-                        .or_default()
-                        .push(m.transform_point3(DVec3::from_array(p.map(f64::from))));
+                    let v = DVec3::from_array(p.map(f64::from));
+                    parts.entry(part).or_default().push(m.transform_point3(v));
+                    in_hand_at_bind.entry(part).or_default().push(v);
                 }
             }
         }
     }
-    PosedSkin { parts }
+    PosedSkin {
+        parts,
+        in_hand_at_bind,
+    }
 }
 
 /// Every hand and finger bone of the stage's actor by name (first bone of a name wins).
