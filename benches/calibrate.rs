@@ -31,7 +31,7 @@ fn calibrate_characters(c: &mut Criterion) {
         ),
     ] {
         if !path.exists() {
-            eprintln!("SKIP: {} is absent; not benchmarked", path.display());
+            anglerpose::skip_notice!("SKIP: {} is absent; not benchmarked", path.display());
             continue;
         }
         let character = gltf_io::load(&path).expect("loads");

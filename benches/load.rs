@@ -11,7 +11,7 @@ fn load_mannequiny(c: &mut Criterion) {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/models/mannequiny-0.3.0.glb");
     if !path.exists() {
-        eprintln!("SKIP: {} is absent; load benchmark not run", path.display());
+        anglerpose::skip_notice!("SKIP: {} is absent; load benchmark not run", path.display());
         return;
     }
     c.bench_function("load mannequiny-0.3.0.glb to rig + humanoid map", |b| {

@@ -15,3 +15,4 @@ pub mod preset;
 pub mod render;
 pub mod rig;
 pub mod stage;
+pub mod test_skip;

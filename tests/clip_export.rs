@@ -131,7 +131,9 @@ fn frame_time(stage: &Stage, k: usize) -> f64 {
 #[test]
 fn session_clips_pass_the_validator_and_play_in_threejs_as_solved() {
     if !have_node() {
-        eprintln!("\n*** SKIP: node not found, clip validator and three.js checks not run ***\n");
+        anglerpose::skip_notice!(
+            "\n*** SKIP: node not found, clip validator and three.js checks not run ***\n"
+        );
         return;
     }
     for (name, preset) in presets() {

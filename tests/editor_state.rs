@@ -349,7 +349,7 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/models/mannequiny-0.3.0.glb");
     if !path.exists() {
-        eprintln!("SKIP: {} is absent", path.display());
+        anglerpose::skip_notice!("SKIP: {} is absent", path.display());
         return;
     }
     let (doc, _) = files::open(&path).expect("mannequiny opens");
@@ -393,7 +393,7 @@ fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/CesiumMan.glb");
     if !path.exists() {
-        eprintln!("SKIP: {} is absent", path.display());
+        anglerpose::skip_notice!("SKIP: {} is absent", path.display());
         return;
     }
     let (doc, _) = files::open(&path).expect("CesiumMan opens");
@@ -426,7 +426,7 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
     let src =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/CesiumMan.glb");
     if !src.exists() {
-        eprintln!("SKIP: {} is absent", src.display());
+        anglerpose::skip_notice!("SKIP: {} is absent", src.display());
         return;
     }
     let dir = std::env::temp_dir().join(format!("anglerpose-reload-state-{}", std::process::id()));

@@ -305,7 +305,7 @@ fn crossing_pole_is_reported_as_flip_and_pole_search_removes_it() {
 fn fingerless_characters_hold_the_rod() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models");
     if !dir.exists() {
-        eprintln!("SKIP: ../shared/models is absent; fingerless rigs not tested");
+        anglerpose::skip_notice!("SKIP: ../shared/models is absent; fingerless rigs not tested");
         return;
     }
     for file in [

@@ -12,7 +12,7 @@ fn models_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
+        anglerpose::skip_notice!(
             "SKIP: {} is absent; real-model tests not run",
             dir.display()
         );
@@ -299,7 +299,7 @@ fn which_files_are_bound_in_their_scene_pose() {
 fn bundled_angler_maps_completely() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/angler.glb");
     if !path.exists() {
-        eprintln!("SKIP: {} does not exist yet", path.display());
+        anglerpose::skip_notice!("SKIP: {} does not exist yet", path.display());
         return;
     }
     let c = gltf_io::load(&path).unwrap_or_else(|e| panic!("{e}"));

@@ -129,7 +129,7 @@ fn exported_glb_reimports_to_the_solved_pose_with_rod_and_net_placed() {
 #[test]
 fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
     if !have_node() {
-        eprintln!(
+        anglerpose::skip_notice!(
             "\n*** SKIP: node not found, Khronos validator and three.js checks not run ***\n"
         );
         return;
@@ -278,7 +278,9 @@ fn export_without_a_preset_uses_the_bundled_default_and_named_poses_work() {
 fn exported_glb_keeps_texture_coordinates_and_base_colour_images() {
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models");
     if !models.is_dir() {
-        eprintln!("\n*** SKIP: ../shared/models is absent; textured export not tested ***\n");
+        anglerpose::skip_notice!(
+            "\n*** SKIP: ../shared/models is absent; textured export not tested ***\n"
+        );
         return;
     }
     let dir = scratch("export");
@@ -323,7 +325,9 @@ fn exported_glb_keeps_texture_coordinates_and_base_colour_images() {
         if have_node() {
             khronos::assert_valid(&out);
         } else {
-            eprintln!("\n*** SKIP: node not found, Khronos validator not run on {file} ***\n");
+            anglerpose::skip_notice!(
+                "\n*** SKIP: node not found, Khronos validator not run on {file} ***\n"
+            );
         }
     }
 }

@@ -123,7 +123,7 @@ fn a_rectangle_is_clipped_to_the_target_and_an_outside_one_draws_nothing() {
 fn drawing_into_a_rectangle_with_msaa_is_an_error_not_a_validation_panic() {
     let Some(gpu) = test_gpu() else { return };
     if gpu.best_sample_count(CAPTURE_FORMAT) < 4 {
-        eprintln!("SKIP: the adapter offers no 4x MSAA for {CAPTURE_FORMAT:?}");
+        anglerpose::skip_notice!("SKIP: the adapter offers no 4x MSAA for {CAPTURE_FORMAT:?}");
         return;
     }
     let (mut renderer, handles) = demo_renderer(&gpu, 4);

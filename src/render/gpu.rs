@@ -172,7 +172,7 @@ pub fn test_gpu() -> Option<Gpu> {
             if std::env::var("ANGLERPOSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
                 panic!("ANGLERPOSE_REQUIRE_GPU=1 but no GPU device could be created: {e}");
             }
-            eprintln!("\n**********\nSKIP: no GPU adapter ({e})\n**********\n");
+            crate::skip_notice!("\n**********\nSKIP: no GPU adapter ({e})\n**********\n");
             None
         }
     }

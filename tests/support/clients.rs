@@ -73,7 +73,7 @@ pub fn blender_python(test: &str) -> Option<PathBuf> {
     if std::env::var("ANGLERPOSE_REQUIRE_BLENDER").as_deref() == Ok("1") {
         panic!("{msg}, and ANGLERPOSE_REQUIRE_BLENDER=1");
     }
-    eprintln!("\n*** SKIP: {msg} ***\n");
+    anglerpose::skip_notice!("\n*** SKIP: {msg} ***\n");
     None
 }
 

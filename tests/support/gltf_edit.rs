@@ -12,7 +12,7 @@ pub fn shared_models(test: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("SKIP: {test}: {} is absent", dir.display());
+        anglerpose::skip_notice!("SKIP: {test}: {} is absent", dir.display());
         None
     }
 }

@@ -26,7 +26,7 @@ pub fn skip(test: &str, reason: &str) {
     if std::env::var("ANGLERPOSE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
         panic!("ANGLERPOSE_REQUIRE_GPU=1 but {reason}");
     }
-    eprintln!("\n**********\nSKIP {test}: {reason}\n**********\n");
+    anglerpose::skip_notice!("\n**********\nSKIP {test}: {reason}\n**********\n");
 }
 
 /// Polls `ok` every 100 ms; panics naming `what` after `timeout`.
