@@ -4,9 +4,11 @@
 //! [−2, +3] mm of the surface), the palm is within 3 mm, and no skin of the hand is deeper
 //! than 2 mm inside; mitten hands: the palm touches and nothing is deeper than 2 mm. At the
 //! seated hold and at every instant sampled across the session where a hand holds the rod or
-//! the net. Asserted for mannequiny and the mitten characters on the bundled rod, the surf
-//! rod and the baitcaster; the whole measure (with the bundled angler) is the ignored test
-//! below, open in issue 33. With the contact solve switched off the same measure fails.
+//! the net. The skin is its surface: the vertices and the triangles between them, sampled
+//! every 2 mm (a box hand meets a handle with a face). Asserted for every character and rod
+//! that holds it today (the lists on the tests below) and for the bundled angler without its
+//! thumbs; the whole measure is the ignored test, open in issue 33. With the contact solve
+//! switched off the same measure fails.
 
 mod support;
 
@@ -172,19 +174,22 @@ fn mannequiny() -> Option<(String, std::path::PathBuf)> {
 
 const ROD_FILES: [Option<&str>; 3] = [None, Some("rod_surf.glb"), Some("rod_baitcaster.glb")];
 
-/// Every shared character holds the whole measure on all three rods: mannequiny (fingers),
-/// the mittens CesiumMan and KayKit.
+/// Every shared character and rod that holds the whole measure today: mannequiny (fingers)
+/// on the bundled and the surf rod, the mittens CesiumMan and KayKit on all three, and
+/// RiggedFigure on the surf rod and the baitcaster.
 #[test]
 fn shared_characters_touch_every_handle_they_hold_and_nothing_passes_through() {
     let Some(dir) = shared_models("grip_contact: shared characters") else {
         return;
     };
-    for (name, file) in [
-        ("mannequiny", "mannequiny-0.3.0.glb"),
-        ("CesiumMan", "CesiumMan.glb"),
-        ("KayKit", "KayKit_Mannequin/manny_med_mod.gltf"),
-    ] {
-        strict(&[(name.to_string(), dir.join(file))], &ROD_FILES, false);
+    let cases: [(&str, &str, &[Option<&str>]); 4] = [
+        ("mannequiny", "mannequiny-0.3.0.glb", &ROD_FILES[..2]),
+        ("CesiumMan", "CesiumMan.glb", &ROD_FILES),
+        ("KayKit", "KayKit_Mannequin/manny_med_mod.gltf", &ROD_FILES),
+        ("RiggedFigure", "RiggedFigure.glb", &ROD_FILES[1..]),
+    ];
+    for (name, file, rods) in cases {
+        strict(&[(name.to_string(), dir.join(file))], rods, false);
     }
 }
 
@@ -199,12 +204,15 @@ fn bundled_angler_palm_and_fingers_touch_every_handle() {
     strict(&[angler], &ROD_FILES, true);
 }
 
-/// The issue's whole acceptance measure on every character and rod. Open: the bundled
-/// angler's rear-hand thumb is 2.1–2.3 mm inside the handle at every instant (its open limits
-/// stop it; the limit is 2 mm); RiggedFigure's palm is 2.0–2.9 mm inside at three instants,
-/// 4.3–7 mm off at the wind-up's end and 22–23 mm off the net's handle in the landing.
+/// The issue's whole acceptance measure on every character and rod. Open (measured on the
+/// skin's surface, see `support/grip_measure.rs`): the bundled angler's thumbs are
+/// 2.1–2.6 mm inside the handle (the limit is 2 mm; the rear one at its opening limits);
+/// mannequiny's front thumb is 3.1 mm off the baitcaster's handle (the limit is 3 mm);
+/// RiggedFigure's rear palm is 2.5–3.0 mm inside the bundled rod's handle at the seated hold.
+/// A thumb's cross-section is no circle, and one capsule per third of a segment over- or
+/// under-reaches it by 2–3 mm.
 #[test]
-#[ignore = "issue 33 open: the angler's rear thumb and RiggedFigure, see the doc comment"]
+#[ignore = "issue 33 open: the angler's thumbs, a mannequiny thumb, a RiggedFigure palm; see the doc comment"]
 fn every_finger_touches_the_handle_and_nothing_passes_through_it() {
     strict(&characters(), &ROD_FILES, false);
 }

@@ -7,7 +7,7 @@
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
 use super::hand_contact::{
-    FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
+    ArmTerm, FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
 };
 use super::hand_shape::{ContactFinger, HandShape, PalmPoint};
 use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob, palm_clearance};
@@ -305,7 +305,7 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
             }
             secant.unwrap_or(crease).max(floor)
         };
-        if (next - extra).abs() <= 1e-4 * radius || rounds >= PLACE_ROUNDS {
+        if (next - extra).abs() <= PLACE_TOLERANCE / scale || rounds >= PLACE_ROUNDS {
             break;
         }
         extra = next;
@@ -318,8 +318,11 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
     }
 }
 
-/// The most finger solves one palm placement makes.
+/// The most finger solves one palm placement makes, and how close (metres) two rounds' rests
+/// must be for the rest to count as found: a fifth of [`PLACE_RESOLUTION`], well inside what
+/// touching means for a finger.
 const PLACE_ROUNDS: usize = 8;
+const PLACE_TOLERANCE: f64 = 1e-4;
 
 /// The step of the arm's correction of the palm placement, metres: the pose update rounds the
 /// correction to it, so the solved grips it asks for repeat.
@@ -374,6 +377,8 @@ fn palm_arm_points(
     let frames = finger_frames(inputs, out, origin, gy, radius);
     let mut fixed = Vec::new();
     let mut moving = Vec::new();
+    let mut candidates = Vec::new();
+    let mut terms = Vec::new();
     let mut bones: Vec<usize> = Vec::new();
     for p in &inputs.shape.palm {
         let mut own = p.in_hand * p.hand_weight;
@@ -389,29 +394,49 @@ fn palm_arm_points(
         // How far the arm can carry it: its share of a 15 cm lever.
         let reach = w_others * 0.15 / scale;
         if rigid.x.abs() < radius + reach && rigid.z + radius + reach > 0.0 {
-            let others = p
-                .others
-                .iter()
-                .map(|&(bone, w, in_bone)| {
-                    let slot = bones.iter().position(|&b| b == bone).unwrap_or_else(|| {
-                        bones.push(bone);
-                        bones.len() - 1
-                    });
-                    (slot, w, in_bone)
-                })
-                .collect();
-            moving.push(MovingPoint {
-                own_in_grip: inv * (own - origin),
-                others,
+            candidates.push((p, own, rigid, reach));
+        }
+    }
+    // A point whose clearance, however far the arm carries it, stays below what another
+    // point (or the rigid skin) surely needs never decides the correction: left out.
+    let r2 = radius * radius;
+    let bound = |x: f64| (r2 - x * x).max(0.0).sqrt();
+    let fixed_clearance = palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY);
+    let surely = candidates
+        .iter()
+        .filter(|c| c.2.x.abs() + c.3 < radius)
+        .map(|c| c.2.z - c.3 + bound(c.2.x.abs() + c.3))
+        .fold(fixed_clearance, f64::max);
+    for (p, own, rigid, reach) in candidates {
+        let at_most = rigid.z + reach + bound((rigid.x.abs() - reach).max(0.0));
+        if at_most < surely {
+            continue;
+        }
+        let first = terms.len() as u32;
+        for &(bone, w, in_bone) in &p.others {
+            let slot = bones.iter().position(|&b| b == bone).unwrap_or_else(|| {
+                bones.push(bone);
+                bones.len() - 1
+            });
+            terms.push(ArmTerm {
+                slot: slot as u32,
+                weight: w,
+                weighted_in_bone: in_bone * w,
             });
         }
+        moving.push(MovingPoint {
+            own_in_grip: inv * (own - origin),
+            first,
+            count: terms.len() as u32 - first,
+        });
     }
     PalmArm {
         origin,
         grip_from_hand: inv,
         radius,
-        fixed_clearance: palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY),
+        fixed_clearance,
         moving,
+        terms,
         bones,
     }
 }
@@ -469,10 +494,7 @@ fn solve_fingers(
             out.contacts.push(None);
             continue;
         };
-        let job = FingerContactJob {
-            cylinder,
-            ..finger_job(finger, tuning.spread, cylinder)
-        };
+        let job = finger_job(finger, tuning.spread, cylinder);
         let Ok(report) = job.solve() else {
             out.angles.push(vec![0.0; finger.joints.len()]);
             out.spreads.push(0.0);

@@ -119,14 +119,27 @@ pub struct GripContact {
 }
 
 /// A palm point partly carried by bones outside the hand.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MovingPoint {
     /// The hand's and fingers' part of its skinning, in the grip frame relative to the
     /// uncorrected axis (`grip_from_hand · (own − origin)`).
     pub own_in_grip: DVec3,
-    /// (index into [`PalmArm::bones`], weight, the point in that bone's space at the base
-    /// pose).
-    pub others: Vec<(usize, f64, DVec3)>,
+    /// Where its shares of the other bones start in [`PalmArm::terms`].
+    pub first: u32,
+    /// How many shares it has there.
+    pub count: u32,
+}
+
+/// One bone's share of a [`MovingPoint`]: the index into [`PalmArm::bones`], the weight, and
+/// the point in that bone's space at the base pose times the weight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmTerm {
+    /// Index into [`PalmArm::bones`].
+    pub slot: u32,
+    /// The bone's weight.
+    pub weight: f64,
+    /// The point in the bone's space at the base pose, times the weight.
+    pub weighted_in_bone: DVec3,
 }
 
 /// The palm's correction for the arm: the wrist bends the forearm's share of the palm skin
@@ -143,6 +156,9 @@ pub struct PalmArm {
     pub fixed_clearance: f64,
     /// The points other bones carry too (only those that can reach the handle).
     pub moving: Vec<MovingPoint>,
+    /// Their shares of the other bones, point after point (one flat list: the pose update
+    /// reads them in order).
+    pub terms: Vec<ArmTerm>,
     /// The other bones that carry them.
     pub bones: Vec<usize>,
 }
@@ -169,8 +185,11 @@ impl PalmArm {
         let mut lambda = self.fixed_clearance;
         for m in &self.moving {
             let mut q = m.own_in_grip;
-            for &(slot, w, in_bone) in &m.others {
-                q += grip_from_bone[slot].transform_point3(in_bone) * w;
+            let terms = &self.terms[m.first as usize..(m.first + m.count) as usize];
+            for t in terms {
+                // w · (L p + t) = L (w p) + w t.
+                let g = &grip_from_bone[t.slot as usize];
+                q += g.matrix3 * t.weighted_in_bone + g.translation * t.weight;
             }
             if q.x * q.x < r2 {
                 lambda = lambda.max(q.z + (r2 - q.x * q.x).sqrt());

@@ -33,6 +33,7 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
         let skin = mesh.skin.and_then(|s| character.skins.get(s));
         for (p, prim) in mesh.primitives.iter().enumerate() {
             let positions = gltf_io::skin_positions(character, &actor.base, m, p);
+            let mut palm_of_vertex: Vec<Option<(Side, PalmPoint)>> = vec![None; positions.len()];
             for (v, pos) in positions.iter().enumerate() {
                 let Some((owner, _)) = owner_of_vertex(&owners, mesh.node, skin, prim, v) else {
                     continue;
@@ -42,15 +43,34 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
                     Owner::Palm(side) => {
                         let point =
                             palm_point(&owners, skin, prim, v, world, actor, side, mesh.node);
-                        palm.get_mut(side).push(point);
+                        palm_of_vertex[v] = Some((side, point));
                     }
                     Owner::Segment(side, f, 0) if behind_base(actor, side, f, world) => {
                         let point =
                             palm_point(&owners, skin, prim, v, world, actor, side, mesh.node);
-                        palm.get_mut(side).push(PalmPoint { pad: true, ..point });
+                        palm_of_vertex[v] = Some((side, PalmPoint { pad: true, ..point }));
                     }
                     Owner::Segment(side, f, k) => segments.get_mut(side)[f][k].push(world),
                 }
+            }
+            let world = |v: u32| DVec3::from_array(positions[v as usize].map(f64::from));
+            for tri in prim.indices.chunks_exact(3) {
+                let corner = |k: usize| palm_of_vertex.get(tri[k] as usize)?.as_ref();
+                let (Some(a), Some(b), Some(c)) = (corner(0), corner(1), corner(2)) else {
+                    continue;
+                };
+                if a.0 != b.0 || a.0 != c.0 {
+                    continue;
+                }
+                let spacing = PALM_SPACING * actor.arm(a.0).hand_frame.palm_length;
+                let corners = [world(tri[0]), world(tri[1]), world(tri[2])];
+                for bary in inner_samples(corners, spacing) {
+                    let point = blend([(&a.1, bary[0]), (&b.1, bary[1]), (&c.1, bary[2])]);
+                    palm.get_mut(a.0).push(point);
+                }
+            }
+            for (side, point) in palm_of_vertex.into_iter().flatten() {
+                palm.get_mut(side).push(point);
             }
         }
     }
@@ -80,6 +100,84 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
         shape.from_skin = any;
         shape
     })
+}
+
+/// How far apart the palm's surface samples lie, as a share of the palm's length: a face
+/// between sparse vertices (a low-poly or boxy hand) is part of the palm that meets a
+/// handle, and a handle between two samples this far apart sinks in at most about
+/// `spacing² / (8 · radius)`.
+const PALM_SPACING: f64 = 0.1;
+
+/// Barycentric weights of points inside the triangle `corners` (base pose) at most `spacing`
+/// apart along its longest edge, the corners left out (they are points themselves); none
+/// when the triangle is no longer than `spacing`.
+fn inner_samples(corners: [DVec3; 3], spacing: f64) -> Vec<[f64; 3]> {
+    let [a, b, c] = corners;
+    let longest = a.distance(b).max(b.distance(c)).max(c.distance(a));
+    if !(longest > spacing && spacing > 0.0) {
+        return Vec::new();
+    }
+    let n = ((longest / spacing).ceil() as usize).min(64);
+    let f = n as f64;
+    let mut out = Vec::new();
+    for i in 0..=n {
+        for j in 0..=(n - i) {
+            let k = n - i - j;
+            if i.max(j).max(k) < n {
+                out.push([i as f64 / f, j as f64 / f, k as f64 / f]);
+            }
+        }
+    }
+    out
+}
+
+/// A point of a palm triangle as linear blend skinning draws it: the corners' skinned
+/// positions mixed by the barycentric weights. The finger and arm shares keep each corner's
+/// own bone-space position (exact); the hand's share is rigid with the hand, so its mixed term
+/// `Σ wᵢ · hand_weightᵢ · in_handᵢ` is exact as `in_hand · hand_weight` with `in_hand` its
+/// weighted mean (the plain mean where the hand carries none of it).
+fn blend(corners: [(&PalmPoint, f64); 3]) -> PalmPoint {
+    let hand_weight: f64 = corners.iter().map(|(p, w)| p.hand_weight * w).sum();
+    let in_hand = if hand_weight > 1e-12 {
+        corners
+            .iter()
+            .map(|(p, w)| p.in_hand * (p.hand_weight * w))
+            .sum::<DVec3>()
+            / hand_weight
+    } else {
+        corners.iter().map(|(p, w)| p.in_hand * *w).sum()
+    };
+    let mut point = PalmPoint {
+        in_hand,
+        hand_weight,
+        segments: Vec::new(),
+        others: Vec::new(),
+        pad: corners.iter().any(|(p, _)| p.pad),
+    };
+    // One term per bone: a bone's transform is affine, so `Σ wᵢ·M·pᵢ = W·M·(Σ wᵢ·pᵢ / W)`.
+    for (p, w) in corners {
+        for &(f, k, sw, at) in &p.segments {
+            let sw = sw * w;
+            match point.segments.iter_mut().find(|s| s.0 == f && s.1 == k) {
+                Some(s) => {
+                    s.3 = (s.3 * s.2 + at * sw) / (s.2 + sw).max(1e-300);
+                    s.2 += sw;
+                }
+                None => point.segments.push((f, k, sw, at)),
+            }
+        }
+        for &(bone, ow, at) in &p.others {
+            let ow = ow * w;
+            match point.others.iter_mut().find(|o| o.0 == bone) {
+                Some(o) => {
+                    o.2 = (o.2 * o.1 + at * ow) / (o.1 + ow).max(1e-300);
+                    o.1 += ow;
+                }
+                None => point.others.push((bone, ow, at)),
+            }
+        }
+    }
+    point
 }
 
 /// Whether `world` (base pose) lies behind the base joint of finger `f` of `side`: skin that a

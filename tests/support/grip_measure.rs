@@ -4,7 +4,10 @@
 //! world(jointᵢ) · inverseBindᵢ · v, the mesh node's own transform ignored), and each hand
 //! part's skin is measured against the held handle's surface: its distance from the handle's
 //! axis less the handle's radius there (the rod's radius profile along its axis, detected from
-//! the rod's own mesh; the net's handle radius). Nothing here uses the project's skinning.
+//! the rod's own mesh; the net's handle radius). The skin is measured as drawn: its vertices
+//! and, inside each triangle whose corners belong to one hand part, points every 2 mm mixed
+//! from the skinned corners (the triangle the renderer draws). Nothing here uses the
+//! project's skinning.
 
 use anglerpose::fishing::{GripKind, SessionFrames};
 use anglerpose::preset::posed_glb;
@@ -127,6 +130,15 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
                 continue;
             };
             let positions: Vec<[f32; 3]> = positions.collect();
+            let indices: Vec<u32> = reader
+                .read_indices()
+                .map(|i| i.into_u32().collect())
+                .unwrap_or_else(|| (0..positions.len() as u32).collect());
+            // Each vertex skinned, with its part, then the triangles between vertices of one
+            // part sampled (the surface, not only its corners: a low-poly box hand touches a
+            // handle with a face).
+            let mut skinned: Vec<Option<(Part, DVec3, DVec3)>> =
+                Vec::with_capacity(positions.len());
             if skin.is_some() {
                 let joints: Vec<[u16; 4]> = reader.read_joints(0).unwrap().into_u16().collect();
                 let weights: Vec<[f32; 4]> = reader.read_weights(0).unwrap().into_f32().collect();
@@ -141,20 +153,36 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
                             best = (w[k], node);
                         }
                     }
-                    if let Some(part) = owner_of(best.1) {
-                        parts.entry(part).or_default().push(out);
-                        in_hand_at_bind
-                            .entry(part)
-                            .or_default()
-                            .push(hand_ibms[side_of(part)].transform_point3(v));
-                    }
+                    skinned.push(
+                        owner_of(best.1)
+                            .map(|part| (part, out, hand_ibms[side_of(part)].transform_point3(v))),
+                    );
                 }
-            } else if let Some(part) = owner_of(node.index()) {
+            } else {
+                let part = owner_of(node.index());
                 let m = world[node.index()];
                 for p in &positions {
                     let v = DVec3::from_array(p.map(f64::from));
-                    parts.entry(part).or_default().push(m.transform_point3(v));
-                    in_hand_at_bind.entry(part).or_default().push(v);
+                    skinned.push(part.map(|part| (part, m.transform_point3(v), v)));
+                }
+            }
+            for (part, posed, bind) in skinned.iter().flatten() {
+                parts.entry(*part).or_default().push(*posed);
+                in_hand_at_bind.entry(*part).or_default().push(*bind);
+            }
+            for tri in indices.chunks_exact(3) {
+                let corner = |k: usize| skinned.get(tri[k] as usize).copied().flatten();
+                let (Some(a), Some(b), Some(c)) = (corner(0), corner(1), corner(2)) else {
+                    continue;
+                };
+                if a.0 != b.0 || a.0 != c.0 {
+                    continue;
+                }
+                for (wa, wb, wc) in surface_samples(a.1, b.1, c.1) {
+                    let posed = a.1 * wa + b.1 * wb + c.1 * wc;
+                    let bind = a.2 * wa + b.2 * wb + c.2 * wc;
+                    parts.entry(a.0).or_default().push(posed);
+                    in_hand_at_bind.entry(a.0).or_default().push(bind);
                 }
             }
         }
@@ -163,6 +191,29 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
         parts,
         in_hand_at_bind,
     }
+}
+
+/// The measure's surface spacing: no point of a triangle is farther than about this from a
+/// sample (metres).
+const SURFACE_SPACING: f64 = 0.002;
+
+/// Barycentric weights of the samples inside triangle (`a`, `b`, `c`) at about
+/// [`SURFACE_SPACING`], the corners left out (they are measured as vertices).
+fn surface_samples(a: DVec3, b: DVec3, c: DVec3) -> Vec<(f64, f64, f64)> {
+    let longest = a.distance(b).max(b.distance(c)).max(c.distance(a));
+    let n = (longest / SURFACE_SPACING).ceil().clamp(1.0, 200.0) as usize;
+    let mut out = Vec::new();
+    for i in 0..=n {
+        for j in 0..=(n - i) {
+            let k = n - i - j;
+            if i == n || j == n || k == n {
+                continue;
+            }
+            let f = n as f64;
+            out.push((i as f64 / f, j as f64 / f, k as f64 / f));
+        }
+    }
+    out
 }
 
 /// Every hand and finger bone of the stage's actor by name (first bone of a name wins).
