@@ -155,3 +155,56 @@ fn retarget_cli_writes_a_valid_preset_and_reports_what_it_could_not_map() {
     assert!(j["poses"]["cast"].is_object(), "named poses travel");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Per-finger tunings of the contact grips travel by role: the angler's front index finger
+/// opened off the handle and its stem moved between index and middle finger, retargeted to
+/// mannequiny, open mannequiny's index finger off its handle the same way.
+#[test]
+fn finger_tunings_travel_and_act_on_the_target() {
+    let Some(dir) = shared_models("finger_tunings_travel_and_act_on_the_target") else {
+        return;
+    };
+    use anglerpose::fishing::FingerTuning;
+    use anglerpose::ik::grip_contact::ContactState;
+    use anglerpose::rig::Side;
+    let source = stage(&bundled_assets_dir().join("angler.glb"));
+    let mut calib = source.inputs.calibration.clone();
+    let hand = calib.hands.get_mut(Side::Right);
+    hand.fingers.index = FingerTuning {
+        curl_offset: -0.3,
+        spread: 0.05,
+    };
+    hand.stem_index_middle = true;
+    let mut target = stage(&dir.join("mannequiny-0.3.0.glb"));
+    target.update().unwrap();
+    let index_gap = |stage: &Stage| {
+        let c = stage.evaluation().unwrap().arms.get(Side::Right).contact;
+        c.fingers[1].expect("the index finger is on the handle")
+    };
+    let untuned = index_gap(&target);
+    assert_eq!(
+        untuned.state,
+        ContactState::Touching,
+        "untuned: {untuned:?}"
+    );
+    let (mapped, settings, _) = retarget(
+        &source.actor,
+        &calib,
+        &source.inputs.settings,
+        &target.actor,
+    );
+    let got = mapped.hands.get(Side::Right);
+    assert_eq!(got.fingers, calib.hands.get(Side::Right).fingers);
+    assert!(got.stem_index_middle);
+    target.inputs.calibration = mapped;
+    target.inputs.settings = settings;
+    target.update().unwrap();
+    let tuned = index_gap(&target);
+    assert_eq!(tuned.state, ContactState::Gap, "tuned: {tuned:?}");
+    // Shared over its joints by their curl limits, the knuckle opens least: the base of the
+    // finger stays nearest the handle.
+    assert!(
+        tuned.gap > 0.001,
+        "opened 0.3 rad off the handle: {tuned:?}"
+    );
+}
