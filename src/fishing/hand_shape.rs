@@ -3,7 +3,7 @@
 //! stage fits them to the character's mesh once at load (`stage::hand_fit`); a character
 //! without skin gets capsules from its bone lengths and no palm points.
 
-use crate::ik::grip_contact::{Capsule, ContactJoint, SEGMENT_PIECES};
+use crate::ik::grip_contact::{Capsule, ContactJoint, JOINT_CAPSULES, SEGMENT_PIECES};
 use crate::ik::hand::FingerChain;
 use crate::rig::{Finger, Pose, Skeleton, Transform};
 use glam::{DAffine3, DVec3};
@@ -13,7 +13,7 @@ use glam::{DAffine3, DVec3};
 pub struct HandShape {
     /// Per finger (in `ArmRig::fingers` order), per joint: the segment's capsules in the
     /// joint's bone space, base → tip.
-    pub fingers: Vec<Vec<[Capsule; SEGMENT_PIECES]>>,
+    pub fingers: Vec<Vec<[Capsule; JOINT_CAPSULES]>>,
     /// The palm's skin: every vertex that the hand (and the palm bones beside it) carries
     /// most of, with what else carries it, and the pads before the knuckles that a finger
     /// carries most of ([`PalmPoint::pad`]).
@@ -80,10 +80,15 @@ impl HandShape {
                             .unwrap_or(DVec3::Y * 0.02 / bone_scale(base, j));
                         last = Some(seg);
                         let len = seg.length();
-                        let piece = |i: usize| Capsule {
-                            start: seg * (i as f64 / SEGMENT_PIECES as f64),
-                            end: seg * ((i + 1) as f64 / SEGMENT_PIECES as f64),
-                            radius: 0.2 * len,
+                        let piece = |i: usize| {
+                            if i >= SEGMENT_PIECES {
+                                return Capsule::NONE;
+                            }
+                            Capsule {
+                                start: seg * (i as f64 / SEGMENT_PIECES as f64),
+                                end: seg * ((i + 1) as f64 / SEGMENT_PIECES as f64),
+                                radius: 0.2 * len,
+                            }
                         };
                         std::array::from_fn(piece)
                     })
@@ -139,7 +144,7 @@ impl HandShape {
                     .try_normalize()
                     .unwrap_or(DVec3::Z);
                 let scale_to_hand = bone_scale(base, first) / bone_scale(base, hand);
-                let pieces = capsules.iter().flatten();
+                let pieces = capsules.iter().flat_map(|c| &c[..SEGMENT_PIECES]);
                 let radius = pieces.clone().map(|c| c.radius).sum::<f64>()
                     / pieces.count().max(1) as f64
                     * scale_to_hand;

@@ -26,8 +26,17 @@ pub struct Capsule {
     pub start: DVec3,
     /// The other end of the axis segment.
     pub end: DVec3,
-    /// Radius about the axis segment.
+    /// Radius about the axis segment (negative: no capsule, see [`Capsule::NONE`]).
     pub radius: f64,
+}
+
+impl Capsule {
+    /// An unused slot of [`ContactJoint::capsules`]: the gap search skips it.
+    pub const NONE: Capsule = Capsule {
+        start: DVec3::ZERO,
+        end: DVec3::ZERO,
+        radius: -1.0,
+    };
 }
 
 /// An infinite cylinder: the held handle (or knob), in hand space.
@@ -73,7 +82,11 @@ pub struct ContactJoint {
     pub axis: DVec3,
     /// The skin of the segment this joint carries, in the joint's frame: capsules base →
     /// tip along the segment, each fitted to its part of the skin.
-    pub capsules: [Capsule; SEGMENT_PIECES],
+    ///
+    /// The first [`SEGMENT_PIECES`] run along the segment's middle; the next two sets (the
+    /// same thirds, either side: a thumb's flat cross-section) are [`Capsule::NONE`] where a
+    /// segment has none.
+    pub capsules: [Capsule; JOINT_CAPSULES],
     /// Most the joint opens, radians (≤ 0).
     pub open_limit: f64,
     /// Most the joint closes, radians (≥ 0).
@@ -83,6 +96,9 @@ pub struct ContactJoint {
 /// Capsules per finger segment: a finger narrows toward its tip and bulges at its joints,
 /// so each third of a segment has its own.
 pub const SEGMENT_PIECES: usize = 3;
+
+/// Capsule slots per joint: the pieces along the middle, then the same either side.
+pub const JOINT_CAPSULES: usize = 3 * SEGMENT_PIECES;
 
 /// Where a finger ended against the cylinder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -303,7 +319,7 @@ impl FingerContactJob<'_> {
                 continue;
             }
             let scale = frame.matrix3.x_axis.length();
-            for c in &j.capsules {
+            for c in j.capsules.iter().filter(|c| c.radius >= 0.0) {
                 let g = self.cylinder.gap_to_capsule(
                     frame.transform_point3(c.start),
                     frame.transform_point3(c.end),
@@ -387,7 +403,13 @@ mod tests {
             prev_from_joint: DAffine3::from_translation(at),
             // Rotating +X toward −Z: about +Y.
             axis: DVec3::Y,
-            capsules: [seg(len); SEGMENT_PIECES],
+            capsules: std::array::from_fn(|i| {
+                if i < SEGMENT_PIECES {
+                    seg(len)
+                } else {
+                    Capsule::NONE
+                }
+            }),
             open_limit: -0.3,
             close_limit: 1.7,
         };

@@ -7,7 +7,7 @@
 use crate::fishing::hand_shape::PalmPoint;
 use crate::fishing::{ActorRig, ArmRig, HandShape, PerSide};
 use crate::gltf_io::{self, Character};
-use crate::ik::grip_contact::{Capsule, SEGMENT_PIECES};
+use crate::ik::grip_contact::{Capsule, JOINT_CAPSULES, SEGMENT_PIECES};
 use crate::rig::{Side, Skeleton};
 use glam::DVec3;
 
@@ -88,10 +88,11 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
                     .collect();
                 let bone_capsule = shape.fingers[f][k][0];
                 let axis = chain.bend_axes_in_bone[k].normalize();
-                // A thumb lies along the handle and meets it with its side: its whole
-                // cross-section counts (within 60° of the palm side), not its reach alone.
-                let round = arm.fingers[f].0 == crate::rig::Finger::Thumb;
-                if let Some(c) = fit_capsules(&local, bone_capsule, axis, round) {
+                // A thumb lies along the handle and meets it with its side as well: its
+                // cross-section is a stadium (capsules either side), not one circle.
+                let flat = arm.fingers[f].0 == crate::rig::Finger::Thumb;
+                let ends = (k == 0, k + 1 == chain.joints.len());
+                if let Some(c) = fit_capsules(&local, bone_capsule, axis, flat, ends) {
                     shape.fingers[f][k] = c;
                     any = true;
                 }
@@ -318,20 +319,25 @@ fn mark(own: &mut [Option<Owner>], arm: &ArmRig) {
 /// Capsules along the bone's segment direction (that of `bone_capsule`), one per third of
 /// the skin's extent along the bone: each through the middle of its third's cross-sections,
 /// its radius the skin's reach toward the palm side there (the direction the segment moves as
-/// it closes: `axis × direction`; any side where none is; `round`: the farthest skin within
-/// 60° of it), the outer ends drawn in by a radius so the caps end on the skin. `None` with
-/// fewer than 4 points.
+/// it closes: `axis × direction`; any side where none is), the finger's outer ends (`first`:
+/// the segment's base is the finger's, `last`: its tip is the fingertip) drawn in by a radius
+/// so the caps end on the skin; at a joint between segments the caps overlap, so the skin
+/// round the joint stays covered however it bends. `flat` (a thumb, which meets a handle with its side as
+/// well): the same radius, and where the skin reaches farther to either side, a capsule there
+/// too (its cross-section a stadium, not a circle). `None` with fewer than 4 points.
 fn fit_capsules(
     points: &[DVec3],
     bone_capsule: Capsule,
     axis: DVec3,
-    round: bool,
-) -> Option<[Capsule; SEGMENT_PIECES]> {
+    flat: bool,
+    (first, last): (bool, bool),
+) -> Option<[Capsule; JOINT_CAPSULES]> {
     if points.len() < 4 {
         return None;
     }
     let d = (bone_capsule.end - bone_capsule.start).try_normalize()?;
     let palmar = axis.cross(d).try_normalize()?;
+    let side = d.cross(palmar);
     let (lo, hi) = points
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
@@ -358,16 +364,17 @@ fn fit_capsules(
     // a neighbour's weights barely lose — webbing, the palm's edge — does not fatten it).
     let mut palm_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
     let mut any_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
+    let mut sideways: [[Vec<f64>; 2]; SEGMENT_PIECES] = Default::default();
     for p in points {
         let i = slab(p);
         let e = *p - d * p.dot(d) - centres[i];
         any_side[i].push(e.length());
         let toward = e.dot(palmar);
-        if round && toward >= 0.5 * e.length() {
-            palm_side[i].push(e.length());
-        } else if !round && toward > 0.0 {
+        if toward > 0.0 {
             palm_side[i].push(toward);
         }
+        let across = e.dot(side);
+        sideways[i][usize::from(across < 0.0)].push(across.abs());
     }
     let radius = |i: usize| {
         let v = if palm_side[i].is_empty() {
@@ -375,38 +382,44 @@ fn fit_capsules(
         } else {
             &palm_side[i]
         };
-        quantile(
-            v,
-            if round {
-                ROUND_QUANTILE
-            } else {
-                RADIUS_QUANTILE
-            },
-        )
+        quantile(v, RADIUS_QUANTILE)
     };
-    Some(std::array::from_fn(|i| {
-        let r = radius(i);
+    let piece = |i: usize, offset: DVec3, r: f64| {
         let mut a = lo + step * i as f64;
         let mut b = lo + step * (i + 1) as f64;
-        if i == 0 {
+        if i == 0 && first {
             a = (a + r).min(b);
         }
-        if i == SEGMENT_PIECES - 1 {
+        if i == SEGMENT_PIECES - 1 && last {
             b = (b - r).max(a);
         }
         Capsule {
-            start: centres[i] + d * a,
-            end: centres[i] + d * b,
+            start: centres[i] + offset + d * a,
+            end: centres[i] + offset + d * b,
             radius: r,
+        }
+    };
+    Some(std::array::from_fn(|slot| {
+        let i = slot % SEGMENT_PIECES;
+        let r = radius(i);
+        match slot / SEGMENT_PIECES {
+            0 => piece(i, DVec3::ZERO, r),
+            across if flat => {
+                let (k, sign) = if across == 1 { (0, 1.0) } else { (1, -1.0) };
+                let reach = quantile(&sideways[i][k], RADIUS_QUANTILE);
+                if reach > r {
+                    piece(i, side * (sign * (reach - r)), r)
+                } else {
+                    Capsule::NONE
+                }
+            }
+            _ => Capsule::NONE,
         }
     }))
 }
 
-/// The share of a piece's palm-side skin inside its capsule.
+/// The share of a piece's palm-side (or sideways) skin inside its capsule.
 const RADIUS_QUANTILE: f64 = 0.95;
-/// The same for a whole cross-section (the thumb's): its sides reach less far than its
-/// palm-side extent, so a lower quantile keeps the capsule on the skin where it touches.
-const ROUND_QUANTILE: f64 = 0.95;
 
 /// The `q` quantile of `values` (nearest rank); 0 for none.
 fn quantile(values: &[f64], q: f64) -> f64 {
