@@ -299,9 +299,12 @@ fn print_seated_grips() {
 }
 
 #[test]
-#[ignore = "diagnostic: where on the bundled angler's hands the skin is nearest the handle"]
-fn print_angler_palm_nearest() {
-    let stage = stage_on(&bundled_assets_dir().join("angler.glb"), None);
+#[ignore = "diagnostic: where on a character's hands (the bundled angler's, or ANGLERPOSE_NEAREST_MODEL's) the skin is nearest the handle"]
+fn print_palm_nearest() {
+    let file = std::env::var_os("ANGLERPOSE_NEAREST_MODEL")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| bundled_assets_dir().join("angler.glb"));
+    let stage = stage_on(&file, None);
     let eval = *stage.evaluation().unwrap();
     let skin = posed_skin(&stage);
     for side in [Side::Left, Side::Right] {
@@ -329,6 +332,22 @@ fn print_angler_palm_nearest() {
         palm.truncate(15);
         for r in palm {
             eprintln!("palm {:6.1} mm at bind in hand {:.3?}", r.0 * 1e3, r.2);
+        }
+    }
+}
+
+#[test]
+#[ignore = "diagnostic: each character's palm length and palm point count"]
+fn print_palm_sizes() {
+    for (name, file) in characters() {
+        let stage = stage_on(&file, None);
+        for side in [Side::Left, Side::Right] {
+            let arm = stage.actor.arm(side);
+            eprintln!(
+                "{name} {side:?}: palm length {:.4} m, {} palm points",
+                arm.hand_frame.palm_length,
+                arm.shape.palm.len()
+            );
         }
     }
 }
