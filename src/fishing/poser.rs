@@ -20,6 +20,11 @@ use crate::rig::{Pose, Transform};
 use glam::DVec3;
 use thiserror::Error;
 
+/// At most this many arm corrections per hand and pose: each solves the arm again with the
+/// palm moved to where the last solve's forearm skin asks; it stops sooner when the rounded
+/// correction repeats.
+const MAX_CORRECTION_ROUNDS: u32 = 3;
+
 /// Why a pose evaluation (or an analysis or calibration built on it) failed.
 #[derive(Debug, Error, PartialEq)]
 pub enum SessionError {
@@ -202,9 +207,12 @@ impl Poser {
         // Contact grips: the palm on the handle's surface, the fingers closed on it (from the
         // cache while the hand's inputs stay). The grip is solved with the arm's bones where
         // the base pose has them; once the arm is solved, the palm skin the forearm carries is
-        // where the wrist put it, so a hand on one grip is solved once more with the palm
-        // corrected (rounded to CORRECTION_STEP, so the corrected grips repeat).
+        // where the wrist put it, so a hand on one grip is solved again with the palm
+        // corrected (rounded to CORRECTION_STEP, so the corrected grips repeat) until the
+        // correction repeats: the corrected wrist bends the forearm's skin a little
+        // differently (RiggedFigure's rear palm stayed 2.5-3.0 mm inside after one round).
         let mut correction = 0;
+        let mut rounds = 0;
         let (ik, solver, wrist_target, palm_turn) = loop {
             let mut placed = hand_from_grip;
             if settings.finger_contact {
@@ -228,7 +236,8 @@ impl Poser {
                 pole_in_world,
                 pose,
             )?;
-            if settings.finger_contact && holding && correction == 0 {
+            if settings.finger_contact && holding && rounds < MAX_CORRECTION_ROUNDS {
+                rounds += 1;
                 let (from, to) = self.contacts.get_mut(side).pair(
                     &contact_inputs,
                     kinds,
@@ -240,7 +249,7 @@ impl Poser {
                 let on = if w < 0.5 { from } else { to };
                 let moved = on.palm_arm.correction(pose, arm.hand) * arm.hand_scale;
                 let steps = (moved / CORRECTION_STEP).round();
-                if steps.abs() >= 1.0 && steps.abs() < 400.0 {
+                if steps.abs() < 400.0 && steps as i32 != correction {
                     correction = steps as i32;
                     restore_arm(actor, arm, pose);
                     continue;
