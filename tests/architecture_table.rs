@@ -5,35 +5,11 @@
 //! not checked; `all` (the binary) and `—` (tests) are not checked either, nor unit-test
 //! files (`tests.rs`).
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-/// `src/a/b.rs` → `["a", "b"]`, `src/a/mod.rs` → `["a"]`, `src/lib.rs` → `[]`.
-fn module_of(src: &Path, file: &Path) -> Vec<String> {
-    let rel = file.strip_prefix(src).unwrap().with_extension("");
-    let mut parts: Vec<String> = rel
-        .iter()
-        .map(|s| s.to_string_lossy().into_owned())
-        .collect();
-    if parts.last().is_some_and(|p| p == "mod") {
-        parts.pop();
-    }
-    if parts == ["lib"] || parts == ["main"] {
-        parts.clear();
-    }
-    parts
-}
+use support::source_tree::{module_of, rust_files};
 
 /// The top-level module each `crate::x` / `super::…::x` path in `text` reaches, seen from
 /// module `here` (comments included: a doc link to another module is a reader's dependency

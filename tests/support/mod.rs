@@ -14,4 +14,5 @@ pub mod grip_measure;
 pub mod image;
 pub mod khronos;
 pub mod rng;
+pub mod source_tree;
 pub mod xwin;
