@@ -101,6 +101,23 @@ fn the_generated_rods_are_found_in_their_file_frames() {
             "{file}"
         );
         assert!((turned.length - m.length).abs() < 0.01, "{file}");
+        // The baitcaster's reel body (a 22 mm radius cylinder across the blank, centred
+        // 0.245 m from the butt and 33 mm off it) and trigger (under the seat, opposite the
+        // reel, 0.226-0.238 m from the butt), in any frame and units; the surf rod has neither
+        // a trigger nor a round reel body.
+        for found in [&m, &turned] {
+            if above {
+                let c = found.reel_circle.expect("the baitcaster's reel body");
+                assert!((c.along - 0.245).abs() < 0.002, "{file}: {c:?}");
+                assert!((c.height - 0.033).abs() < 0.002, "{file}: {c:?}");
+                assert!((c.radius - 0.022).abs() < 0.002, "{file}: {c:?}");
+                let t = found.trigger.expect("the baitcaster's trigger");
+                assert!((0.224..=0.24).contains(&t), "{file}: trigger {t}");
+            } else {
+                assert_eq!(found.trigger, None, "{file}");
+                assert_eq!(found.reel_circle, None, "{file}");
+            }
+        }
     }
 }
 

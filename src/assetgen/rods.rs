@@ -167,11 +167,12 @@ pub fn rod_mesh(spec: &RodSpec) -> TriMesh {
         Reel::Spinning { size } => spinning_reel(&mut m, spec.seat, seat_r, size, body, silver),
         Reel::Baitcaster => {
             baitcaster_reel(&mut m, spec.seat, seat_r, body, silver, rubber);
-            // The trigger under the seat.
+            // The trigger under the seat, opposite the reel (+Z), below the reel's middle and
+            // raked back toward the butt.
             tube(
                 &mut m,
-                v(0.0, a + 0.01, -seat_r),
-                v(0.0, a - 0.005, -seat_r - 0.022),
+                v(0.0, spec.seat - 0.012, seat_r),
+                v(0.0, spec.seat - 0.024, seat_r + 0.016),
                 0.004,
                 0.003,
                 8,

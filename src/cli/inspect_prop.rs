@@ -53,6 +53,10 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
             "rear_grip_m": m.rear_grip,
             "reel_seat_in_file": at(m.reel_seat),
             "rear_grip_in_file": at(m.rear_grip),
+            "reel_body_m": m.reel_circle.map(|c| json!({
+                "along": c.along, "height": c.height, "radius": c.radius,
+            })),
+            "trigger_m": m.trigger,
             "butt_radius_m": m.butt_radius,
             "tip_radius_m": m.tip_radius,
             "radius_profile_m": m.radius_profile,
@@ -85,6 +89,18 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
             "below the blank in use (spinning)"
         }
     );
+    if let Some(c) = m.reel_circle {
+        outln!(
+            "  reel body (side profile): a {:.0} mm radius round {:.3} m from the butt, {:.0} mm \
+             off the blank",
+            c.radius * 1e3,
+            c.along,
+            c.height * 1e3
+        );
+    }
+    if let Some(t) = m.trigger {
+        outln!("  trigger: {t:.3} m from the butt, opposite the reel");
+    }
     outln!("  rear grip: {:.3} m from the butt", m.rear_grip);
     outln!(
         "  handle radius: {:.1} mm at the rear grip, {:.1} mm at the reel seat",

@@ -20,6 +20,7 @@ mod inputs;
 pub mod net_model;
 mod poser;
 mod prop_geometry;
+pub mod reel_shape;
 mod retarget;
 pub mod rod_model;
 pub mod rules;

@@ -102,7 +102,11 @@ pub(super) fn sections(points: &[DVec3], centre: DVec3, axis: DVec3) -> Vec<Vec<
 /// centre is the middle of the section's inner points (those within 1.5× the 40th percentile
 /// of the distances from `axis`), so it does not depend on `axis` passing exactly through it;
 /// the ring is the largest shell of distances from that centre (12% wide) whose points fall
-/// in at least 6 of 8 sectors of angle round it.
+/// in at least 6 of 8 sectors of angle round it, and whose centre is within [`OFF_AXIS`] of
+/// its radius from `axis` (a reel's outline about its own middle is not a ring).
+/// How far a ring's centre may be from the axis, as a share of its radius.
+const OFF_AXIS: f64 = 0.3;
+
 pub(super) fn wrap_rings(
     points: &[DVec3],
     centre: DVec3,
@@ -158,7 +162,10 @@ pub(super) fn wrap_rings(
                 }
             }
             let t = b.iter().map(|p| p.2).sum::<f64>() / b.len() as f64;
-            best.map(|radius| (centre + axis * t + e1 * c[0] + e2 * c[1], radius))
+            // A ring far off the axis is what a reel makes round itself (its body's outline
+            // about its own middle), not a handle round the blank.
+            best.filter(|r| c[0].hypot(c[1]) <= OFF_AXIS * r)
+                .map(|radius| (centre + axis * t + e1 * c[0] + e2 * c[1], radius))
         })
         .collect()
 }

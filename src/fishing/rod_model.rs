@@ -26,6 +26,7 @@ use super::prop_geometry::{
     BINS, check_length, covariance, extent, geometric_median, median, principal_axis, snap, units,
     wrap_rings,
 };
+use super::reel_shape::{AxisOffset, ReelCircle, find_trigger, fit_reel_circle};
 use glam::{DAffine3, DMat3, DVec3};
 
 /// A plausible rod length in metres; outside it the file is in other units.
@@ -65,6 +66,11 @@ pub struct RodModel {
     /// The reel is low and wide (a baitcaster: it sits on top of the blank in use) rather
     /// than hanging on a stem (a spinning reel, below the blank): depth under 1.2× width.
     pub reel_above: bool,
+    /// The reel body's side profile (metres; see [`ReelCircle`]): where a baitcaster's body
+    /// and spool meet the front hand. `None` without a reel or when its middle is not round.
+    pub reel_circle: Option<ReelCircle>,
+    /// A trigger under the reel seat, opposite the reel, metres from the butt (`None`: none).
+    pub trigger: Option<f64>,
     /// Human-readable findings (a guessed butt, rescaled units, no reel).
     pub notes: Vec<String>,
 }
@@ -94,6 +100,8 @@ impl RodModel {
         self.length -= offset;
         self.rear_grip = (self.rear_grip - offset).max(0.0);
         self.reel_seat = (self.reel_seat - offset).max(0.0);
+        self.reel_circle = self.reel_circle.map(|c| c.scaled(1.0, offset));
+        self.trigger = self.trigger.map(|t| t - offset);
         self.radius_profile = self
             .radius_profile
             .iter()
@@ -289,6 +297,7 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
         .fold(0.0, f64::max);
     let reel = reel_cluster(points, along, off, half, far);
     let reel_found = far > 3.0 * butt_r.max(1e-12) && !reel.is_empty();
+    let mut span = (0.0, 0.0);
     let (seat_t, reel_dir) = if reel_found {
         // The seat: the middle of the reel's span along the blank (its mean would lean toward
         // a crank that sticks out sideways).
@@ -297,16 +306,7 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
                 (a.min(along(*p)), b.max(along(*p)))
             });
-        // The hand holds the reel's stem or foot: the reel's points near the blank. Their
-        // median along it is the seat; the middle of the span when there are too few.
-        let mut foot: Vec<f64> = reel_points_near(points, &along, &off, (a, b), butt_r, far)
-            .into_iter()
-            .collect();
-        let seat = if foot.len() >= 8 {
-            median(std::mem::take(&mut foot))
-        } else {
-            (a + b) / 2.0
-        };
+        span = (a, b);
         // The geometric median of the offsets: the reel body's direction, not leaning toward
         // a crank on one side (and the same in any frame, unlike a per-axis median).
         // The side the reel hangs on: the geometric median of all of the reel within its span
@@ -335,6 +335,15 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
         } else {
             geometric_median(&offsets)
         };
+        // The hand holds the reel's stem or foot: the reel's points near the blank, on the
+        // reel's side (a trigger opposite it is not the foot). Their median along it is the
+        // seat; the middle of the span when there are too few.
+        let foot = reel_points_near(points, &along, &off, (a, b), butt_r, far, d);
+        let seat = if foot.len() >= 8 {
+            median(foot)
+        } else {
+            (a + b) / 2.0
+        };
         (
             seat,
             d.try_normalize().unwrap_or(dir.any_orthonormal_vector()),
@@ -359,6 +368,47 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
         (0.0, 0.0)
     };
     let bin_width = total_units / BINS as f64;
+    // The handle radius `t` units from the butt: the median of the three nearest measured
+    // sections (as `radius_at` reads the profile; a reel's own section may have none).
+    let section = |t: f64| {
+        let mut near: Vec<(f64, f64)> = radius
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let from_lo = (i as f64 + 0.5) * total_units / BINS as f64;
+                let at = if butt_at_lo {
+                    from_lo
+                } else {
+                    total_units - from_lo
+                };
+                r.map(|r| ((at - t).abs(), r))
+            })
+            .collect();
+        near.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let three: Vec<f64> = near.iter().take(3).map(|n| n.1).collect();
+        (!three.is_empty()).then(|| median(three))
+    };
+    let (reel_circle, trigger) = if reel_found {
+        let at = |p: &DVec3| AxisOffset {
+            along: along(*p),
+            toward: off(*p).dot(-z),
+            across: off(*p).dot(x),
+        };
+        let offsets: Vec<AxisOffset> = points.iter().map(at).collect();
+        let in_span: Vec<AxisOffset> = offsets
+            .iter()
+            .copied()
+            .filter(|p| (span.0..=span.1).contains(&p.along))
+            .collect();
+        let seat_r = section(seat_t).unwrap_or(butt_r);
+        (
+            fit_reel_circle(&in_span, seat_r).map(|c| c.scaled(metres_per_unit, 0.0)),
+            find_trigger(&offsets, seat_t, 0.5 * (span.1 - span.0).max(far), section)
+                .map(|t| t * metres_per_unit),
+        )
+    } else {
+        (None, None)
+    };
     let mut radius_profile: Vec<(f64, f64)> = radius
         .iter()
         .enumerate()
@@ -386,6 +436,8 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
         reel_depth: reel_depth * metres_per_unit,
         reel_width: reel_width * metres_per_unit,
         reel_above: reel_found && reel_depth < 1.2 * reel_width,
+        reel_circle,
+        trigger,
         notes,
     };
     model.shifted(hints.butt_offset)
@@ -427,7 +479,7 @@ fn reel_cluster(
 
 /// How far along the blank the points of the reel's stem or foot are: within the reel's span
 /// `(a, b)`, further from the axis than the blank (1.6× `blank_r`) but within a third of the
-/// reel's reach `far`.
+/// reel's reach `far`, on the reel's `side`.
 fn reel_points_near(
     points: &[DVec3],
     along: &impl Fn(DVec3) -> f64,
@@ -435,12 +487,14 @@ fn reel_points_near(
     (a, b): (f64, f64),
     blank_r: f64,
     far: f64,
+    side: DVec3,
 ) -> Vec<f64> {
     points
         .iter()
         .filter(|p| {
-            let d = off(**p).length();
-            (a..=b).contains(&along(**p)) && d > 1.6 * blank_r && d < far / 3.0
+            let o = off(**p);
+            let d = o.length();
+            (a..=b).contains(&along(**p)) && d > 1.6 * blank_r && d < far / 3.0 && o.dot(side) > 0.0
         })
         .map(|p| along(*p))
         .collect()
