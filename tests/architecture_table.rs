@@ -9,7 +9,7 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use support::source_tree::{module_of, rust_files};
+use support::source_tree::{module_of, path_heads, rust_files};
 
 /// The top-level module each `crate::x` / `super::…::x` path in `text` reaches, seen from
 /// module `here` (comments included: a doc link to another module is a reader's dependency
@@ -22,37 +22,29 @@ fn top_levels_used(text: &str, here: &[String]) -> BTreeSet<String> {
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect()
     };
-    for start in ["crate::", "super::"] {
-        let mut from = 0;
-        while let Some(i) = text[from..].find(start) {
-            let at = from + i;
-            from = at + start.len();
-            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
-                continue;
+    for (start, at) in path_heads(text, &["crate::", "super::"]) {
+        if at > 0 && bytes[at - 1] == b':' {
+            continue; // the tail of a longer path (`super::super::`), read from its head
+        }
+        let mut rest = &text[at..];
+        let mut level = here.len();
+        if start == "crate::" {
+            level = 0;
+            rest = &rest["crate::".len()..];
+        } else {
+            while let Some(r) = rest.strip_prefix("super::") {
+                level = level.saturating_sub(1);
+                rest = r;
             }
-            if at > 0 && bytes[at - 1] == b':' {
-                continue; // the tail of a longer path (`super::super::`), read from its head
+        }
+        if level == 0 {
+            let name = ident(rest);
+            if !name.is_empty() {
+                out.insert(name);
             }
-            let mut rest = &text[at..];
-            let mut level = here.len();
-            if start == "crate::" {
-                level = 0;
-                rest = &rest["crate::".len()..];
-            } else {
-                while let Some(r) = rest.strip_prefix("super::") {
-                    level = level.saturating_sub(1);
-                    rest = r;
-                }
-            }
-            if level == 0 {
-                let name = ident(rest);
-                if !name.is_empty() {
-                    out.insert(name);
-                }
-            } else {
-                // Still inside a top-level module: here[0] itself.
-                out.insert(here[0].clone());
-            }
+        } else {
+            // Still inside a top-level module: here[0] itself.
+            out.insert(here[0].clone());
         }
     }
     out

@@ -7,7 +7,7 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use support::source_tree::{module_of, rust_files};
+use support::source_tree::{module_of, path_heads, rust_files};
 
 fn ident_chain(s: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -30,31 +30,22 @@ fn ident_chain(s: &str) -> Vec<String> {
 /// Every path starting with `crate`, `super` or `self` in `text` (groups expanded one level).
 fn paths(text: &str) -> Vec<Vec<String>> {
     let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    for start in ["crate::", "super::", "self::"] {
-        let mut from = 0;
-        while let Some(i) = text[from..].find(start) {
-            let at = from + i;
-            from = at + start.len();
-            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
-                continue;
+    for (_, at) in path_heads(text, &["crate::", "super::", "self::"]) {
+        let rest = &text[at..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(rest.len());
+        let head = rest[..end].trim_end_matches("::");
+        let chain = ident_chain(head);
+        if rest[end..].starts_with('{') {
+            let close = rest[end..].find('}').map_or(rest.len(), |c| end + c);
+            for item in rest[end + 1..close].split(',') {
+                let mut p = chain.clone();
+                p.extend(ident_chain(item.trim()));
+                out.push(p);
             }
-            let rest = &text[at..];
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-                .unwrap_or(rest.len());
-            let head = rest[..end].trim_end_matches("::");
-            let chain = ident_chain(head);
-            if rest[end..].starts_with('{') {
-                let close = rest[end..].find('}').map_or(rest.len(), |c| end + c);
-                for item in rest[end + 1..close].split(',') {
-                    let mut p = chain.clone();
-                    p.extend(ident_chain(item.trim()));
-                    out.push(p);
-                }
-            } else {
-                out.push(chain);
-            }
+        } else {
+            out.push(chain);
         }
     }
     out

@@ -31,3 +31,27 @@ pub fn module_of(src: &Path, file: &Path) -> Vec<String> {
     }
     parts
 }
+
+/// Where each path starting with one of `starts` (such as `"crate::"`) begins in `text`, in
+/// the order of `starts`, then of the text: an occurrence counts only where it is not the
+/// tail of an identifier (`my_crate::`).
+pub fn path_heads<'a>(
+    text: &'a str,
+    starts: &'a [&'a str],
+) -> impl Iterator<Item = (&'a str, usize)> + 'a {
+    let bytes = text.as_bytes();
+    starts.iter().flat_map(move |&start| {
+        let mut from = 0;
+        std::iter::from_fn(move || {
+            while let Some(i) = text[from..].find(start) {
+                let at = from + i;
+                from = at + start.len();
+                if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+                    continue;
+                }
+                return Some((start, at));
+            }
+            None
+        })
+    })
+}
