@@ -282,17 +282,20 @@ fn angler_rest_pose_is_seated() {
     }
 }
 
-/// Mesh bounds of every primitive in a rigid prop, in world space (the mesh node is at the
-/// origin with an identity transform).
+/// Mesh bounds of every primitive in a rigid prop, in world space (each mesh placed by its
+/// node's world transform).
 fn bounds(d: &Doc) -> (DVec3, DVec3, usize) {
     let mut lo = DVec3::INFINITY;
     let mut hi = DVec3::NEG_INFINITY;
     let mut n = 0;
-    for mesh in d.doc.meshes() {
+    let world = world_by_name(&d.doc);
+    for node in d.doc.nodes() {
+        let Some(mesh) = node.mesh() else { continue };
+        let m = world[node.name().unwrap_or("")];
         for prim in mesh.primitives() {
             let r = prim.reader(|b| Some(&d.buffers[b.index()]));
             for p in r.read_positions().unwrap() {
-                let p = DVec3::from(p.map(f64::from));
+                let p = m.transform_point3(DVec3::from(p.map(f64::from)));
                 lo = lo.min(p);
                 hi = hi.max(p);
                 n += 1;
@@ -319,6 +322,23 @@ fn props_have_documented_frames_and_grips() {
         "reel and guides hang on −Z: {lo} – {hi}"
     );
     assert!((300..20_000).contains(&n), "rod vertices {n}");
+    // The reel's crank: its own node, on the crank axis the session turns it about (the
+    // bundled gear's), the knob one crank radius toward +Y at angle 0.
+    let crank = anglerpose::fishing::Gear::BUNDLED.rod.crank;
+    let at = pos(&w, anglerpose::assetgen::props::REEL_CRANK_NODE);
+    assert!(
+        at.abs_diff_eq(crank.centre_in_hold, 1e-6),
+        "crank node at {at}"
+    );
+    assert_eq!(anglerpose::assetgen::props::REEL_CRANK_RADIUS, crank.radius);
+    assert_eq!(
+        anglerpose::assetgen::props::REEL_KNOB_RADIUS,
+        anglerpose::fishing::gear::KNOB_RADIUS
+    );
+    assert_eq!(
+        anglerpose::assetgen::props::REEL_KNOB_LENGTH,
+        anglerpose::fishing::gear::KNOB_LENGTH
+    );
 
     let net = load("net.glb");
     let w = world_by_name(&net.doc);

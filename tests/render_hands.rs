@@ -1,7 +1,7 @@
 //! Golden close-ups of the hands on the rod (issue 33): the contact grips of the bundled angler
 //! and, where ../shared/models is present, of mannequiny (fingers) and CesiumMan (mittens),
 //! calibrated, at the seated hold, through `grip_close_up` as `anglerpose render --close-up`
-//! draws them (looked at when created; refresh with `ANGLERPOSE_UPDATE_GOLDEN=1`).
+//! draws them, and the rear hand pinching the reel's knob in the retrieve (looked at when created; refresh with `ANGLERPOSE_UPDATE_GOLDEN=1`).
 
 mod support;
 
@@ -56,6 +56,17 @@ fn hands_on_the_rod_match_their_goldens() {
             let frame = stage.frame(camera, &view);
             let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
             check_golden(&format!("hands-{name}-{side_name}.png"), &img);
+        }
+        // The rear hand pinching the reel's knob in the retrieve, as `render --close-up left
+        // --phase retrieve` draws it (the angler and mannequiny: hands with fingers).
+        if name != "cesiumman" {
+            stage.inputs.state =
+                SessionState::new(Phase::Retrieve, 0.45, stage.inputs.state.params);
+            stage.update().unwrap();
+            let camera = stage.close_up(Side::Left, size).unwrap();
+            let frame = stage.frame(camera, &view);
+            let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
+            check_golden(&format!("hands-{name}-knob.png"), &img);
         }
     }
 }

@@ -14,6 +14,16 @@ pub const ROD_LENGTH: f64 = 2.4;
 pub const ROD_GRIP_REAR: f64 = 0.08;
 /// Front-hand grip point (middle of the reel seat), metres from the butt.
 pub const ROD_GRIP_FRONT: f64 = 0.40;
+/// The reel's crank axis (along X) passes through this point, rod space, metres: the
+/// `reel_crank` node's origin. The crank is on the reel's −X side, where the rear hand of a
+/// right-handed angler cranks (`fishing::Gear::BUNDLED` holds the same numbers; a test
+/// compares them).
+pub const REEL_CRANK_CENTRE: [f64; 3] = [-0.06, ROD_GRIP_FRONT + 0.01, -0.075];
+/// The knob's distance from the crank axis, metres.
+pub const REEL_CRANK_RADIUS: f64 = 0.045;
+/// The knob's radius and length along the crank axis, metres (centred on the crank centre's X).
+pub const REEL_KNOB_RADIUS: f64 = 0.0065;
+pub const REEL_KNOB_LENGTH: f64 = 0.018;
 /// Landing-net handle length and grip point, metres from the handle end.
 pub const NET_HANDLE: f64 = 1.2;
 pub const NET_GRIP: f64 = 0.10;
@@ -28,6 +38,50 @@ fn v(x: f64, y: f64, z: f64) -> DVec3 {
 fn blank_radius(y: f64) -> f64 {
     let t = (y / ROD_LENGTH).clamp(0.0, 1.0);
     0.0068 + (0.0013 - 0.0068) * t.powf(0.8)
+}
+
+/// The reel's crank at angle 0, in the `reel_crank` node's frame (origin on the crank axis
+/// at the knob's middle, axis +X toward the reel): a stub out of the reel body's side, an arm,
+/// and the knob at [`REEL_CRANK_RADIUS`] toward +Y. The session turns the node about its X
+/// axis (the knob at `(0, r cos a, r sin a)`).
+fn crank_mesh() -> TriMesh {
+    let mut m = TriMesh::default();
+    let (silver, rubber) = (srgb(168, 170, 176), srgb(38, 38, 40));
+    // The reel body's side is at x = −0.018 in rod space.
+    let side = -0.018 - REEL_CRANK_CENTRE[0];
+    let r = REEL_CRANK_RADIUS;
+    let half = 0.5 * REEL_KNOB_LENGTH;
+    tube(
+        &mut m,
+        v(side, 0.0, 0.0),
+        v(side - 0.014, 0.0, 0.0),
+        0.004,
+        0.004,
+        8,
+        silver,
+        true,
+    );
+    tube(
+        &mut m,
+        v(side - 0.014, 0.0, 0.0),
+        v(half, r, 0.0),
+        0.003,
+        0.003,
+        8,
+        silver,
+        true,
+    );
+    tube(
+        &mut m,
+        v(half, r, 0.0),
+        v(-half, r, 0.0),
+        REEL_KNOB_RADIUS,
+        REEL_KNOB_RADIUS,
+        12,
+        rubber,
+        true,
+    );
+    m
 }
 
 fn rod_mesh() -> TriMesh {
@@ -191,38 +245,7 @@ fn rod_mesh() -> TriMesh {
         6,
         silver,
     );
-    let crank = body + DVec3::X * 0.018;
-    tube(
-        &mut m,
-        crank,
-        crank + DVec3::X * 0.014,
-        0.004,
-        0.004,
-        8,
-        silver,
-        true,
-    );
-    let arm_end = crank + v(0.016, 0.0, -0.045);
-    tube(
-        &mut m,
-        crank + DVec3::X * 0.014,
-        arm_end,
-        0.003,
-        0.003,
-        8,
-        silver,
-        true,
-    );
-    tube(
-        &mut m,
-        arm_end,
-        arm_end + DVec3::X * 0.018,
-        0.0065,
-        0.0065,
-        12,
-        rubber,
-        true,
-    );
+    // The crank turns: it is its own node (`reel_crank`, see [`crank_mesh`]).
 
     // Guides on the reel's side, shrinking toward the tip; a tip-top ring at the end.
     let guides = [
@@ -465,18 +488,35 @@ pub fn mesh_glb(name: &str, mesh: &TriMesh) -> Vec<u8> {
 }
 
 /// `rod.glb`: butt at the origin, tip at +Y, reel and guides on the −Z side; empties
-/// `grip_rear`, `grip_front`, `tip` on the rod axis.
+/// `grip_rear`, `grip_front`, `tip` on the rod axis; the reel's crank as the child node
+/// `reel_crank` (see [`crank_mesh`]), which the session turns.
 pub fn rod_glb() -> Vec<u8> {
-    prop_glb(
-        "rod",
-        &rod_mesh(),
-        &[
-            ("grip_rear", [0.0, ROD_GRIP_REAR, 0.0]),
-            ("grip_front", [0.0, ROD_GRIP_FRONT, 0.0]),
-            ("tip", [0.0, ROD_LENGTH, 0.0]),
-        ],
-    )
+    let mut glb = GlbBuilder::default();
+    let prim = glb.primitive(&rod_mesh(), None);
+    let mesh_index = glb.mesh("rod", vec![prim]);
+    let node = glb.node("rod", [0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+    glb.set_mesh(node, mesh_index, None);
+    let mut children: Vec<usize> = [
+        ("grip_rear", [0.0, ROD_GRIP_REAR, 0.0]),
+        ("grip_front", [0.0, ROD_GRIP_FRONT, 0.0]),
+        ("tip", [0.0, ROD_LENGTH, 0.0]),
+    ]
+    .iter()
+    .map(|(n, t)| glb.node(n, *t, [0.0, 0.0, 0.0, 1.0]))
+    .collect();
+    let crank_prim = glb.primitive(&crank_mesh(), None);
+    let crank_mesh_index = glb.mesh(REEL_CRANK_NODE, vec![crank_prim]);
+    let crank = glb.node(REEL_CRANK_NODE, REEL_CRANK_CENTRE, [0.0, 0.0, 0.0, 1.0]);
+    glb.set_mesh(crank, crank_mesh_index, None);
+    children.push(crank);
+    glb.set_children(node, &children);
+    glb.scene_root(node);
+    glb.finish()
 }
+
+/// The name of a rod file's node that the session turns with the reel's crank: about its own
+/// X axis, by the crank angle, from its rest (the crank at angle 0).
+pub const REEL_CRANK_NODE: &str = "reel_crank";
 
 /// `net.glb`: handle end at the origin, handle along +Y, hoop beyond it, bag toward −Z;
 /// empty `grip` on the handle axis.
@@ -497,7 +537,15 @@ pub fn stool_glb() -> Vec<u8> {
 /// The meshes themselves, for previews.
 pub fn prop_meshes() -> [(&'static str, TriMesh); 3] {
     [
-        ("rod", rod_mesh()),
+        ("rod", {
+            let mut rod = rod_mesh();
+            let mut crank = crank_mesh();
+            for p in &mut crank.positions {
+                *p += DVec3::from_array(REEL_CRANK_CENTRE);
+            }
+            rod.append(&crank);
+            rod
+        }),
         ("net", net_mesh()),
         ("stool", stool_mesh()),
     ]

@@ -1,9 +1,7 @@
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::preset::io as preset_io;
 use anglerpose::render::{Gpu, capture::render_to_image};
-use anglerpose::stage::{
-    CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for_scaled, grip_close_up,
-};
+use anglerpose::stage::{CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for_scaled};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -102,8 +100,11 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     view.overlays.bone_lines = args.bones;
     view.xray = args.xray;
     view.mesh_visible = !args.no_mesh;
-    let camera = match args.close_up.and_then(|side| stage.grip_in_world(side)) {
-        Some(grip) => grip_close_up(&grip, args.size, stage.size_factor()),
+    let camera = match args
+        .close_up
+        .and_then(|side| stage.close_up(side, args.size))
+    {
+        Some(camera) => camera,
         None => camera_for_scaled(args.camera, args.size, stage.size_factor()),
     };
     let frame = stage.frame(camera, &view);

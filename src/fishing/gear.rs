@@ -16,6 +16,9 @@ use serde::{Deserialize, Serialize};
 
 /// Radius of a reel's handle knob, metres (the bundled reel's).
 pub const KNOB_RADIUS: f64 = 0.0065;
+/// Length of a reel's handle knob along its axis, metres (the bundled reel's), centred on the
+/// knob's point ([`crate::fishing::reel_handle_in_hold`]).
+pub const KNOB_LENGTH: f64 = 0.018;
 
 /// Half the thickness of a finger, metres: the grip radius is measured to the finger's middle.
 const FINGER_HALF: f64 = 0.009;
@@ -147,6 +150,15 @@ impl Gear {
             GripKind::RodFront => self.rod.reel_seat_radius,
             GripKind::ReelHandle => KNOB_RADIUS,
             GripKind::NetHandle => self.net.grip_radius,
+        }
+    }
+
+    /// Half the length along its axis of what a hand holds on `kind`, metres: the reel's
+    /// knob is [`KNOB_LENGTH`] long; handles are infinite (`f64::INFINITY`).
+    pub fn grip_half_length(&self, kind: GripKind) -> f64 {
+        match kind {
+            GripKind::ReelHandle => 0.5 * KNOB_LENGTH,
+            _ => f64::INFINITY,
         }
     }
 

@@ -20,6 +20,8 @@ struct Key {
     kind: GripKind,
     correction: i32,
     radius: f64,
+    /// Half the held part's length (infinite for a handle), metres.
+    half_length: f64,
     hand_from_grip: Transform,
     style: GripStyle,
     hand: HandCalibration,
@@ -68,6 +70,7 @@ impl ContactCache {
             kind,
             correction,
             radius: gear.grip_radius(kind),
+            half_length: gear.grip_half_length(kind),
             hand_from_grip: *hand_from_grip,
             style: GripStyle::for_grip(kind, gear, hand.stem_index_middle),
             hand: *hand,
@@ -130,8 +133,25 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
     let palm_rests = key.kind != GripKind::ReelHandle;
     let mut shift = DVec3::ZERO;
     let mut chosen = None;
+    let pinch = pinched_knob(inputs, key, radius);
+    let support = pinch.as_ref().map(|p| &p.support_angles[..]);
     if let Some(start) = start {
         shift = start;
+    } else if let Some(p) = &pinch {
+        // The knob against the supporting finger's side: the grip's axis goes there.
+        shift = p.knob - t;
+    } else if key.half_length.is_finite() {
+        // No fingers to pinch with (a mitten): the knob's end rests on the palm.
+        let palm: Vec<DVec3> = inputs
+            .shape
+            .palm
+            .iter()
+            .map(|p| inv * (palm_in_hand(p, None) - t))
+            .collect();
+        let half = key.half_length / scale;
+        if let Some(l) = super::knob_pinch::knob_end_on_palm(&palm, radius, half) {
+            shift = rot * DVec3::Z * l;
+        }
     } else if let Some((a, b)) = key.style.stem_between {
         let along = |f: Finger| {
             inputs
@@ -154,7 +174,7 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
         let best = (-3i32..=2)
             .map(|k| {
                 let along = gx * (step * f64::from(k));
-                let placed = place(inputs, key, shift + along, 0);
+                let placed = place(inputs, key, shift + along, 0, support);
                 // The palm floating, or a finger closed to its limits short of the handle.
                 let short = placed
                     .out
@@ -177,13 +197,16 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
     let place_start = shift;
     let placed = match chosen {
         Some(p) => p,
-        None => place(inputs, key, shift, key.correction),
+        None => place(inputs, key, shift, key.correction, support),
     };
     let (mut out, shift, palm_shift) = (placed.out, placed.shift, placed.palm_shift);
     out.palm_shift_in_hand = shift;
     out.place_start = place_start;
-    if palm_rests {
-        out.palm_arm = palm_arm_points(inputs, &out, t + palm_shift, inv, radius, scale);
+    // The knob resting on a mitten's palm is corrected for the arm like a handle.
+    let knob_on_palm = pinch.is_none() && key.half_length.is_finite();
+    if palm_rests || knob_on_palm {
+        let held = (radius, key.half_length / scale);
+        out.palm_arm = palm_arm_points(inputs, &out, t + palm_shift, inv, held, scale);
     }
     for (finger, (angles, spread)) in inputs
         .fingers
@@ -226,7 +249,13 @@ struct Placed {
 /// fingers move the creases at the knuckles, and a finger inside whichever way it turns moves
 /// the palm out from there. The arm's correction (measured with the creases of the
 /// uncorrected grip) replaces the creases' share.
-fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i32) -> Placed {
+fn place(
+    inputs: &HandContactInputs<'_>,
+    key: &Key,
+    start: DVec3,
+    correction: i32,
+    support: Option<&[f64]>,
+) -> Placed {
     let scale = inputs.hand_scale.max(1e-12);
     let radius = key.radius / scale;
     let rot = key.hand_from_grip.rotation;
@@ -266,7 +295,7 @@ fn place(inputs: &HandContactInputs<'_>, key: &Key, start: DVec3, correction: i3
     let mut other_side: Option<(f64, f64)> = None;
     loop {
         let shift = palm_shift + gz * extra;
-        out = solve_fingers(inputs, key, t + shift, radius, gy, gz);
+        out = solve_fingers(inputs, key, t + shift, (radius, gy, gz), support);
         rounds += 1;
         if !palm_rests {
             break;
@@ -340,6 +369,7 @@ fn finger_frames(
         point: t,
         axis: gy,
         radius,
+        half_length: f64::INFINITY,
     };
     inputs
         .fingers
@@ -370,7 +400,7 @@ fn palm_arm_points(
     out: &GripContact,
     origin: DVec3,
     inv: DQuat,
-    radius: f64,
+    (radius, half_length): (f64, f64),
     scale: f64,
 ) -> PalmArm {
     let gy = inv.inverse() * DVec3::Y;
@@ -393,9 +423,32 @@ fn palm_arm_points(
         }
         // How far the arm can carry it: its share of a 15 cm lever.
         let reach = w_others * 0.15 / scale;
-        if rigid.x.abs() < radius + reach && rigid.z + radius + reach > 0.0 {
+        let across = if half_length.is_finite() {
+            rigid.x.hypot(rigid.y)
+        } else {
+            rigid.x.abs()
+        };
+        if across < radius + reach && rigid.z + radius.max(half_length) + reach > 0.0 {
             candidates.push((p, own, rigid, reach));
         }
+    }
+    if half_length.is_finite() {
+        // A knob's end on the palm: every candidate may decide it.
+        let fixed_clearance = super::knob_pinch::knob_end_on_palm(&fixed, radius, half_length)
+            .unwrap_or(f64::NEG_INFINITY);
+        for (p, own, _, _) in candidates {
+            push_moving(p, own, origin, inv, &mut moving, &mut terms, &mut bones);
+        }
+        return PalmArm {
+            origin,
+            grip_from_hand: inv,
+            radius,
+            half_length,
+            fixed_clearance,
+            moving,
+            terms,
+            bones,
+        };
     }
     // A point whose clearance, however far the arm carries it, stays below what another
     // point (or the rigid skin) surely needs never decides the correction: left out.
@@ -412,28 +465,13 @@ fn palm_arm_points(
         if at_most < surely {
             continue;
         }
-        let first = terms.len() as u32;
-        for &(bone, w, in_bone) in &p.others {
-            let slot = bones.iter().position(|&b| b == bone).unwrap_or_else(|| {
-                bones.push(bone);
-                bones.len() - 1
-            });
-            terms.push(ArmTerm {
-                slot: slot as u32,
-                weight: w,
-                weighted_in_bone: in_bone * w,
-            });
-        }
-        moving.push(MovingPoint {
-            own_in_grip: inv * (own - origin),
-            first,
-            count: terms.len() as u32 - first,
-        });
+        push_moving(p, own, origin, inv, &mut moving, &mut terms, &mut bones);
     }
     PalmArm {
         origin,
         grip_from_hand: inv,
         radius,
+        half_length,
         fixed_clearance,
         moving,
         terms,
@@ -441,14 +479,46 @@ fn palm_arm_points(
     }
 }
 
+/// Adds palm point `p` (its hand's and fingers' part `own`, hand space) to the points the arm
+/// carries, with its shares of the other bones.
+fn push_moving(
+    p: &PalmPoint,
+    own: DVec3,
+    origin: DVec3,
+    inv: DQuat,
+    moving: &mut Vec<MovingPoint>,
+    terms: &mut Vec<ArmTerm>,
+    bones: &mut Vec<usize>,
+) {
+    let first = terms.len() as u32;
+    for &(bone, w, in_bone) in &p.others {
+        let slot = bones.iter().position(|&b| b == bone).unwrap_or_else(|| {
+            bones.push(bone);
+            bones.len() - 1
+        });
+        terms.push(ArmTerm {
+            slot: slot as u32,
+            weight: w,
+            weighted_in_bone: in_bone * w,
+        });
+    }
+    moving.push(MovingPoint {
+        own_in_grip: inv * (own - origin),
+        first,
+        count: terms.len() as u32 - first,
+    });
+}
+
 /// The fingers of `inputs` closed on the grip whose axis passes through `origin` (hand space).
+///
+/// `support`: the bends of the [`FingerRole::Support`] finger (from the knob's pinch), else
+/// its calibrated curl.
 fn solve_fingers(
     inputs: &HandContactInputs<'_>,
     key: &Key,
     origin: DVec3,
-    radius: f64,
-    gy: DVec3,
-    gz: DVec3,
+    (radius, gy, gz): (f64, DVec3, DVec3),
+    support: Option<&[f64]>,
 ) -> GripContact {
     let scale = inputs.hand_scale.max(1e-12);
     let mut out = GripContact {
@@ -469,29 +539,41 @@ fn solve_fingers(
                 point: origin,
                 axis: gy,
                 radius,
+                half_length: f64::INFINITY,
             }),
             FingerRole::Pinch => Some(Cylinder {
                 point: origin,
                 axis: gz,
                 radius,
+                half_length: key.half_length / scale,
             }),
-            FingerRole::Free => None,
+            FingerRole::Free | FingerRole::Support => None,
         };
         let Some(cylinder) = cylinder else {
-            let amount = if f == Finger::Thumb {
-                key.hand.thumb_curl
-            } else {
-                key.hand.finger_curl
+            let angles: Vec<f64> = match support {
+                Some(a) if role == FingerRole::Support => a.to_vec(),
+                _ => free_curl(inputs, key, i),
             };
-            let angles = inputs.chains[i]
-                .1
-                .full_curl
-                .iter()
-                .map(|a| a * amount + tuning.curl_offset / 3.0)
-                .collect();
+            // The knob rests against a supporting finger: its gap is reported.
+            let contact = (role == FingerRole::Support).then(|| {
+                let knob = Cylinder {
+                    point: origin,
+                    axis: gz,
+                    radius,
+                    half_length: key.half_length / scale,
+                };
+                let job = finger_job(finger, tuning.spread, knob);
+                let (gap, _) = job.gap_at(&angles);
+                let state = job.state_for(gap);
+                FingerContact {
+                    gap: gap * scale,
+                    state,
+                    touches: state == ContactState::Touching,
+                }
+            });
             out.angles.push(angles);
             out.spreads.push(tuning.spread);
-            out.contacts.push(None);
+            out.contacts.push(contact);
             continue;
         };
         let job = finger_job(finger, tuning.spread, cylinder);
@@ -522,6 +604,52 @@ fn solve_fingers(
         out.contacts.push(Some(contact));
     }
     out
+}
+
+/// The calibrated curl of finger `i` of `inputs` (its chain's full curl times the hand's
+/// finger or thumb curl, plus its curl offset): a finger that touches nothing.
+fn free_curl(inputs: &HandContactInputs<'_>, key: &Key, i: usize) -> Vec<f64> {
+    let f = inputs.fingers[i].finger.unwrap_or(Finger::Index);
+    let tuning: FingerTuning = key.hand.fingers.get(f);
+    let amount = if f == Finger::Thumb {
+        key.hand.thumb_curl
+    } else {
+        key.hand.finger_curl
+    };
+    inputs.chains[i]
+        .1
+        .full_curl
+        .iter()
+        .map(|a| a * amount + tuning.curl_offset / 3.0)
+        .collect()
+}
+
+/// The knob's pinch on a pinch grip (a [`FingerRole::Pinch`] and a [`FingerRole::Support`]
+/// finger in the style): where the knob's middle goes in hand space and the supporting
+/// finger's bends (see [`super::knob_pinch::PinchJob`]). `None` for other grips, or a hand
+/// that lacks either finger.
+fn pinched_knob(
+    inputs: &HandContactInputs<'_>,
+    key: &Key,
+    radius: f64,
+) -> Option<super::knob_pinch::Pinch> {
+    let (pincher, support) = (
+        key.style.finger_with(FingerRole::Pinch)?,
+        key.style.finger_with(FingerRole::Support)?,
+    );
+    let index_of = |f: Finger| inputs.fingers.iter().position(|c| c.finger == Some(f));
+    let (p, s) = (index_of(pincher)?, index_of(support)?);
+    let tuning = key.hand.fingers.get(support);
+    let scale = inputs.hand_scale.max(1e-12);
+    super::knob_pinch::PinchJob {
+        pincher: (&inputs.fingers[p], key.hand.fingers.get(pincher).spread),
+        support: (&inputs.fingers[s], tuning.spread),
+        support_curl: (&inputs.chains[s].1.full_curl, tuning.curl_offset / 3.0),
+        calibrated: key.hand.finger_curl,
+        axis: key.hand_from_grip.rotation * DVec3::Z,
+        knob: (radius, key.half_length / scale),
+    }
+    .solve()
 }
 
 fn finger_job(finger: &ContactFinger, spread: f64, cylinder: Cylinder) -> FingerContactJob<'_> {

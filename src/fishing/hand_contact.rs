@@ -15,9 +15,13 @@ use glam::{DQuat, DVec3};
 pub enum FingerRole {
     /// Closes round the handle until it touches.
     Wrap,
-    /// Closes on the reel's knob (a cylinder along the grip's palm → axis direction); no
-    /// built-in style uses it yet (see [`GripStyle::for_grip`]).
+    /// Closes on the reel's knob (a cylinder along the grip's palm → axis direction, placed
+    /// against the [`FingerRole::Support`] finger's side): the thumb of the knob's pinch.
     Pinch,
+    /// Keeps its calibrated curl, and the reel's knob rests against the side of its middle
+    /// segment (see `knob_pinch`): the index of the knob's pinch. Its gap to the knob is
+    /// reported.
+    Support,
     /// Curls by the calibrated amount, touching nothing.
     Free,
 }
@@ -38,9 +42,31 @@ impl GripStyle {
         stem_between: None,
     };
 
+    /// The reel knob's pinch: the thumb closes on the knob, which rests against the index's
+    /// side; the others curl freely.
+    pub const KNOB_PINCH: Self = Self {
+        roles: [
+            FingerRole::Pinch,
+            FingerRole::Support,
+            FingerRole::Free,
+            FingerRole::Free,
+            FingerRole::Free,
+        ],
+        stem_between: None,
+    };
+
+    /// The finger of `role`, the first one ([`Finger::ALL`] order).
+    pub fn finger_with(&self, role: FingerRole) -> Option<Finger> {
+        Finger::ALL
+            .iter()
+            .zip(&self.roles)
+            .find(|(_, r)| **r == role)
+            .map(|(f, _)| *f)
+    }
+
     /// The style anglers use on `kind` of `gear`: on a spinning rod's reel seat the stem
     /// between the middle and ring fingers (or `index_and_middle`), the thumb along the top
-    /// of the handle; on the reel's knob the calibrated curl; power grips on the rear grip
+    /// of the handle; on the reel's knob a pinch ([`GripStyle::KNOB_PINCH`]); power grips on the rear grip
     /// and the net.
     pub fn for_grip(kind: GripKind, gear: &Gear, index_and_middle: bool) -> Self {
         match kind {
@@ -52,14 +78,9 @@ impl GripStyle {
                 }),
                 ..Self::POWER
             },
-            // On the reel's knob the fingers keep their calibrated curl: the knob is pinched
-            // between the thumb's pad and the index's side, which the curl plane of a finger
-            // closing on a cylinder does not reach (measured: the index closes 13 mm past
-            // the knob), and the thumb folded onto it stretches the angler's skin past 2×.
-            GripKind::ReelHandle => Self {
-                roles: [FingerRole::Free; 5],
-                stem_between: None,
-            },
+            // The reel's knob pinched between the thumb's pad and the index's side; the other
+            // fingers keep their calibrated curl, out of the way.
+            GripKind::ReelHandle => Self::KNOB_PINCH,
             _ => Self::POWER,
         }
     }
@@ -150,8 +171,12 @@ pub struct PalmArm {
     pub origin: DVec3,
     /// Hand space → grip frame rotation.
     pub grip_from_hand: DQuat,
-    /// The handle radius, hand units.
+    /// The handle's (or knob's) radius, hand units.
     pub radius: f64,
+    /// A knob's half length, hand units: its end rests on the palm (see
+    /// `knob_pinch::knob_end_on_palm`); infinite for a handle. (The default, 0, has no
+    /// points to correct.)
+    pub half_length: f64,
     /// [`palm_clearance`] of the points the hand and fingers carry alone.
     pub fixed_clearance: f64,
     /// The points other bones carry too (only those that can reach the handle).
@@ -166,7 +191,7 @@ pub struct PalmArm {
 impl PalmArm {
     /// How far the palm must move along the grip's palm → axis direction (hand units;
     /// negative: toward the handle) so that its skin, with the arm's bones as `pose` has
-    /// them, just touches the handle. Precondition: the hand's and those bones' world
+    /// them, just touches the handle (a knob: its end). Precondition: the hand's and those bones' world
     /// transforms in `pose` are current.
     pub fn correction(&self, pose: &crate::rig::Pose, hand: usize) -> f64 {
         if self.moving.is_empty() {
@@ -191,8 +216,12 @@ impl PalmArm {
                 let g = &grip_from_bone[t.slot as usize];
                 q += g.matrix3 * t.weighted_in_bone + g.translation * t.weight;
             }
-            if q.x * q.x < r2 {
-                lambda = lambda.max(q.z + (r2 - q.x * q.x).sqrt());
+            if !self.half_length.is_finite() {
+                if q.x * q.x < r2 {
+                    lambda = lambda.max(q.z + (r2 - q.x * q.x).sqrt());
+                }
+            } else if q.x * q.x + q.y * q.y < r2 {
+                lambda = lambda.max(q.z + self.half_length);
             }
         }
         if lambda.is_finite() { lambda } else { 0.0 }

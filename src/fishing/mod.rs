@@ -17,6 +17,7 @@ pub mod grip_solve;
 pub mod hand_contact;
 pub mod hand_shape;
 mod inputs;
+pub mod knob_pinch;
 pub mod net_model;
 mod poser;
 mod prop_geometry;

@@ -211,12 +211,15 @@ impl Poser {
         // corrected (rounded to CORRECTION_STEP, so the corrected grips repeat) until the
         // correction repeats: the corrected wrist bends the forearm's skin a little
         // differently (RiggedFigure's rear palm stayed 2.5-3.0 mm inside after one round).
+        // One cache lookup per round: the pair looked up to place the palm is the one the
+        // correction is checked with and, after the last round, the one the fingers close by.
         let mut correction = 0;
         let mut rounds = 0;
-        let (ik, solver, wrist_target, palm_turn) = loop {
+        let contacts = self.contacts.get_mut(side);
+        let (ik, solver, wrist_target, palm_turn, held) = loop {
             let mut placed = hand_from_grip;
-            if settings.finger_contact {
-                let (from, to) = self.contacts.get_mut(side).pair(
+            let pair = if settings.finger_contact {
+                let (from, to) = contacts.pair(
                     &contact_inputs,
                     kinds,
                     &actor.gear,
@@ -225,7 +228,10 @@ impl Poser {
                     correction,
                 );
                 placed.translation += from.palm_shift_in_hand.lerp(to.palm_shift_in_hand, w);
-            }
+                Some((from, to))
+            } else {
+                None
+            };
             let (ik, solver, wrist_target, palm_turn) = solve_arm_and_palm(
                 &mut self.ccd,
                 actor,
@@ -236,16 +242,11 @@ impl Poser {
                 pole_in_world,
                 pose,
             )?;
-            if settings.finger_contact && holding && rounds < MAX_CORRECTION_ROUNDS {
+            if let Some((from, to)) = pair
+                && holding
+                && rounds < MAX_CORRECTION_ROUNDS
+            {
                 rounds += 1;
-                let (from, to) = self.contacts.get_mut(side).pair(
-                    &contact_inputs,
-                    kinds,
-                    &actor.gear,
-                    &hand_from_grip,
-                    hand_cal,
-                    correction,
-                );
                 let on = if w < 0.5 { from } else { to };
                 let moved = on.palm_arm.correction(pose, arm.hand) * arm.hand_scale;
                 let steps = (moved / CORRECTION_STEP).round();
@@ -255,17 +256,9 @@ impl Poser {
                     continue;
                 }
             }
-            break (ik, solver, wrist_target, palm_turn);
+            break (ik, solver, wrist_target, palm_turn, pair);
         };
-        if settings.finger_contact {
-            let (from, to) = self.contacts.get_mut(side).pair(
-                &contact_inputs,
-                kinds,
-                &actor.gear,
-                &hand_from_grip,
-                hand_cal,
-                correction,
-            );
+        if let Some((from, to)) = held {
             let hand_contact = close_fingers(pose, arm, from, to, grip);
             pose.refresh_subtree(skel, arm.upper);
             return Ok(self.finish_arm(

@@ -79,6 +79,9 @@ pub struct SessionFrames {
     pub grips: PerSide<GripTarget>,
     /// The hand holding the reel seat.
     pub front_side: Side,
+    /// The reel's crank angle, radians, about the hold frame's X axis (see
+    /// [`reel_handle_in_hold`]): 0 (the knob toward the tip) but while the retrieve cranks.
+    pub crank: f64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -355,6 +358,7 @@ impl SessionFrames {
             actor_from_net: net,
             grips,
             front_side,
+            crank,
         };
         if !right_handed {
             frames.actor_from_rod = mirror(&frames.actor_from_rod);

@@ -39,23 +39,32 @@ impl Capsule {
     };
 }
 
-/// An infinite cylinder: the held handle (or knob), in hand space.
+/// A cylinder: the held handle (infinite) or a reel's knob (finite), in hand space.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cylinder {
-    /// A point on the axis.
+    /// A point on the axis (a finite cylinder's middle).
     pub point: DVec3,
     /// The axis direction (unit length).
     pub axis: DVec3,
     /// Radius.
     pub radius: f64,
+    /// Half the length along the axis about `point`; `f64::INFINITY` for a handle.
+    pub half_length: f64,
 }
 
 impl Cylinder {
     /// Signed distance from the surface of the capsule `a`–`b` (radius `r`) to this
     /// cylinder's surface: positive is a gap, negative is how deep the capsule is inside.
     /// Exact for an infinite cylinder: the distance from the axis line to a segment is the
-    /// distance from the origin to the segment projected on the plane across the axis.
+    /// distance from the origin to the segment projected on the plane across the axis. A
+    /// finite one is taken as the capsule round its axis segment (exact along its side; at
+    /// its flat ends it reaches up to one radius farther, so a capsule near an end may stop
+    /// short of it, never inside it).
     pub fn gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
+        if self.half_length.is_finite() {
+            let h = self.axis * self.half_length;
+            return segment_distance(a, b, self.point - h, self.point + h) - r - self.radius;
+        }
         let across = |p: DVec3| {
             let d = p - self.point;
             d - self.axis * d.dot(self.axis)
@@ -70,6 +79,42 @@ impl Cylinder {
         };
         (pa + d * s).length() - r - self.radius
     }
+}
+
+/// The distance between segments `p1`–`q1` and `p2`–`q2` (Ericson, Real-Time Collision
+/// Detection, 5.1.9); a segment of zero length is its point.
+pub fn segment_distance(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
+    let tiny = 1e-24;
+    let (s, t) = if a <= tiny && e <= tiny {
+        (0.0, 0.0)
+    } else if a <= tiny {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(r);
+        if e <= tiny {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let mut s = if denom > tiny * a * e {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t = (b * s + f) / e;
+            if t < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            (s, t)
+        }
+    };
+    (p1 + d1 * s).distance(p2 + d2 * t)
 }
 
 /// One finger joint as the contact solve sees it.
@@ -169,8 +214,12 @@ impl FingerContactJob<'_> {
         if !(c.point.is_finite() && c.axis.is_finite() && c.radius.is_finite()) {
             return Err("handle cylinder is not finite".into());
         }
-        if (c.axis.length() - 1.0).abs() > 1e-6 || c.radius < 0.0 {
-            return Err("handle cylinder needs a unit axis and a radius ≥ 0".into());
+        if (c.axis.length() - 1.0).abs() > 1e-6
+            || c.radius < 0.0
+            || c.half_length.is_nan()
+            || c.half_length <= 0.0
+        {
+            return Err("handle cylinder needs a unit axis, a radius ≥ 0 and a length > 0".into());
         }
         if !self.spread.is_finite() || !self.spread_axis.is_finite() {
             return Err("finger spread is not finite".into());
@@ -425,6 +474,7 @@ mod tests {
             point: DVec3::new(x, 0.0, 0.0),
             axis: DVec3::Y,
             radius: 0.014,
+            half_length: f64::INFINITY,
         }
     }
 
@@ -443,6 +493,45 @@ mod tests {
         // The end cap is nearest.
         let g = c.gap_to_capsule(DVec3::new(0.05, 0.0, 0.0), DVec3::new(0.09, 0.0, 0.0), 0.0);
         assert!((g - 0.036).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_finite_cylinder_is_the_capsule_round_its_axis_segment() {
+        let knob = Cylinder {
+            point: DVec3::ZERO,
+            axis: DVec3::X,
+            radius: 0.0065,
+            half_length: 0.009,
+        };
+        // Beside its side, across the axis: as the infinite one.
+        let g = knob.gap_to_capsule(DVec3::new(-0.1, 0.02, 0.0), DVec3::new(0.1, 0.02, 0.0), 0.0);
+        assert!((g - 0.0135).abs() < 1e-12, "{g}");
+        let g = knob.gap_to_capsule(
+            DVec3::new(0.005, 0.02, -1.0),
+            DVec3::new(0.005, 0.02, 1.0),
+            0.008,
+        );
+        assert!((g - 0.0055).abs() < 1e-12, "{g}");
+        // Past its end the gap grows, where the infinite cylinder would still be touched.
+        let g = knob.gap_to_capsule(DVec3::new(0.03, 0.0, -1.0), DVec3::new(0.03, 0.0, 1.0), 0.0);
+        assert!((g - (0.021 - 0.0065)).abs() < 1e-12, "{g}");
+        let infinite = Cylinder {
+            half_length: f64::INFINITY,
+            ..knob
+        };
+        let g =
+            infinite.gap_to_capsule(DVec3::new(0.03, 0.0, -1.0), DVec3::new(0.03, 0.0, 1.0), 0.0);
+        assert!((g + 0.0065).abs() < 1e-12, "{g}");
+        // Parallel segments and points.
+        assert!(
+            (segment_distance(DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Y + DVec3::X) - 1.0).abs()
+                < 1e-12
+        );
+        assert!(
+            (segment_distance(DVec3::ZERO, DVec3::ZERO, DVec3::Y * 2.0, DVec3::Y * 2.0) - 2.0)
+                .abs()
+                < 1e-12
+        );
     }
 
     #[test]

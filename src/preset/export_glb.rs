@@ -62,6 +62,8 @@ pub(crate) struct ExportNodes {
     pub character: Vec<usize>,
     pub rod: usize,
     pub net: usize,
+    /// The rod's turning crank node ([`crate::stage::Props::rod_crank`]), if it has one.
+    pub rod_crank: Option<usize>,
 }
 
 /// The posed file as a builder (so animations can be added) and its node layout.
@@ -97,17 +99,26 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
         ),
     ];
     let mut holders = Vec::new();
+    let mut rod_crank = None;
     for (name, object, placement) in props {
         let t = holder_transform(&placement);
         let holder = glb.node(name, t.translation.to_array(), t.rotation.to_array());
-        let rest = Pose::rest(&object.skeleton);
+        // The rod's crank turned as the session has it; the others at their rest.
+        let rest = if name == "rod" {
+            stage.props.rod_pose(&eval.frames)
+        } else {
+            Pose::rest(&object.skeleton)
+        };
         // Holders are rigid; a scale (the stool fitted to the body) goes into the roots.
         let inner = if name == "stool" {
             t.to_affine().inverse() * placement
         } else {
             DAffine3::IDENTITY
         };
-        let (roots, _) = add_object(&mut glb, object, &rest, inner, name)?;
+        let (roots, object_nodes) = add_object(&mut glb, object, &rest, inner, name)?;
+        if name == "rod" {
+            rod_crank = stage.props.rod_crank.map(|b| object_nodes[b]);
+        }
         glb.set_children(holder, &roots);
         glb.scene_root(holder);
         holders.push(holder);
@@ -116,6 +127,7 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
         character,
         rod: holders[0],
         net: holders[1],
+        rod_crank,
     };
     Ok((glb, nodes))
 }

@@ -88,9 +88,11 @@ pub fn fit_hands(character: &Character, actor: &ActorRig) -> PerSide<HandShape> 
                     .collect();
                 let bone_capsule = shape.fingers[f][k][0];
                 let axis = chain.bend_axes_in_bone[k].normalize();
-                // A thumb lies along the handle and meets it with its side as well: its
-                // cross-section is a stadium (capsules either side), not one circle.
-                let flat = arm.fingers[f].0 == crate::rig::Finger::Thumb;
+                // A thumb lies along the handle and meets it with its side as well, and a
+                // knob rests against the index's side in a pinch: a finger's cross-section is
+                // a stadium (capsules either side where the skin reaches farther sideways than
+                // toward the palm), not one circle.
+                let flat = true;
                 let ends = (k == 0, k + 1 == chain.joints.len());
                 if let Some(c) = fit_capsules(&local, bone_capsule, axis, flat, ends) {
                     shape.fingers[f][k] = c;

@@ -14,6 +14,8 @@ pub struct MeshTable {
     skinned: Vec<(MeshHandle, usize)>,
     /// Per prop (rod, net, stool): (handle, object_from_mesh).
     props: [Vec<(MeshHandle, DAffine3)>; 3],
+    /// The rod's mesh nodes, in [`MeshTable::rod`] order (its crank turns).
+    rod_nodes: Vec<usize>,
     /// Character primitives without a skin, placed by their node's rest world transform.
     rigid_character: Vec<(MeshHandle, DAffine3)>,
     count: usize,
@@ -43,6 +45,9 @@ impl MeshTable {
                 for _ in &mesh.primitives {
                     let handle = table.next();
                     table.props[slot].push((handle, *rest.world_from_bone(mesh.node)));
+                    if slot == 0 {
+                        table.rod_nodes.push(mesh.node);
+                    }
                 }
             }
         }
@@ -66,6 +71,16 @@ impl MeshTable {
 
     pub fn rod(&self) -> &[(MeshHandle, DAffine3)] {
         &self.props[0]
+    }
+
+    /// The rod's meshes placed by `rod_pose` (the rod's nodes with its crank turned, see
+    /// [`super::Props::rod_pose`]) instead of its rest.
+    pub fn rod_posed(&self, rod_pose: &Pose) -> Vec<(MeshHandle, DAffine3)> {
+        self.props[0]
+            .iter()
+            .zip(&self.rod_nodes)
+            .map(|(&(handle, _), &node)| (handle, *rod_pose.world_from_bone(node)))
+            .collect()
     }
 
     pub fn net(&self) -> &[(MeshHandle, DAffine3)] {

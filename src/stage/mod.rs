@@ -3,6 +3,7 @@
 //! draws. Shared by `anglerpose render` and the editor; headless.
 
 mod ccd_overlays;
+mod close_up;
 pub mod colors;
 pub mod hand_fit;
 mod meshes;
@@ -17,7 +18,9 @@ pub use meshes::{MeshTable, mesh_data_from_primitive};
 pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc, sphere_radius};
 pub use props::{NetSource, PropSources, Props, RodGrips, RodSource};
 pub use setup::{PreparedActor, prepare};
-pub use view::{CameraPreset, ViewOptions, camera_for, camera_for_scaled, grip_close_up};
+pub use view::{
+    CameraPreset, ViewOptions, camera_for, camera_for_scaled, grip_close_up, knob_close_up,
+};
 
 use crate::fishing::{
     ActorError, ActorRig, PoseEvaluation, PoseInputs, Poser, SessionError, SessionState,
@@ -235,11 +238,9 @@ impl Stage {
         }
         let world = self.world_from_actor.to_affine();
         if let Some(eval) = &self.last {
+            let rod = self.table.rod_posed(&self.props.rod_pose(&eval.frames));
             let objects = [
-                (
-                    self.table.rod(),
-                    world * eval.frames.actor_from_rod.to_affine(),
-                ),
+                (&rod[..], world * eval.frames.actor_from_rod.to_affine()),
                 (
                     self.table.net(),
                     world * eval.frames.actor_from_net.to_affine(),

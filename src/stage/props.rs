@@ -9,12 +9,12 @@
 //! the stool.
 
 use super::rod_file::{PropFileError, model_points, refuse_character};
-use crate::assetgen::props::STOOL_HEIGHT;
+use crate::assetgen::props::{REEL_CRANK_NODE, STOOL_HEIGHT};
 use crate::fishing::net_model::{NetModel, detect_net};
 use crate::fishing::rod_model::{RodHints, RodModel};
-use crate::fishing::{Gear, RodGear, rules};
+use crate::fishing::{Gear, RodGear, SessionFrames, rules};
 use crate::gltf_io::{self, Character, LoadError};
-use crate::rig::{Skeleton, Transform};
+use crate::rig::{Pose, Side, Skeleton, Transform};
 use glam::{DQuat, DVec3};
 use std::path::{Path, PathBuf};
 
@@ -89,6 +89,9 @@ pub struct Props {
     pub net_model: Option<NetModel>,
     /// The artist's files in use.
     pub sources: PropSources,
+    /// The rod's node that turns with the reel's crank (the bundled rod's `reel_crank`; see
+    /// [`Props::rod_pose`]). `None` for an artist's rod: its crank is drawn as modelled.
+    pub rod_crank: Option<usize>,
 }
 
 impl Props {
@@ -106,7 +109,47 @@ impl Props {
             rod_file: None,
             net_model: None,
             sources: PropSources::default(),
-        })
+            rod_crank: None,
+        }
+        .with_bundled_crank())
+    }
+
+    /// The bundled rod's crank node, found by name.
+    fn with_bundled_crank(mut self) -> Self {
+        self.rod_crank = self.rod.skeleton.find(REEL_CRANK_NODE);
+        self
+    }
+
+    /// The rod's nodes (rod space) with its crank turned as `frames` have it: by the crank
+    /// angle about the crank node's own X axis, which is the hold frame's (see
+    /// `fishing::reel_handle_in_hold`), so the knob is where the rear hand cranks it. A
+    /// left-handed session cranks on the reel's other side: the crank node goes to its mirror
+    /// image across the blank (x → −x) turned half a turn about Y (the crank is symmetric
+    /// across its own plane, so this draws its mirror image). A rod without a turning crank is
+    /// at its rest.
+    pub fn rod_pose(&self, frames: &SessionFrames) -> Pose {
+        let skeleton = &self.rod.skeleton;
+        let mut pose = Pose::rest(skeleton);
+        let Some(b) = self.rod_crank else {
+            return pose;
+        };
+        let left_handed = frames.front_side == Side::Left;
+        if frames.crank == 0.0 && !left_handed {
+            return pose;
+        }
+        let mut local = *pose.local(b);
+        local.rotation = if left_handed {
+            local.translation.x = -local.translation.x;
+            (DQuat::from_rotation_y(std::f64::consts::PI)
+                * local.rotation
+                * DQuat::from_rotation_x(-frames.crank))
+            .normalize()
+        } else {
+            (local.rotation * DQuat::from_rotation_x(frames.crank)).normalize()
+        };
+        pose.set_local(b, local);
+        pose.refresh_all(skeleton);
+        pose
     }
 
     /// The bundled props from `assets` with the artist's files of `sources` in their place.
@@ -143,6 +186,7 @@ impl Props {
         let (model, gear) = rod_gear(&detected, &source.grips, &source.path)?;
         let file_skeleton = file.skeleton.clone();
         self.rod = placed(file, &Transform::from_affine(&model.rod_from_file()));
+        self.rod_crank = None;
         self.gear.rod = gear;
         self.rod_model = Some(model);
         self.rod_file = Some(Box::new((file_skeleton, detected)));

@@ -90,3 +90,43 @@ pub fn grip_close_up(
         100.0 * k.max(1.0),
     )
 }
+
+/// A close-up of a hand pinching the reel's knob whose grip frame is `world_from_grip` (see
+/// [`grip_close_up`]), looking at the knob from `from` (world, any length; see
+/// [`KNOB_VIEWS`]).
+pub fn knob_close_up(
+    world_from_grip: &crate::rig::Transform,
+    from: glam::DVec3,
+    size: [u32; 2],
+    scale: f64,
+) -> Camera {
+    let k = scale as f32;
+    let target = world_from_grip.translation.as_vec3();
+    let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * KNOB_VIEW_DISTANCE * k;
+    Camera::look_at(
+        (target + dir).to_array(),
+        target.to_array(),
+        [0.0, 1.0, 0.0],
+        30f32.to_radians(),
+        size,
+        0.01 * k.min(1.0),
+        100.0 * k.max(1.0),
+    )
+}
+
+/// The knob close-up's distance from the knob, metres (times the character's size).
+pub const KNOB_VIEW_DISTANCE: f32 = 0.3;
+
+/// Where a knob close-up may look from, in the order preferred, as `(x, y, z, up)`: parts of
+/// the knob grip frame's axes and of world up. The knob's axis (grip Z) runs from the palm to
+/// the reel, so every view is across it: first from beside the hand toward the butt and a
+/// little above (the thumb over the knob, the index under it and the crank show, neither the
+/// reel nor the palm in the way), then round the hand for a body or an arm that fills that one.
+pub const KNOB_VIEWS: [[f64; 4]; 6] = [
+    [-1.0, -0.5, 0.0, 0.3],
+    [-1.0, -1.0, 0.0, 0.0],
+    [0.0, -1.0, -0.5, 0.0],
+    [0.0, -1.0, 0.0, 0.3],
+    [-0.5, -0.5, -1.0, 0.3],
+    [1.0, -1.0, 0.0, 0.0],
+];

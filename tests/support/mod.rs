@@ -13,6 +13,7 @@ pub mod golden;
 pub mod grip_measure;
 pub mod image;
 pub mod khronos;
+pub mod knob_measure;
 pub mod prop_solid;
 pub mod rng;
 pub mod source_tree;

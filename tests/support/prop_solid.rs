@@ -7,7 +7,6 @@
 //! modelled without caps still counts where it is closed around the point. Nothing here uses
 //! the project's geometry code beyond where the stage puts the rod.
 
-use anglerpose::rig::Pose;
 use anglerpose::stage::Stage;
 use glam::{DVec3, Vec3};
 
@@ -23,7 +22,8 @@ pub fn rod_solid(stage: &Stage) -> Solid {
     let frames = &stage.evaluation().expect("posed").frames;
     let world_from_rod = stage.world_from_actor.to_affine() * frames.actor_from_rod.to_affine();
     let rod = &stage.props.rod;
-    let rest = Pose::rest(&rod.skeleton);
+    // Its crank turned as the session has it (drawn and exported so).
+    let rest = stage.props.rod_pose(frames);
     let mut triangles = Vec::new();
     for mesh in &rod.meshes {
         let m = world_from_rod * rest.world_from_bone(mesh.node);

@@ -9,7 +9,8 @@
 //!
 //! Channels: a rotation for every skin joint, a translation where a node's translation moves
 //! or differs from the file's static pose, the same for other character nodes that move, and
-//! translation plus rotation for the rod and net holders. Skinned-mesh nodes never get one.
+//! translation plus rotation for the rod and net holders, and a rotation for the bundled rod's
+//! crank while it turns (`reel_crank`). Skinned-mesh nodes never get one.
 //! Every clip is resampled at `fps` (plus the clip's end), then reduced with a verified bound
 //! (see the `reduce` module): no joint and no point of the rod or net is further than
 //! [`ClipOptions::tolerance`] from the solver's pose at any sampled time, for slerp and for
@@ -260,19 +261,22 @@ pub fn animated_glb(
     let clips = bake_clips(stage, options)?;
     let n = nodes.character.len();
     let node_of = |i: usize| match i {
-        i if i < n => nodes.character[i],
-        i if i == n => nodes.rod,
-        _ => nodes.net,
+        i if i < n => Some(nodes.character[i]),
+        i if i == n => Some(nodes.rod),
+        i if i == n + 1 => Some(nodes.net),
+        _ => nodes.rod_crank,
     };
     for clip in &clips {
         let channels: Vec<AnimChannel> = clip
             .channels
             .iter()
-            .map(|c| AnimChannel {
-                node: node_of(c.node),
-                path: c.path,
-                times: &c.times,
-                values: &c.values,
+            .filter_map(|c| {
+                Some(AnimChannel {
+                    node: node_of(c.node)?,
+                    path: c.path,
+                    times: &c.times,
+                    values: &c.values,
+                })
             })
             .collect();
         glb.animation(&clip.name, &channels);

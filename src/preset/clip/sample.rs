@@ -22,7 +22,7 @@ pub(crate) enum NodeKind {
 }
 
 /// The exported nodes in the clip's own numbering (character bones first, then the rod and
-/// net holders), with the points whose world positions the error bound is checked at.
+/// net holders, then the rod's turning crank where it has one), with the points whose world positions the error bound is checked at.
 pub(crate) struct ClipRig {
     pub parent: Vec<Option<usize>>,
     pub kind: Vec<NodeKind>,
@@ -36,6 +36,11 @@ pub(crate) struct ClipRig {
     pub points: Vec<(usize, DVec3)>,
     /// Every node once, parents before children (files may list a child first).
     order: Vec<usize>,
+    /// How many character bones come first.
+    pub bones: usize,
+    /// The rod's turning crank (its bone in the rod's skeleton), after the holders: a child of
+    /// the rod holder turned by the session (see `stage::Props::rod_pose`).
+    pub crank: Option<usize>,
 }
 
 /// One clip's samples: `times[k]` (seconds from the clip's start) and the locals of every
@@ -45,8 +50,13 @@ pub(crate) struct Samples {
     pub locals: Vec<Vec<Transform>>,
 }
 
-/// The locals of the stage's current pose in the clip's numbering.
-fn current_locals(stage: &Stage, n_bones: usize) -> Result<Vec<Transform>, ClipError> {
+/// The locals of the stage's current pose in the clip's numbering (with the rod's `crank`
+/// bone's local last, when it has one).
+fn current_locals(
+    stage: &Stage,
+    n_bones: usize,
+    crank: Option<usize>,
+) -> Result<Vec<Transform>, ClipError> {
     let eval = stage.evaluation().ok_or(ClipError::NotPosed)?;
     let world_from_actor = stage.world_from_actor.to_affine();
     let skel = &stage.character.skeleton;
@@ -62,6 +72,9 @@ fn current_locals(stage: &Stage, n_bones: usize) -> Result<Vec<Transform>, ClipE
     for frame in [eval.frames.actor_from_rod, eval.frames.actor_from_net] {
         locals.push(holder_transform(&(world_from_actor * frame.to_affine())));
     }
+    if let Some(b) = crank {
+        locals.push(*stage.props.rod_pose(&eval.frames).local(b));
+    }
     Ok(locals)
 }
 
@@ -71,9 +84,23 @@ impl ClipRig {
         let character = &stage.character;
         let skel = &character.skeleton;
         let n = skel.len();
-        let default = current_locals(stage, n)?;
+        // The crank's local is written relative to its parent in the file: the rod holder's
+        // own frame only where that parent sits at the rod's origin (the bundled rod's root).
+        let rod = &stage.props.rod;
+        let rod_rest = Pose::rest(&rod.skeleton);
+        let crank = stage.props.rod_crank.filter(|&b| {
+            rod.skeleton.parent(b).is_some_and(|p| {
+                rod_rest
+                    .world_from_bone(p)
+                    .abs_diff_eq(DAffine3::IDENTITY, 1e-12)
+            })
+        });
+        let default = current_locals(stage, n, crank)?;
         let mut parent: Vec<Option<usize>> = (0..n).map(|b| skel.parent(b)).collect();
         parent.extend([None, None]);
+        if crank.is_some() {
+            parent.push(Some(n));
+        }
         let mut kind = vec![NodeKind::Other; n];
         for skin in &character.skins {
             for &j in &skin.joints {
@@ -86,20 +113,33 @@ impl ClipRig {
             }
         }
         kind.extend([NodeKind::Holder, NodeKind::Holder]);
+        if crank.is_some() {
+            kind.push(NodeKind::Other);
+        }
         let mut scale: Vec<DVec3> = default.iter().map(|t| t.scale).collect();
         scale[n] = DVec3::ONE;
         scale[n + 1] = DVec3::ONE;
         let mut points: Vec<(usize, DVec3)> = (0..n).map(|b| (b, DVec3::ZERO)).collect();
         for (holder, object) in [(n, &stage.props.rod), (n + 1, &stage.props.net)] {
             let rest = Pose::rest(&object.skeleton);
+            // The crank's own points in its space (it turns under the holder).
+            let turning = |b: usize| holder == n && crank == Some(b);
             for b in 0..object.skeleton.len() {
-                points.push((holder, rest.world_position(b)));
+                points.push(if turning(b) {
+                    (n + 2, DVec3::ZERO)
+                } else {
+                    (holder, rest.world_position(b))
+                });
             }
             for mesh in &object.meshes {
-                let world = rest.world_from_bone(mesh.node);
+                let (node, world) = if turning(mesh.node) {
+                    (n + 2, DAffine3::IDENTITY)
+                } else {
+                    (holder, *rest.world_from_bone(mesh.node))
+                };
                 for prim in &mesh.primitives {
                     points.extend(
-                        box_corners(&prim.positions).map(|c| (holder, world.transform_point3(c))),
+                        box_corners(&prim.positions).map(|c| (node, world.transform_point3(c))),
                     );
                 }
             }
@@ -112,6 +152,8 @@ impl ClipRig {
             scale,
             default,
             points,
+            bones: n,
+            crank,
         })
     }
 
@@ -189,7 +231,7 @@ pub(crate) fn sample(
     times: Vec<f64>,
     state_at: impl Fn(f64) -> SessionState,
 ) -> Result<Samples, ClipError> {
-    let n = rig.len() - 2;
+    let n = rig.bones;
     stage.reset_flip_tracking();
     let mut locals = Vec::with_capacity(times.len());
     for &time in &times {
@@ -197,7 +239,7 @@ pub(crate) fn sample(
         stage
             .update()
             .map_err(|source| ClipError::Session { time, source })?;
-        let l = current_locals(stage, n)?;
+        let l = current_locals(stage, n, rig.crank)?;
         if let Some(node) = l.iter().position(|t| !t.is_finite()) {
             return Err(ClipError::NonFinite { time, node });
         }

@@ -1,0 +1,158 @@
+//! Close-ups of a hand on its grip (`render --close-up`): on a handle, [`grip_close_up`]; on
+//! the reel's knob, [`knob_close_up`] from the first of [`KNOB_VIEWS`] that the character's
+//! own body and the rod leave open (a shoulder, thigh, forearm or the reel may fill a view,
+//! depending on how the character sits and is calibrated): the fewest skin and rod faces
+//! crossed by five lines of sight to the knob.
+
+use super::Stage;
+use super::view::{KNOB_VIEW_DISTANCE, KNOB_VIEWS, grip_close_up, knob_close_up};
+use crate::fishing::GripKind;
+use crate::gltf_io::skin_positions;
+use crate::render::Camera;
+use crate::rig::Side;
+use glam::DVec3;
+
+/// Skin this close (metres, times the character's size) to the knob is the hand that holds
+/// it, not something in the way.
+const HAND_REACH: f64 = 0.035;
+/// Skin this close to the line of sight (metres, times the size) blocks it.
+const SIGHT_RADIUS: f64 = 0.02;
+
+impl Stage {
+    /// A close-up of `side`'s hand on its grip, or `None` before the first pose.
+    pub fn close_up(&self, side: Side, size: [u32; 2]) -> Option<Camera> {
+        let grip = self.grip_in_world(side)?;
+        let knob = self.last.as_ref()?.frames.grips.get(side).hold.main() == GripKind::ReelHandle;
+        let k = self.size_factor();
+        if !knob {
+            return Some(grip_close_up(&grip, size, k));
+        }
+        let mut triangles: Vec<[DVec3; 3]> = Vec::new();
+        for (m, mesh) in self.character.meshes.iter().enumerate() {
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                let at: Vec<DVec3> = skin_positions(&self.character, &self.pose, m, p)
+                    .into_iter()
+                    .map(|v| glam::Vec3::from(v).as_dvec3())
+                    .collect();
+                triangles.extend(prim.indices.chunks_exact(3).filter_map(|t| {
+                    Some([
+                        *at.get(t[0] as usize)?,
+                        *at.get(t[1] as usize)?,
+                        *at.get(t[2] as usize)?,
+                    ])
+                }));
+            }
+        }
+        // The rod (its reel) hides the knob as much as the body does.
+        let frames = &self.last.as_ref()?.frames;
+        let world_from_rod = self.world_from_actor.to_affine() * frames.actor_from_rod.to_affine();
+        let rod_pose = self.props.rod_pose(frames);
+        for mesh in &self.props.rod.meshes {
+            let m = world_from_rod * *rod_pose.world_from_bone(mesh.node);
+            for prim in &mesh.primitives {
+                let at = |i: u32| {
+                    prim.positions
+                        .get(i as usize)
+                        .map(|p| m.transform_point3(glam::Vec3::from(*p).as_dvec3()))
+                };
+                triangles.extend(
+                    prim.indices
+                        .chunks_exact(3)
+                        .filter_map(|t| Some([at(t[0])?, at(t[1])?, at(t[2])?])),
+                );
+            }
+        }
+        let target = grip.translation;
+        let axes = [
+            grip.rotation * DVec3::X,
+            grip.rotation * DVec3::Y,
+            grip.rotation * DVec3::Z,
+            DVec3::Y,
+        ];
+        let from = |v: &[f64; 4]| -> DVec3 {
+            axes.iter()
+                .zip(v)
+                .map(|(a, w)| *a * *w)
+                .sum::<DVec3>()
+                .normalize_or(DVec3::Y)
+        };
+        let eye_distance = f64::from(KNOB_VIEW_DISTANCE) * k;
+        let best = KNOB_VIEWS
+            .iter()
+            .map(from)
+            .min_by_key(|dir| {
+                let eye = target + *dir * eye_distance;
+                // Five lines of sight: to the knob and round it.
+                let side = dir.any_orthonormal_vector() * (SIGHT_RADIUS * k);
+                let up = dir.cross(side);
+                [DVec3::ZERO, side, -side, up, -up]
+                    .iter()
+                    .map(|o| blockers(&triangles, eye + *o, target + *o, HAND_REACH * k))
+                    .sum::<usize>()
+            })
+            .unwrap_or(DVec3::Y);
+        Some(knob_close_up(&grip, best, size, k))
+    }
+}
+
+/// How many of `triangles` the segment from `eye` to `target` passes through, not counting
+/// crossings within `near` of the target (the hand looked at). Möller–Trumbore.
+fn blockers(triangles: &[[DVec3; 3]], eye: DVec3, target: DVec3, near: f64) -> usize {
+    let d = target - eye;
+    let length = d.length();
+    if length <= near {
+        return 0;
+    }
+    let t_max = 1.0 - near / length;
+    triangles
+        .iter()
+        .filter(|[a, b, c]| {
+            let (e1, e2) = (*b - *a, *c - *a);
+            let p = d.cross(e2);
+            let det = e1.dot(p);
+            if det.abs() < 1e-18 {
+                return false;
+            }
+            let inv = 1.0 / det;
+            let s = eye - *a;
+            let u = s.dot(p) * inv;
+            if !(0.0..=1.0).contains(&u) {
+                return false;
+            }
+            let q = s.cross(e1);
+            let v = d.dot(q) * inv;
+            if v < 0.0 || u + v > 1.0 {
+                return false;
+            }
+            let t = e2.dot(q) * inv;
+            (0.0..t_max).contains(&t)
+        })
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_faces_crossed_away_from_the_target_block_the_view() {
+        let (eye, target) = (DVec3::new(0.0, 0.0, 1.0), DVec3::ZERO);
+        // A face across the line of sight halfway, one beside it, one at the hand, one behind
+        // the eye.
+        let across = |z: f64, x: f64| {
+            [
+                DVec3::new(x - 0.1, -0.1, z),
+                DVec3::new(x + 0.1, -0.1, z),
+                DVec3::new(x, 0.1, z),
+            ]
+        };
+        let faces = [
+            across(0.5, 0.0),
+            across(0.5, 0.5),
+            across(0.03, 0.0),
+            across(1.5, 0.0),
+        ];
+        assert_eq!(blockers(&faces, eye, target, 0.07), 1);
+        assert_eq!(blockers(&faces[1..], eye, target, 0.07), 0);
+    }
+}

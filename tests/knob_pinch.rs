@@ -1,0 +1,212 @@
+//! The reel's knob in the retrieve (issue 33): the crank is drawn where the rear hand cranks
+//! it and turns with the session, and the knob is pinched between the thumb's pad and the
+//! index's side, measured on the posed export (CPU-skinned as glTF defines it, see
+//! `support/grip_measure.rs`) against the knob as the export draws it
+//! (`support/knob_measure.rs`): thumb and index within [−2, +3] mm of its surface (a mitten's
+//! palm, where a hand has no fingers), and no skin of the hand deeper than 2 mm inside it.
+
+mod support;
+
+use anglerpose::fishing::{GripKind, Handedness, Phase, SessionState, reel_handle_in_hold};
+use anglerpose::gltf_io;
+use anglerpose::rig::{Finger, Side};
+use anglerpose::stage::{Props, Stage, bundled_assets_dir};
+use support::gltf_edit::shared_models;
+use support::grip_measure::{Part, posed_skin};
+use support::knob_measure::exported_knob;
+
+const TOUCH: (f64, f64) = (-0.002, 0.003);
+const DEEPEST: f64 = -0.002;
+
+fn stage_of(file: &std::path::Path, contact: bool) -> Stage {
+    let props = Props::load(&bundled_assets_dir()).unwrap();
+    let mut stage = Stage::new(gltf_io::load(file).unwrap(), props).unwrap();
+    stage.inputs.settings.finger_contact = contact;
+    stage.update().unwrap();
+    stage
+}
+
+/// Retrieve instants while the rear hand is on the knob (t in 0.15..0.85), a third of a turn
+/// apart and more, so the knob is measured all round its circle.
+fn cranking() -> Vec<f64> {
+    (0..13).map(|k| 0.16 + 0.0565 * f64::from(k)).collect()
+}
+
+fn at(stage: &mut Stage, t: f64) {
+    stage.inputs.state = SessionState::new(Phase::Retrieve, t, stage.inputs.state.params);
+    stage.update().unwrap();
+}
+
+/// The side whose hand holds the knob now, if one does (on the grip, fully closed).
+fn knob_hand(stage: &Stage) -> Option<Side> {
+    let eval = stage.evaluation().unwrap();
+    [Side::Left, Side::Right].into_iter().find(|s| {
+        let g = eval.frames.grips.get(*s);
+        g.hold.main() == GripKind::ReelHandle
+            && (g.hold.blend == 0.0 || g.hold.blend == 1.0)
+            && g.opening == 1.0
+            && eval.arms.get(*s).ik.reached
+    })
+}
+
+#[test]
+fn the_drawn_knob_is_where_the_hand_cranks_and_turns_with_the_crank() {
+    let mut stage = stage_of(&bundled_assets_dir().join("angler.glb"), true);
+    for handedness in [Handedness::Right, Handedness::Left] {
+        stage.inputs.state.params.handedness = handedness;
+        let mut middles = Vec::new();
+        for t in cranking() {
+            at(&mut stage, t);
+            let eval = *stage.evaluation().unwrap();
+            let knob = exported_knob(&stage).expect("the bundled rod's crank node");
+            // Where the session's crank puts the knob: the hold frame's, mirrored across the
+            // blank for a left-handed angler (as the grips are).
+            let side = knob_hand(&stage).expect("a hand on the knob");
+            let grip = stage.grip_in_world(side).unwrap();
+            let mut in_hold =
+                reel_handle_in_hold(&stage.props.gear.rod, eval.frames.crank).translation;
+            if handedness == Handedness::Left {
+                in_hold.x = -in_hold.x;
+            }
+            let gear_knob = stage
+                .world_from_actor
+                .compose_rigid(&eval.frames.actor_from_hold)
+                .to_affine()
+                .transform_point3(in_hold);
+            let off = knob.middle().distance(gear_knob);
+            assert!(
+                off < 1e-5,
+                "{handedness:?} t={t}: drawn knob {:.2} mm from the crank's",
+                off * 1e3
+            );
+            // The hand's grip is on it too.
+            assert!(grip.translation.distance(gear_knob) < 1e-9, "t={t}");
+            middles.push(knob.middle());
+        }
+        // It turns: the knob visits its whole circle (4 turns over the retrieve).
+        let spread = middles
+            .iter()
+            .flat_map(|a| middles.iter().map(move |b| a.distance(*b)))
+            .fold(0.0, f64::max);
+        assert!(
+            spread > 0.08,
+            "the knob moved at most {:.1} mm",
+            spread * 1e3
+        );
+    }
+}
+
+/// Every problem of the knob hand's pinch over the cranking instants, and how many hands
+/// were measured.
+fn pinch_problems(name: &str, stage: &mut Stage) -> (Vec<String>, usize) {
+    let mut out = Vec::new();
+    let mut hands = 0;
+    for t in cranking() {
+        at(stage, t);
+        let Some(side) = knob_hand(stage) else {
+            continue;
+        };
+        hands += 1;
+        let knob = exported_knob(stage).unwrap();
+        let skin = posed_skin(stage);
+        let min_gap = |part: Part| {
+            skin.parts
+                .get(&part)
+                .map(|v| v.iter().map(|p| knob.gap(*p)).fold(f64::INFINITY, f64::min))
+        };
+        let here = format!("{name} retrieve t={t:.3} {side:?}");
+        let has_fingers = stage.actor.arm(side).fingers.len() >= 2;
+        if has_fingers {
+            for finger in [Finger::Thumb, Finger::Index] {
+                match min_gap(Part::Finger(side, finger)) {
+                    Some(g) if (TOUCH.0..=TOUCH.1).contains(&g) => {}
+                    Some(g) => {
+                        out.push(format!("{here}: {finger:?} {:.1} mm off the knob", g * 1e3))
+                    }
+                    None => out.push(format!("{here}: no {finger:?} skin")),
+                }
+            }
+        } else {
+            // A mitten: the knob's end rests on the palm.
+            let g = min_gap(Part::Palm(side)).unwrap_or(f64::INFINITY);
+            if !(TOUCH.0..=TOUCH.1).contains(&g) {
+                out.push(format!("{here}: palm {:.1} mm off the knob", g * 1e3));
+            }
+        }
+        let mut parts = vec![Part::Palm(side)];
+        parts.extend(Finger::ALL.iter().map(|f| Part::Finger(side, *f)));
+        for part in parts {
+            if let Some(g) = min_gap(part)
+                && g < DEEPEST
+            {
+                out.push(format!(
+                    "{here}: {part:?} {:.1} mm inside the knob",
+                    -g * 1e3
+                ));
+            }
+        }
+    }
+    (out, hands)
+}
+
+fn assert_pinches(name: &str, file: &std::path::Path) {
+    let mut stage = stage_of(file, true);
+    let (problems, hands) = pinch_problems(name, &mut stage);
+    eprintln!("{name}: {hands} hands on the knob measured");
+    // More than half the instants: with the default calibration KayKit's short arms miss the
+    // knob at the far side of its circle (5 of 13), which `calibrate` is for.
+    assert!(hands >= 7, "{name}: only {hands} hands on the knob");
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_anglers_thumb_and_index_pinch_the_knob_all_round_its_turn() {
+    assert_pinches("angler", &bundled_assets_dir().join("angler.glb"));
+}
+
+#[test]
+fn shared_characters_pinch_the_knob() {
+    let Some(dir) = shared_models("knob_pinch: shared characters") else {
+        return;
+    };
+    for (name, file) in [
+        ("mannequiny", "mannequiny-0.3.0.glb"),
+        ("CesiumMan", "CesiumMan.glb"),
+        ("RiggedFigure", "RiggedFigure.glb"),
+        ("KayKit", "KayKit_Mannequin/manny_med_mod.gltf"),
+    ] {
+        assert_pinches(name, &dir.join(file));
+    }
+}
+
+#[test]
+fn without_the_contact_solve_the_knob_is_not_pinched() {
+    let mut stage = stage_of(&bundled_assets_dir().join("angler.glb"), false);
+    let (problems, hands) = pinch_problems("angler (parametric curl)", &mut stage);
+    assert!(hands >= 10, "{hands} hands");
+    assert!(
+        problems.len() >= hands,
+        "the calibrated curl nearly pinches the knob: {problems:?}"
+    );
+}
+
+#[test]
+fn the_solver_reports_the_pinch() {
+    let mut stage = stage_of(&bundled_assets_dir().join("angler.glb"), true);
+    at(&mut stage, 0.5);
+    let side = knob_hand(&stage).expect("a hand on the knob");
+    let report = stage.evaluation().unwrap().arms.get(side).contact;
+    assert!(report.solved);
+    for (i, f) in report.fingers.iter().enumerate() {
+        match i {
+            // Thumb and index touch the knob; the others curl freely (no contact).
+            0 | 1 => assert!(f.is_some_and(|c| c.touches), "finger {i}: {f:?}"),
+            _ => assert!(f.is_none(), "finger {i}: {f:?}"),
+        }
+    }
+}

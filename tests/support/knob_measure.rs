@@ -1,0 +1,66 @@
+#![allow(dead_code)]
+//! The reel's knob as the posed export draws it (issue 33): the export is read back with the
+//! `gltf` crate, the rod's `reel_crank` node placed by the document's own transforms, and the
+//! knob taken where the bundled rod models it in that node (its middle `REEL_CRANK_RADIUS`
+//! along +Y, its axis along X, `REEL_KNOB_LENGTH` long). Skin is measured against it as a
+//! finite cylinder (flat ends): the signed distance to its surface.
+
+use anglerpose::assetgen::props::{
+    REEL_CRANK_NODE, REEL_CRANK_RADIUS, REEL_KNOB_LENGTH, REEL_KNOB_RADIUS,
+};
+use anglerpose::preset::posed_glb;
+use anglerpose::stage::Stage;
+use glam::{DAffine3, DMat4, DVec3};
+
+/// The knob in world space.
+pub struct Knob {
+    /// World → the knob's frame: its middle at the origin, its axis along X.
+    pub knob_from_world: DAffine3,
+}
+
+impl Knob {
+    /// Signed distance of `p` from the knob's surface (negative: inside).
+    pub fn gap(&self, p: DVec3) -> f64 {
+        let q = self.knob_from_world.transform_point3(p);
+        let radial = q.y.hypot(q.z) - REEL_KNOB_RADIUS;
+        let axial = q.x.abs() - 0.5 * REEL_KNOB_LENGTH;
+        if radial < 0.0 && axial < 0.0 {
+            radial.max(axial)
+        } else {
+            radial.max(0.0).hypot(axial.max(0.0))
+        }
+    }
+
+    /// The knob's middle, world space.
+    pub fn middle(&self) -> DVec3 {
+        self.knob_from_world.inverse().translation
+    }
+}
+
+/// The knob of `stage`'s posed export, or `None` when its rod has no `reel_crank` node.
+pub fn exported_knob(stage: &Stage) -> Option<Knob> {
+    let bytes = posed_glb(stage).expect("posed export");
+    let (doc, _, _) = gltf::import_slice(&bytes).expect("the export reads back");
+    let n = doc.nodes().len();
+    let mut parent = vec![None; n];
+    for node in doc.nodes() {
+        for c in node.children() {
+            parent[c.index()] = Some(node.index());
+        }
+    }
+    let crank = doc.nodes().find(|x| x.name() == Some(REEL_CRANK_NODE))?;
+    let mut world = DMat4::IDENTITY;
+    let mut at = Some(crank.index());
+    while let Some(i) = at {
+        let node = doc.nodes().nth(i).unwrap();
+        let local = DMat4::from_cols_array_2d(&node.transform().matrix().map(|c| c.map(f64::from)));
+        world = local * world;
+        at = parent[i];
+    }
+    let world_from_crank = DAffine3::from_mat4(world);
+    let world_from_knob =
+        world_from_crank * DAffine3::from_translation(DVec3::Y * REEL_CRANK_RADIUS);
+    Some(Knob {
+        knob_from_world: world_from_knob.inverse(),
+    })
+}
