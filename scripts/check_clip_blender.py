@@ -18,6 +18,10 @@ import sys
 
 import bpy
 
+# Unanimated empties whose world positions are reported too: the bundled rod's knob, which
+# its turning crank carries.
+KNOB_EMPTIES = ("reel_knob",)
+
 
 def gltf_from_blender(v):
     return [v[0], v[2], -v[1]]
@@ -69,6 +73,11 @@ def main():
                     p = ob.matrix_world @ pb.head
                     bones.setdefault(pb.name, []).append(gltf_from_blender(p))
             else:
+                p = ob.matrix_world.translation
+                objects.setdefault(ob.name, []).append(gltf_from_blender(p))
+        # Empties that move with an animated parent (the reel's knob on its turning crank).
+        for ob in scene.objects:
+            if ob.name in KNOB_EMPTIES and ob not in animated:
                 p = ob.matrix_world.translation
                 objects.setdefault(ob.name, []).append(gltf_from_blender(p))
     print(

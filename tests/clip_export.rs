@@ -94,17 +94,33 @@ fn export_clip(name: &str, preset: &Path, extra: &[&str]) -> (PathBuf, String) {
 }
 
 /// The solver's world positions at session time `time`: every character node, then the rod
-/// and net holders.
+/// and net holders, then the reel's knob (the bundled rod's `reel_knob`, which the crank
+/// turns).
 fn solved(stage: &mut Stage, state: SessionState) -> Vec<DVec3> {
     stage.inputs.state = state;
     let frames = stage.update().unwrap().frames;
     let mut out: Vec<DVec3> = (0..stage.pose.len())
         .map(|b| stage.pose.world_position(b))
         .collect();
+    let world = stage.world_from_actor.to_affine();
     for f in [frames.actor_from_rod, frames.actor_from_net] {
-        out.push((stage.world_from_actor.to_affine() * f.to_affine()).translation);
+        out.push((world * f.to_affine()).translation);
+    }
+    if let Some(knob) = knob_bone(stage) {
+        let rod_pose = stage.props.rod_pose(&frames);
+        let world_from_rod = world * frames.actor_from_rod.to_affine();
+        out.push(world_from_rod.transform_point3(rod_pose.world_position(knob)));
     }
     out
+}
+
+/// The bundled rod's knob empty (an artist's rod has none).
+fn knob_bone(stage: &Stage) -> Option<usize> {
+    stage
+        .props
+        .rod
+        .skeleton
+        .find(anglerpose::assetgen::props::REEL_KNOB_NODE)
 }
 
 /// Export node index of each entry of [`solved`].
@@ -113,6 +129,7 @@ fn export_nodes(stage: &Stage) -> Vec<usize> {
     let mut nodes: Vec<usize> = (0..n).collect();
     nodes.push(n);
     nodes.push(n + 1 + stage.props.rod.skeleton.len());
+    nodes.extend(knob_bone(stage).map(|k| n + 1 + k));
     nodes
 }
 
@@ -251,7 +268,8 @@ fn blender_imports_and_plays_the_session_clip_as_solved() {
                 checked += 1;
             }
             let n = skel.len();
-            for (object, i) in [("rod", n), ("net", n + 1)] {
+            let knob = knob_bone(&stage).map(|_| ("reel_knob", n + 2));
+            for (object, i) in [("rod", n), ("net", n + 1)].into_iter().chain(knob) {
                 let got = played
                     .objects
                     .get(object)
@@ -293,8 +311,11 @@ fn played_in_rust(stage: &Stage, clip: &preset::BakedClip, time: f32, nlerp: boo
     for c in &clip.channels {
         let v = c.sample(time, nlerp);
         if c.node >= skel.len() {
-            if c.path == AnimPath::Translation {
-                holders[c.node - skel.len()] = DVec3::new(v[0], v[1], v[2]);
+            // The holders' translations (the crank's turn is checked through the clients).
+            if c.path == AnimPath::Translation
+                && let Some(h) = holders.get_mut(c.node - skel.len())
+            {
+                *h = DVec3::new(v[0], v[1], v[2]);
             }
             continue;
         }

@@ -489,7 +489,8 @@ pub fn mesh_glb(name: &str, mesh: &TriMesh) -> Vec<u8> {
 
 /// `rod.glb`: butt at the origin, tip at +Y, reel and guides on the −Z side; empties
 /// `grip_rear`, `grip_front`, `tip` on the rod axis; the reel's crank as the child node
-/// `reel_crank` (see [`crank_mesh`]), which the session turns.
+/// `reel_crank` (see [`crank_mesh`]), which the session turns, with the empty `reel_knob` at
+/// the knob's middle.
 pub fn rod_glb() -> Vec<u8> {
     let mut glb = GlbBuilder::default();
     let prim = glb.primitive(&rod_mesh(), None);
@@ -508,6 +509,12 @@ pub fn rod_glb() -> Vec<u8> {
     let crank_mesh_index = glb.mesh(REEL_CRANK_NODE, vec![crank_prim]);
     let crank = glb.node(REEL_CRANK_NODE, REEL_CRANK_CENTRE, [0.0, 0.0, 0.0, 1.0]);
     glb.set_mesh(crank, crank_mesh_index, None);
+    let knob = glb.node(
+        REEL_KNOB_NODE,
+        [0.0, REEL_CRANK_RADIUS, 0.0],
+        [0.0, 0.0, 0.0, 1.0],
+    );
+    glb.set_children(crank, &[knob]);
     children.push(crank);
     glb.set_children(node, &children);
     glb.scene_root(node);
@@ -517,6 +524,9 @@ pub fn rod_glb() -> Vec<u8> {
 /// The name of a rod file's node that the session turns with the reel's crank: about its own
 /// X axis, by the crank angle, from its rest (the crank at angle 0).
 pub const REEL_CRANK_NODE: &str = "reel_crank";
+/// The bundled rod's empty at the knob's middle, a child of [`REEL_CRANK_NODE`] (where an
+/// engine attaches a hand, and where the clip tests see the crank turn).
+pub const REEL_KNOB_NODE: &str = "reel_knob";
 
 /// `net.glb`: handle end at the origin, handle along +Y, hoop beyond it, bag toward −Z;
 /// empty `grip` on the handle axis.

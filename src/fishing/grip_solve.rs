@@ -75,12 +75,21 @@ impl ContactCache {
             style: GripStyle::for_grip(kind, gear, hand.stem_index_middle),
             hand: *hand,
         };
-        let (ki, kj) = (key(kinds.0), key(kinds.1));
         self.clock += 1;
-        self.index(inputs, &ki);
-        let j = self.index(inputs, &kj);
-        // `ki` is the newest but one: the insertion of `kj` did not evict it.
-        let i = self.find(&ki).unwrap_or(j);
+        let ki = key(kinds.0);
+        let (i, _) = self.index(inputs, &ki);
+        if kinds.1 == kinds.0 {
+            // On one grip (most of a session): one key, one lookup.
+            return (&self.entries[i].1, &self.entries[i].1);
+        }
+        let (j, solved) = self.index(inputs, &key(kinds.1));
+        // `ki` is the newest but one: solving `kj` did not evict it, but may have moved it
+        // (a corrected grip inserts its uncorrected one too).
+        let i = if solved {
+            self.find(&ki).unwrap_or(j)
+        } else {
+            i
+        };
         (&self.entries[i].1, &self.entries[j].1)
     }
 
@@ -88,10 +97,11 @@ impl ContactCache {
         self.entries.iter().position(|(k, _, _)| k == key)
     }
 
-    fn index(&mut self, inputs: &HandContactInputs<'_>, key: &Key) -> usize {
+    /// The entry of `key` and whether it was solved now (entries may have been replaced).
+    fn index(&mut self, inputs: &HandContactInputs<'_>, key: &Key) -> (usize, bool) {
         if let Some(i) = self.find(key) {
             self.entries[i].2 = self.clock;
-            return i;
+            return (i, false);
         }
         // A corrected grip keeps the place along the palm its uncorrected grip chose.
         let start = if key.correction != 0 {
@@ -99,7 +109,7 @@ impl ContactCache {
                 correction: 0,
                 ..key.clone()
             };
-            let b = self.index(inputs, &base);
+            let (b, _) = self.index(inputs, &base);
             Some(self.entries[b].1.place_start)
         } else {
             None
@@ -111,10 +121,10 @@ impl ContactCache {
                 .min_by_key(|&i| self.entries[i].2)
                 .unwrap_or(0);
             self.entries[oldest] = (key.clone(), contact, self.clock);
-            return oldest;
+            return (oldest, true);
         }
         self.entries.push((key.clone(), contact, self.clock));
-        self.entries.len() - 1
+        (self.entries.len() - 1, true)
     }
 }
 
@@ -423,50 +433,43 @@ fn palm_arm_points(
         }
         // How far the arm can carry it: its share of a 15 cm lever.
         let reach = w_others * 0.15 / scale;
-        let across = if half_length.is_finite() {
-            rigid.x.hypot(rigid.y)
+        // Across the held part and how far it reaches toward the palm: a handle's radius,
+        // a knob's half length (its end faces the palm).
+        let (across, depth) = if half_length.is_finite() {
+            (rigid.x.hypot(rigid.y), half_length)
         } else {
-            rigid.x.abs()
+            (rigid.x.abs(), radius)
         };
-        if across < radius + reach && rigid.z + radius.max(half_length) + reach > 0.0 {
+        if across < radius + reach && rigid.z + depth + reach > 0.0 {
             candidates.push((p, own, rigid, reach));
         }
     }
-    if half_length.is_finite() {
+    let fixed_clearance = if half_length.is_finite() {
         // A knob's end on the palm: every candidate may decide it.
-        let fixed_clearance = super::knob_pinch::knob_end_on_palm(&fixed, radius, half_length)
-            .unwrap_or(f64::NEG_INFINITY);
-        for (p, own, _, _) in candidates {
+        for &(p, own, _, _) in &candidates {
             push_moving(p, own, origin, inv, &mut moving, &mut terms, &mut bones);
         }
-        return PalmArm {
-            origin,
-            grip_from_hand: inv,
-            radius,
-            half_length,
-            fixed_clearance,
-            moving,
-            terms,
-            bones,
-        };
-    }
-    // A point whose clearance, however far the arm carries it, stays below what another
-    // point (or the rigid skin) surely needs never decides the correction: left out.
-    let r2 = radius * radius;
-    let bound = |x: f64| (r2 - x * x).max(0.0).sqrt();
-    let fixed_clearance = palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY);
-    let surely = candidates
-        .iter()
-        .filter(|c| c.2.x.abs() + c.3 < radius)
-        .map(|c| c.2.z - c.3 + bound(c.2.x.abs() + c.3))
-        .fold(fixed_clearance, f64::max);
-    for (p, own, rigid, reach) in candidates {
-        let at_most = rigid.z + reach + bound((rigid.x.abs() - reach).max(0.0));
-        if at_most < surely {
-            continue;
+        super::knob_pinch::knob_end_on_palm(&fixed, radius, half_length)
+            .unwrap_or(f64::NEG_INFINITY)
+    } else {
+        // A point whose clearance, however far the arm carries it, stays below what another
+        // point (or the rigid skin) surely needs never decides the correction: left out.
+        let r2 = radius * radius;
+        let bound = |x: f64| (r2 - x * x).max(0.0).sqrt();
+        let fixed_clearance = palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY);
+        let surely = candidates
+            .iter()
+            .filter(|c| c.2.x.abs() + c.3 < radius)
+            .map(|c| c.2.z - c.3 + bound(c.2.x.abs() + c.3))
+            .fold(fixed_clearance, f64::max);
+        for &(p, own, rigid, reach) in &candidates {
+            let at_most = rigid.z + reach + bound((rigid.x.abs() - reach).max(0.0));
+            if at_most >= surely {
+                push_moving(p, own, origin, inv, &mut moving, &mut terms, &mut bones);
+            }
         }
-        push_moving(p, own, origin, inv, &mut moving, &mut terms, &mut bones);
-    }
+        fixed_clearance
+    };
     PalmArm {
         origin,
         grip_from_hand: inv,
@@ -498,8 +501,7 @@ fn push_moving(
         });
         terms.push(ArmTerm {
             slot: slot as u32,
-            weight: w,
-            weighted_in_bone: in_bone * w,
+            weighted_in_bone: (in_bone * w).extend(w),
         });
     }
     moving.push(MovingPoint {

@@ -8,7 +8,7 @@ use super::gear::Gear;
 use super::hand_shape::ContactFinger;
 use crate::ik::grip_contact::ContactState;
 use crate::rig::Finger;
-use glam::{DQuat, DVec3};
+use glam::{DQuat, DVec3, DVec4};
 
 /// What one finger does on a grip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,8 +66,8 @@ impl GripStyle {
 
     /// The style anglers use on `kind` of `gear`: on a spinning rod's reel seat the stem
     /// between the middle and ring fingers (or `index_and_middle`), the thumb along the top
-    /// of the handle; on the reel's knob a pinch ([`GripStyle::KNOB_PINCH`]); power grips on the rear grip
-    /// and the net.
+    /// of the handle; on the reel's knob a pinch ([`GripStyle::KNOB_PINCH`]); power grips on
+    /// the rear grip and the net.
     pub fn for_grip(kind: GripKind, gear: &Gear, index_and_middle: bool) -> Self {
         match kind {
             GripKind::RodFront if !gear.rod.reel_above => Self {
@@ -151,17 +151,21 @@ pub struct MovingPoint {
     pub count: u32,
 }
 
-/// One bone's share of a [`MovingPoint`]: the index into [`PalmArm::bones`], the weight, and
-/// the point in that bone's space at the base pose times the weight.
+/// One bone's share of a [`MovingPoint`]: the index into [`PalmArm::bones`] and the point in
+/// that bone's space at the base pose times the weight, with the weight as its `w`
+/// (`(w·p, w)`, so the bone's frame applies to it as one row product per axis).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ArmTerm {
     /// Index into [`PalmArm::bones`].
     pub slot: u32,
-    /// The bone's weight.
-    pub weight: f64,
-    /// The point in the bone's space at the base pose, times the weight.
-    pub weighted_in_bone: DVec3,
+    /// `(w·p, w)`: the point in the bone's space at the base pose times the weight, and the
+    /// weight.
+    pub weighted_in_bone: DVec4,
 }
+
+/// Most bones besides the hand that carry palm skin whose frames [`PalmArm::correction`]
+/// keeps on the stack (more go to the heap).
+const STACK_BONES: usize = 8;
 
 /// The palm's correction for the arm: the wrist bends the forearm's share of the palm skin
 /// with it, which the cached grip could not know. Hand units.
@@ -197,26 +201,49 @@ impl PalmArm {
         if self.moving.is_empty() {
             return 0.0;
         }
-        // Each carrying bone's frame in the grip frame's axes (hand space turned by the grip):
-        // one transform a point and bone.
-        let grip = glam::DAffine3::from_quat(self.grip_from_hand);
-        let hand_from_world = pose.world_from_bone(hand).inverse();
-        let grip_from_bone: Vec<glam::DAffine3> = self
-            .bones
-            .iter()
-            .map(|&b| grip * hand_from_world * *pose.world_from_bone(b))
-            .collect();
+        // Each carrying bone's frame in the grip frame's axes (hand space turned by the grip),
+        // as rows `(row of the matrix, translation)` per axis: one row product an axis, term.
+        let grip_from_world =
+            glam::DAffine3::from_quat(self.grip_from_hand) * pose.world_from_bone(hand).inverse();
+        let rows_of = |b: usize| {
+            let m = grip_from_world * *pose.world_from_bone(b);
+            let row = |i: usize| {
+                DVec4::new(
+                    m.matrix3.x_axis[i],
+                    m.matrix3.y_axis[i],
+                    m.matrix3.z_axis[i],
+                    m.translation[i],
+                )
+            };
+            [row(0), row(1), row(2)]
+        };
+        let mut stack = [[DVec4::ZERO; 3]; STACK_BONES];
+        let heap: Vec<[DVec4; 3]>;
+        let rows: &[[DVec4; 3]] = if self.bones.len() <= STACK_BONES {
+            for (slot, &b) in stack.iter_mut().zip(&self.bones) {
+                *slot = rows_of(b);
+            }
+            &stack[..self.bones.len()]
+        } else {
+            heap = self.bones.iter().map(|&b| rows_of(b)).collect();
+            &heap
+        };
         let r2 = self.radius * self.radius;
         let mut lambda = self.fixed_clearance;
+        let knob = self.half_length.is_finite();
         for m in &self.moving {
             let mut q = m.own_in_grip;
             let terms = &self.terms[m.first as usize..(m.first + m.count) as usize];
             for t in terms {
-                // w · (L p + t) = L (w p) + w t.
-                let g = &grip_from_bone[t.slot as usize];
-                q += g.matrix3 * t.weighted_in_bone + g.translation * t.weight;
+                // w · (L p + t) = L (w p) + w t, row by row.
+                let r = &rows[t.slot as usize];
+                q.x += r[0].dot(t.weighted_in_bone);
+                q.z += r[2].dot(t.weighted_in_bone);
+                if knob {
+                    q.y += r[1].dot(t.weighted_in_bone);
+                }
             }
-            if !self.half_length.is_finite() {
+            if !knob {
                 if q.x * q.x < r2 {
                     lambda = lambda.max(q.z + (r2 - q.x * q.x).sqrt());
                 }

@@ -267,19 +267,7 @@ mod tests {
         assert!((p.x - 0.0525).abs() < 1e-9, "{p}");
         assert!((p.y + 0.0145).abs() < 1e-9, "{p}");
         assert!(p.z.abs() < 1e-9, "{p}");
-        let job = FingerContactJob {
-            joints: &f.joints,
-            cylinder: Cylinder {
-                point: p,
-                axis: DVec3::Z,
-                radius: 0.0065,
-                half_length: 0.009,
-            },
-            spread: 0.0,
-            spread_axis: DVec3::Z,
-            gap_scale: 0.008,
-        };
-        assert!(job.gap_at(&[0.0; 3]).0.abs() < 1e-9);
+        assert!(knob_on(&f, p).gap_at(&[0.0; 3]).0.abs() < 1e-9);
         // The pincher on the other side moves the knob there.
         let q = knob_against_support(
             &f,
@@ -309,19 +297,7 @@ mod tests {
                 (0.0065, 0.009),
             )
             .unwrap();
-            let job = FingerContactJob {
-                joints: &f.joints,
-                cylinder: Cylinder {
-                    point: p,
-                    axis: DVec3::Z,
-                    radius: 0.0065,
-                    half_length: 0.009,
-                },
-                spread: 0.0,
-                spread_axis: DVec3::Z,
-                gap_scale: 0.008,
-            };
-            let (gap, _) = job.gap_at(&angles);
+            let (gap, _) = knob_on(&f, p).gap_at(&angles);
             assert!((-1e-9..1e-3).contains(&gap), "curl {curl}: gap {gap}");
         }
     }
@@ -348,9 +324,10 @@ mod tests {
         t
     }
 
-    fn touches(thumb: &ContactFinger, knob: DVec3) -> bool {
-        let closing = FingerContactJob {
-            joints: &thumb.joints,
+    /// `finger` closing on the test knob (radius 6.5 mm, 18 mm long, along Z) at `knob`.
+    fn knob_on(finger: &ContactFinger, knob: DVec3) -> FingerContactJob<'_> {
+        FingerContactJob {
+            joints: &finger.joints,
             cylinder: Cylinder {
                 point: knob,
                 axis: DVec3::Z,
@@ -358,10 +335,14 @@ mod tests {
                 half_length: 0.009,
             },
             spread: 0.0,
-            spread_axis: thumb.spread_axis,
-            gap_scale: thumb.radius,
-        };
-        closing.solve().unwrap().state == crate::ik::grip_contact::ContactState::Touching
+            spread_axis: finger.spread_axis,
+            gap_scale: finger.radius,
+        }
+    }
+
+    fn touches(thumb: &ContactFinger, knob: DVec3) -> bool {
+        knob_on(thumb, knob).solve().unwrap().state
+            == crate::ik::grip_contact::ContactState::Touching
     }
 
     #[test]

@@ -79,9 +79,14 @@ pub fn grip_close_up(
     let z = (world_from_grip.rotation * glam::DVec3::Z).as_vec3();
     let upward = if z.y >= 0.0 { z } else { -z };
     let dir = (upward + glam::Vec3::Y * 0.5).normalize_or(glam::Vec3::Y) * 0.3 * k;
-    let eye = target + dir;
+    close_up_camera(target, dir, size, k)
+}
+
+/// A close-up's camera at `target + dir` looking at `target` (30° field of view, near and far
+/// planes scaled by the character's size `k`).
+fn close_up_camera(target: glam::Vec3, dir: glam::Vec3, size: [u32; 2], k: f32) -> Camera {
     Camera::look_at(
-        eye.to_array(),
+        (target + dir).to_array(),
         target.to_array(),
         [0.0, 1.0, 0.0],
         30f32.to_radians(),
@@ -103,15 +108,7 @@ pub fn knob_close_up(
     let k = scale as f32;
     let target = world_from_grip.translation.as_vec3();
     let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * KNOB_VIEW_DISTANCE * k;
-    Camera::look_at(
-        (target + dir).to_array(),
-        target.to_array(),
-        [0.0, 1.0, 0.0],
-        30f32.to_radians(),
-        size,
-        0.01 * k.min(1.0),
-        100.0 * k.max(1.0),
-    )
+    close_up_camera(target, dir, size, k)
 }
 
 /// The knob close-up's distance from the knob, metres (times the character's size).

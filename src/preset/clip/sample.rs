@@ -122,20 +122,32 @@ impl ClipRig {
         let mut points: Vec<(usize, DVec3)> = (0..n).map(|b| (b, DVec3::ZERO)).collect();
         for (holder, object) in [(n, &stage.props.rod), (n + 1, &stage.props.net)] {
             let rest = Pose::rest(&object.skeleton);
-            // The crank's own points in its space (it turns under the holder).
-            let turning = |b: usize| holder == n && crank == Some(b);
+            // The crank's points (its own and its children's) in its space: it turns under
+            // the holder.
+            let crank_from_rod = crank
+                .filter(|_| holder == n)
+                .map(|c| rest.world_from_bone(c).inverse());
+            let turning = |b: usize| {
+                let mut at = Some(b);
+                while let Some(x) = at {
+                    if crank_from_rod.is_some() && crank == Some(x) {
+                        return crank_from_rod;
+                    }
+                    at = object.skeleton.parent(x);
+                }
+                None
+            };
             for b in 0..object.skeleton.len() {
-                points.push(if turning(b) {
-                    (n + 2, DVec3::ZERO)
-                } else {
-                    (holder, rest.world_position(b))
+                points.push(match turning(b) {
+                    Some(m) => (n + 2, m.transform_point3(rest.world_position(b))),
+                    None => (holder, rest.world_position(b)),
                 });
             }
             for mesh in &object.meshes {
-                let (node, world) = if turning(mesh.node) {
-                    (n + 2, DAffine3::IDENTITY)
-                } else {
-                    (holder, *rest.world_from_bone(mesh.node))
+                let world = *rest.world_from_bone(mesh.node);
+                let (node, world) = match turning(mesh.node) {
+                    Some(m) => (n + 2, m * world),
+                    None => (holder, world),
                 };
                 for prim in &mesh.primitives {
                     points.extend(
