@@ -152,12 +152,7 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
         shift = p.knob - t;
     } else if key.half_length.is_finite() {
         // No fingers to pinch with (a mitten): the knob's end rests on the palm.
-        let palm: Vec<DVec3> = inputs
-            .shape
-            .palm
-            .iter()
-            .map(|p| inv * (palm_in_hand(p, None) - t))
-            .collect();
+        let palm = palm_in_grip(inputs, None, t, inv);
         let half = key.half_length / scale;
         if let Some(l) = super::knob_pinch::knob_end_on_palm(&palm, radius, half) {
             shift = rot * DVec3::Z * l;
@@ -275,12 +270,7 @@ fn place(
     let palm_rests = key.kind != GripKind::ReelHandle;
     let palm_at = |out: Option<&GripContact>| -> Vec<DVec3> {
         let frames = out.map(|o| finger_frames(inputs, o, t, gy, radius));
-        inputs
-            .shape
-            .palm
-            .iter()
-            .map(|p| inv * (palm_in_hand(p, frames.as_deref()) - t))
-            .collect()
+        palm_in_grip(inputs, frames.as_deref(), t, inv)
     };
     let clearance = |points: &[DVec3], shift: DVec3| {
         let along = inv * shift;
@@ -386,6 +376,23 @@ fn finger_frames(
         .iter()
         .enumerate()
         .map(|(i, f)| finger_job(f, out.spreads[i], cylinder).frames(&out.angles[i]))
+        .collect()
+}
+
+/// Every palm point of `inputs` in the grip frame whose origin is `origin` (hand space) and
+/// whose rotation from hand space is `grip_from_hand`, with the fingers at `frames` (straight
+/// without; see [`palm_in_hand`]).
+fn palm_in_grip(
+    inputs: &HandContactInputs<'_>,
+    frames: Option<&[Vec<DAffine3>]>,
+    origin: DVec3,
+    grip_from_hand: DQuat,
+) -> Vec<DVec3> {
+    inputs
+        .shape
+        .palm
+        .iter()
+        .map(|p| grip_from_hand * (palm_in_hand(p, frames) - origin))
         .collect()
 }
 

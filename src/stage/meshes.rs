@@ -69,10 +69,6 @@ impl MeshTable {
         &self.rigid_character
     }
 
-    pub fn rod(&self) -> &[(MeshHandle, DAffine3)] {
-        &self.props[0]
-    }
-
     /// The rod's meshes placed by `rod_pose` (the rod's nodes with its crank turned, see
     /// [`super::Props::rod_pose`]) instead of its rest.
     pub fn rod_posed(&self, rod_pose: &Pose) -> Vec<(MeshHandle, DAffine3)> {

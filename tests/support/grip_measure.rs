@@ -36,30 +36,7 @@ pub struct PosedSkin {
 pub fn posed_skin(stage: &Stage) -> PosedSkin {
     let bytes = posed_glb(stage).expect("posed export");
     let (doc, buffers, _) = gltf::import_slice(&bytes).expect("the export reads back");
-    // Node world matrices from the document's own local transforms.
-    let mut world = vec![DMat4::IDENTITY; doc.nodes().len()];
-    let mut parent = vec![None; doc.nodes().len()];
-    for n in doc.nodes() {
-        for c in n.children() {
-            parent[c.index()] = Some(n.index());
-        }
-    }
-    let mut stack: Vec<(usize, DMat4)> = doc
-        .scenes()
-        .flat_map(|s| {
-            s.nodes()
-                .map(|n| (n.index(), DMat4::IDENTITY))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    while let Some((i, parent_world)) = stack.pop() {
-        let node = doc.nodes().nth(i).unwrap();
-        let local = DMat4::from_cols_array_2d(&node.transform().matrix().map(|c| c.map(f64::from)));
-        world[i] = parent_world * local;
-        for c in node.children() {
-            stack.push((c.index(), world[i]));
-        }
-    }
+    let (world, parent) = node_worlds(&doc);
     let owners = owners_by_name(stage);
     let owner_of = |node: usize| -> Option<Part> {
         let mut at = Some(node);
@@ -191,6 +168,35 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
         parts,
         in_hand_at_bind,
     }
+}
+
+/// Every node's world matrix from the document's own local transforms (from its scenes'
+/// roots), and every node's parent.
+pub fn node_worlds(doc: &gltf::Document) -> (Vec<DMat4>, Vec<Option<usize>>) {
+    let mut world = vec![DMat4::IDENTITY; doc.nodes().len()];
+    let mut parent = vec![None; doc.nodes().len()];
+    for n in doc.nodes() {
+        for c in n.children() {
+            parent[c.index()] = Some(n.index());
+        }
+    }
+    let mut stack: Vec<(usize, DMat4)> = doc
+        .scenes()
+        .flat_map(|s| {
+            s.nodes()
+                .map(|n| (n.index(), DMat4::IDENTITY))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    while let Some((i, parent_world)) = stack.pop() {
+        let node = doc.nodes().nth(i).unwrap();
+        let local = DMat4::from_cols_array_2d(&node.transform().matrix().map(|c| c.map(f64::from)));
+        world[i] = parent_world * local;
+        for c in node.children() {
+            stack.push((c.index(), world[i]));
+        }
+    }
+    (world, parent)
 }
 
 /// The measure's surface spacing: no point of a triangle is farther than about this from a

@@ -5,12 +5,13 @@
 //! along +Y, its axis along X, `REEL_KNOB_LENGTH` long). Skin is measured against it as a
 //! finite cylinder (flat ends): the signed distance to its surface.
 
+use super::grip_measure::node_worlds;
 use anglerpose::assetgen::props::{
     REEL_CRANK_NODE, REEL_CRANK_RADIUS, REEL_KNOB_LENGTH, REEL_KNOB_RADIUS,
 };
 use anglerpose::preset::posed_glb;
 use anglerpose::stage::Stage;
-use glam::{DAffine3, DMat4, DVec3};
+use glam::{DAffine3, DVec3};
 
 /// The knob in world space.
 pub struct Knob {
@@ -41,22 +42,9 @@ impl Knob {
 pub fn exported_knob(stage: &Stage) -> Option<Knob> {
     let bytes = posed_glb(stage).expect("posed export");
     let (doc, _, _) = gltf::import_slice(&bytes).expect("the export reads back");
-    let n = doc.nodes().len();
-    let mut parent = vec![None; n];
-    for node in doc.nodes() {
-        for c in node.children() {
-            parent[c.index()] = Some(node.index());
-        }
-    }
     let crank = doc.nodes().find(|x| x.name() == Some(REEL_CRANK_NODE))?;
-    let mut world = DMat4::IDENTITY;
-    let mut at = Some(crank.index());
-    while let Some(i) = at {
-        let node = doc.nodes().nth(i).unwrap();
-        let local = DMat4::from_cols_array_2d(&node.transform().matrix().map(|c| c.map(f64::from)));
-        world = local * world;
-        at = parent[i];
-    }
+    let (world, _) = node_worlds(&doc);
+    let world = world[crank.index()];
     let world_from_crank = DAffine3::from_mat4(world);
     let world_from_knob =
         world_from_crank * DAffine3::from_translation(DVec3::Y * REEL_CRANK_RADIUS);
