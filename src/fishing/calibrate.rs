@@ -327,8 +327,14 @@ pub fn refine(
         calib = candidates[k].clone();
     }
     // 2. Grips along the handle: slide each grip toward or away from the butt in 2 cm
-    //    steps (the hands stay on the handle: the rear grip never past the butt).
+    //    steps (the hands stay on the handle: the rear grip never past the butt). A front
+    //    hand whose fingers straddle the reel's stem sits where the stem is, wherever its
+    //    grip frame is (the contact grip places it): it has no place to search.
     let grip_stages = if search_grips { 2 } else { 0 };
+    let front_placed = settings.finger_contact
+        && super::GripStyle::for_grip(GripKind::RodFront, &actor.gear, false)
+            .stem_between
+            .is_some();
     for (kind, shifts) in [
         (
             GripKind::RodRear,
@@ -338,6 +344,7 @@ pub fn refine(
     ]
     .into_iter()
     .take(grip_stages)
+    .filter(|(kind, _)| !(front_placed && *kind == GripKind::RodFront))
     {
         let candidates: Vec<GripCalibration> = shifts
             .iter()

@@ -95,6 +95,19 @@ impl Solid {
     }
 }
 
+impl Solid {
+    /// Signed distance of `p` from the surface: positive outside, negative inside (see
+    /// [`Solid::depth`]).
+    pub fn signed_distance(&self, p: DVec3) -> f64 {
+        let d = self
+            .triangles
+            .iter()
+            .map(|t| (closest_on_triangle(p, t[0], t[1], t[2]) - p).length())
+            .fold(f64::INFINITY, f64::min);
+        if self.winding(p).abs() >= 0.5 { -d } else { d }
+    }
+}
+
 /// The point of triangle (`a`, `b`, `c`) nearest `p` (Ericson, Real-Time Collision
 /// Detection, 5.1.5).
 fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
