@@ -1,11 +1,14 @@
 //! Full pose update of the bundled angler (both arms, palms, contact grips, skin matrices) with
-//! two-bone and with CCD arms, with the parametric finger curl instead of contact grips, and a 600-sample timeline analysis on all cores and on one.
+//! two-bone and with CCD arms, with the parametric finger curl instead of contact grips, a
+//! 600-sample timeline analysis on all cores and on one, and one arm's 32×32 stability slice
+//! (issue 36).
 
 use anglerpose::fishing::{
     ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
-    analyse_timeline, analyse_timeline_on,
+    StabilityGrid, StabilityJob, analyse_timeline, analyse_timeline_on,
 };
 use anglerpose::gltf_io::skin_matrices_into;
+use anglerpose::rig::Side;
 use anglerpose::rig::Transform;
 use anglerpose::stage::Stage;
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -61,6 +64,26 @@ fn fishing(c: &mut Criterion) {
                 analyse_timeline_on(actor, &calib, &settings, &params, 600, 1).expect("timeline"),
             )
         })
+    });
+    // The right arm's slice through its target at the seated hold, 32×32 samples over ±8 cm.
+    let mut posed = Stage::bundled().expect("bundled angler");
+    let eval = *posed.update().expect("pose");
+    let arm = eval.arms.get(Side::Right);
+    let job = StabilityJob {
+        actor: &posed.actor,
+        side: Side::Right,
+        settings: &posed.inputs.settings,
+        pose: &posed.pose,
+        wrist_target_in_world: arm.wrist_target_in_world,
+        pole_in_world: arm.pole_in_world,
+        grid: StabilityGrid {
+            axes: [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z],
+            half_extent: 0.08,
+            steps: [32, 32, 1],
+        },
+    };
+    c.bench_function("fishing/stability_slice_32", |b| {
+        b.iter(|| black_box(job.solve().expect("stability")))
     });
 }
 

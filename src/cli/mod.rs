@@ -21,6 +21,7 @@ mod render;
 mod retarget;
 mod scene_file;
 mod solve;
+mod stability;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -63,6 +64,9 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Check a preset file and print every problem with its JSON path.
     Validate(validate::ValidateArgs),
+    /// How far each arm's target can move before the elbow flips or the arm cannot reach,
+    /// at one session state; `--out` draws each arm's slice.
+    Stability(stability::StabilityArgs),
 }
 
 /// The reader of our standard output went away (e.g. `| head`): stop quietly, exit 0.
@@ -95,6 +99,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Assets(cmd) => assets::run(cmd),
         Command::Render(args) => render::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Stability(args) => stability::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Retarget(args) => retarget::run(args),
         Command::Export(args) => export::run(args),

@@ -29,6 +29,7 @@ pub mod seat;
 mod session;
 mod session_frames;
 mod settings;
+pub mod stability;
 
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
 pub use analysis::{
@@ -57,6 +58,10 @@ pub use session_frames::{
 };
 pub use settings::{
     ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,
+};
+pub use stability::{
+    SENSITIVE, SampleClass, StabilityError, StabilityGrid, StabilityJob, StabilityReport,
+    StabilitySample,
 };
 
 use crate::rig::Side;

@@ -337,7 +337,7 @@ fn arm_hand_from_grip(arm: &ArmRig, hand_cal: &super::calibration::HandCalibrati
 }
 
 /// The arm's bones back at their base locals (world transforms refreshed), for a second solve.
-fn restore_arm(actor: &ActorRig, arm: &ArmRig, pose: &mut Pose) {
+pub(crate) fn restore_arm(actor: &ActorRig, arm: &ArmRig, pose: &mut Pose) {
     let skel = &actor.skeleton;
     let links = [arm.upper, arm.fore, arm.hand];
     for &b in links.iter().chain(&arm.hand_group) {
@@ -379,39 +379,15 @@ fn solve_arm_and_palm(
     let hand_rotation = (world_from_grip.rotation * hand_from_grip.rotation.inverse()).normalize();
     let wrist_target =
         world_from_grip.translation - hand_rotation * (hand_from_grip.translation * hand_scale);
-    let arm_settings = settings.arm(side);
-    let job = TwoBoneJob {
-        weight: settings.weight,
-        soften: settings.soften,
-        elbow_limit: Some(settings.effective_elbow_limit(side)),
-        twist: arm_settings.twist,
-        ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
-    };
-    // The same chain checks for both solvers (indices, chain, uniform scale, segments);
-    // the arm subtree is refreshed once, after palm and fingers.
-    let arm_error = |source| SessionError::Arm { side: name, source };
-    let (ik, solver) = match arm_settings.solver {
-        ArmSolverKind::TwoBone => {
-            ArmIk::from_two_bone(&job.solve_chain(skel, pose).map_err(arm_error)?)
-        }
-        ArmSolverKind::Ccd => {
-            job.validate(skel, pose).map_err(arm_error)?;
-            let (ccd, ik) = solve_ccd_arm(
-                ccd_work,
-                skel,
-                pose,
-                arm,
-                settings,
-                wrist_target,
-                pole_in_world,
-            )
-            .map_err(|problem| SessionError::Ccd {
-                side: name,
-                problem,
-            })?;
-            (ik, SolverDetail::Ccd(ccd))
-        }
-    };
+    let (ik, solver) = solve_arm(
+        ccd_work,
+        actor,
+        arm,
+        settings,
+        wrist_target,
+        pole_in_world,
+        pose,
+    )?;
     let palm = PalmJob {
         hand: arm.hand,
         grip_in_hand: hand_from_grip.rotation,
@@ -465,4 +441,56 @@ fn close_fingers(
         fingers: [None; 5],
         solved: true,
     }
+}
+
+/// The arm's solver (two-bone or CCD, as `settings` choose) onto `wrist_target` with the
+/// pole, from the arm's current locals (the poser restores them to the base first; see
+/// [`restore_arm`]): what the arm did and the solver's own report. The stability map solves
+/// its samples with it too.
+pub(crate) fn solve_arm(
+    ccd_work: &mut CcdArmWork,
+    actor: &ActorRig,
+    arm: &ArmRig,
+    settings: &super::settings::SolverSettings,
+    wrist_target: DVec3,
+    pole_in_world: DVec3,
+    pose: &mut Pose,
+) -> Result<(ArmIk, SolverDetail), SessionError> {
+    let skel = &actor.skeleton;
+    let side = arm.side;
+    let name = side.name();
+    let arm_settings = settings.arm(side);
+    let job = TwoBoneJob {
+        weight: settings.weight,
+        soften: settings.soften,
+        elbow_limit: Some(settings.effective_elbow_limit(side)),
+        twist: arm_settings.twist,
+        ..TwoBoneJob::new(arm.upper, arm.fore, arm.hand, wrist_target, pole_in_world)
+    };
+    // The same chain checks for both solvers (indices, chain, uniform scale, segments);
+    // the arm subtree is refreshed once, after palm and fingers.
+    let arm_error = |source| SessionError::Arm { side: name, source };
+    let (ik, solver) = match arm_settings.solver {
+        ArmSolverKind::TwoBone => {
+            ArmIk::from_two_bone(&job.solve_chain(skel, pose).map_err(arm_error)?)
+        }
+        ArmSolverKind::Ccd => {
+            job.validate(skel, pose).map_err(arm_error)?;
+            let (ccd, ik) = solve_ccd_arm(
+                ccd_work,
+                skel,
+                pose,
+                arm,
+                settings,
+                wrist_target,
+                pole_in_world,
+            )
+            .map_err(|problem| SessionError::Ccd {
+                side: name,
+                problem,
+            })?;
+            (ik, SolverDetail::Ccd(ccd))
+        }
+    };
+    Ok((ik, solver))
 }

@@ -1,0 +1,299 @@
+//! How far an arm's target can move before its elbow flips or the arm cannot reach (issue
+//! 36): the flip that has not happened yet. Around the wrist target, target positions on a
+//! grid (a slice through the target, or a small volume) are each solved by the arm's own
+//! solver (two-bone or CCD) from the arm's base locals, as the poser solves it, with the
+//! body and shoulder as posed. Per sample: reached, clamped by a limit, the bend-plane normal,
+//! the elbow and how far it moves per metre of target motion. A sample whose bend normal is
+//! turned more than 90° from the solution at the target is beyond the **flip boundary** (the
+//! pole–target alignment singularity lies on it: the bend plane turns over there); one the
+//! wrist does not reach is beyond the **reach boundary**. The arm's **margin** is the distance
+//! from the target to the nearest such sample. Pure: no I/O.
+
+use super::actor::ActorRig;
+use super::poser::{SessionError, restore_arm, solve_arm};
+use super::settings::SolverSettings;
+use crate::rig::{Pose, Side};
+use glam::DVec3;
+
+/// Elbow motion per target motion above which a sample is sensitive: the elbow moves three
+/// times as far as the target.
+pub const SENSITIVE: f64 = 3.0;
+
+/// Where the samples lie: `steps[i]` positions along `axes[i]` (unit, orthogonal), evenly
+/// from `-half_extent` to `+half_extent` about the target (one step: only the target's
+/// coordinate). A slice is `[n, n, 1]`, a volume `[n, n, n]`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct StabilityGrid {
+    /// The grid's axes, world space.
+    pub axes: [DVec3; 3],
+    /// Half the grid's size along each axis with more than one step, metres.
+    pub half_extent: f64,
+    /// Positions along each axis.
+    pub steps: [usize; 3],
+}
+
+impl StabilityGrid {
+    /// The offset from the target of cell `c`, world space.
+    pub fn offset(&self, c: [usize; 3]) -> DVec3 {
+        (0..3)
+            .map(|i| {
+                let n = self.steps[i];
+                let u = if n > 1 {
+                    -1.0 + 2.0 * c[i] as f64 / (n - 1) as f64
+                } else {
+                    0.0
+                };
+                self.axes[i] * (u * self.half_extent)
+            })
+            .sum()
+    }
+
+    /// Distance between neighbouring samples, metres (infinite with one step per axis).
+    pub fn spacing(&self) -> f64 {
+        self.steps
+            .iter()
+            .filter(|&&n| n > 1)
+            .map(|&n| 2.0 * self.half_extent / (n - 1) as f64)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    fn len(&self) -> usize {
+        self.steps.iter().product()
+    }
+
+    fn cell(&self, k: usize) -> [usize; 3] {
+        let [a, b, _] = self.steps;
+        [k % a, (k / a) % b, k / (a * b)]
+    }
+
+    fn index(&self, c: [usize; 3]) -> usize {
+        let [a, b, _] = self.steps;
+        c[0] + a * (c[1] + b * c[2])
+    }
+}
+
+/// What one sample is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SampleClass {
+    /// Reached, the elbow on the target's side and calm.
+    Stable,
+    /// Reached and not flipped, but the elbow moves more than [`SENSITIVE`] times as far as
+    /// the target.
+    Sensitive,
+    /// Beyond the flip boundary: the bend plane turned more than 90°.
+    Flipped,
+    /// Beyond the reach boundary: the wrist does not get there.
+    OutOfReach,
+}
+
+/// One solved target position.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct StabilitySample {
+    /// Its cell in the grid.
+    pub cell: [usize; 3],
+    /// The target moved by this, world space.
+    pub offset: DVec3,
+    /// The wrist reached it.
+    pub reached: bool,
+    /// The elbow ended on its limit.
+    pub limited: bool,
+    /// The bend-plane normal (as the flip debugger reads it).
+    pub bend_normal: DVec3,
+    /// The elbow, world space.
+    pub elbow_in_world: DVec3,
+    /// The bend normal is turned more than 90° from the solution at the target.
+    pub flipped: bool,
+    /// The most the elbow moves per metre the target moves, toward its grid neighbours.
+    pub sensitivity: f64,
+    /// Its class.
+    pub class: SampleClass,
+}
+
+/// One arm's stability at one instant.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct StabilityReport {
+    /// The grid solved.
+    pub grid: StabilityGrid,
+    /// Every sample, the first axis fastest.
+    pub samples: Vec<StabilitySample>,
+    /// The bend normal of the solution at the target.
+    pub bend_normal: DVec3,
+    /// The arm reaches its target.
+    pub reached: bool,
+    /// Distance from the target to the nearest flipped or unreachable sample, metres; with
+    /// none in the grid, the grid's half extent (the margin is at least that).
+    pub margin: f64,
+    /// Toward that sample from the target (unit; zero with none in the grid).
+    pub margin_direction: DVec3,
+    /// The nearest is a flip (else out of reach; `None`: nothing unstable in the grid).
+    pub nearest: Option<SampleClass>,
+}
+
+impl StabilityReport {
+    /// How many samples are of `class`.
+    pub fn count(&self, class: SampleClass) -> usize {
+        self.samples.iter().filter(|s| s.class == class).count()
+    }
+
+    /// The sample at `cell`.
+    pub fn at(&self, cell: [usize; 3]) -> &StabilitySample {
+        &self.samples[self.grid.index(cell)]
+    }
+}
+
+/// The stability of `side`'s arm around its wrist target.
+///
+/// Preconditions: `pose` is the evaluated pose of the instant (the arm's parents as posed),
+/// the grid's axes unit length and orthogonal, `half_extent > 0`, between 1 and 128 steps per
+/// axis (see [`StabilityJob::validate`]).
+#[derive(Clone, Copy, Debug)]
+pub struct StabilityJob<'a> {
+    /// The character.
+    pub actor: &'a ActorRig,
+    /// Which arm.
+    pub side: Side,
+    /// The solver settings (which solver, limits, weight).
+    pub settings: &'a SolverSettings,
+    /// The pose the arm is solved in.
+    pub pose: &'a Pose,
+    /// The wrist target at the centre of the grid, world space.
+    pub wrist_target_in_world: DVec3,
+    /// The arm's pole, world space.
+    pub pole_in_world: DVec3,
+    /// Where the samples lie.
+    pub grid: StabilityGrid,
+}
+
+/// Why a [`StabilityJob`] cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum StabilityError {
+    /// A bad input, named.
+    #[error("stability: {0}")]
+    Input(&'static str),
+    /// The arm's solver failed on a sample.
+    #[error(transparent)]
+    Solve(#[from] SessionError),
+}
+
+impl StabilityJob<'_> {
+    /// Checks finite inputs, unit orthogonal axes, a positive extent and 1..=128 steps.
+    ///
+    /// # Errors
+    /// [`StabilityError::Input`] naming the first bad input.
+    pub fn validate(&self) -> Result<(), StabilityError> {
+        if !(self.wrist_target_in_world.is_finite() && self.pole_in_world.is_finite()) {
+            return Err(StabilityError::Input("target and pole must be finite"));
+        }
+        let g = &self.grid;
+        if !(g.half_extent.is_finite() && g.half_extent > 0.0) {
+            return Err(StabilityError::Input("the half extent must be positive"));
+        }
+        if g.steps.iter().any(|&n| !(1..=128).contains(&n)) {
+            return Err(StabilityError::Input("1 to 128 steps per axis"));
+        }
+        for (i, a) in g.axes.iter().enumerate() {
+            if !a.is_finite() || (a.length() - 1.0).abs() > 1e-6 {
+                return Err(StabilityError::Input("grid axes must be unit length"));
+            }
+            for b in &g.axes[i + 1..] {
+                if a.dot(*b).abs() > 1e-6 {
+                    return Err(StabilityError::Input("grid axes must be orthogonal"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Solves every sample (see the module docs). Deterministic.
+    ///
+    /// # Errors
+    /// What [`StabilityJob::validate`] returns, or the arm solver's error.
+    pub fn solve(&self) -> Result<StabilityReport, StabilityError> {
+        self.validate()?;
+        let actor = self.actor;
+        let arm = actor.arm(self.side);
+        let mut work = self.pose.clone();
+        let mut ccd = Default::default();
+        let mut solve_at = |target: DVec3| {
+            restore_arm(actor, arm, &mut work);
+            solve_arm(
+                &mut ccd,
+                actor,
+                arm,
+                self.settings,
+                target,
+                self.pole_in_world,
+                &mut work,
+            )
+        };
+        let (centre, _) = solve_at(self.wrist_target_in_world)?;
+        let grid = self.grid;
+        let mut samples = Vec::with_capacity(grid.len());
+        for k in 0..grid.len() {
+            let cell = grid.cell(k);
+            let offset = grid.offset(cell);
+            let (ik, _) = solve_at(self.wrist_target_in_world + offset)?;
+            samples.push(StabilitySample {
+                cell,
+                offset,
+                reached: ik.reached,
+                limited: ik.elbow_limited,
+                bend_normal: ik.bend_normal,
+                elbow_in_world: ik.elbow_in_world,
+                flipped: ik.bend_normal.dot(centre.bend_normal) < 0.0,
+                sensitivity: 0.0,
+                class: SampleClass::Stable,
+            });
+        }
+        // The elbow's motion toward each grid neighbour, per metre of target motion.
+        for k in 0..samples.len() {
+            let c = samples[k].cell;
+            let mut most: f64 = 0.0;
+            for axis in 0..3 {
+                for n in [c[axis].wrapping_sub(1), c[axis] + 1] {
+                    if n >= grid.steps[axis] {
+                        continue;
+                    }
+                    let mut other = c;
+                    other[axis] = n;
+                    let (a, b) = (&samples[k], &samples[grid.index(other)]);
+                    let moved = (b.elbow_in_world - a.elbow_in_world).length();
+                    most = most.max(moved / (b.offset - a.offset).length());
+                }
+            }
+            let s = &mut samples[k];
+            s.sensitivity = most;
+            s.class = if !s.reached {
+                SampleClass::OutOfReach
+            } else if s.flipped {
+                SampleClass::Flipped
+            } else if most > SENSITIVE {
+                SampleClass::Sensitive
+            } else {
+                SampleClass::Stable
+            };
+        }
+        let nearest = samples
+            .iter()
+            .filter(|s| matches!(s.class, SampleClass::Flipped | SampleClass::OutOfReach))
+            .min_by(|a, b| a.offset.length().total_cmp(&b.offset.length()));
+        let (margin, margin_direction, nearest) = match nearest {
+            Some(s) => (
+                s.offset.length(),
+                s.offset.normalize_or_zero(),
+                Some(s.class),
+            ),
+            None => (grid.half_extent, DVec3::ZERO, None),
+        };
+        Ok(StabilityReport {
+            grid,
+            samples,
+            bend_normal: centre.bend_normal,
+            reached: centre.reached,
+            margin,
+            margin_direction,
+            nearest,
+        })
+    }
+}

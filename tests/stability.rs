@@ -1,0 +1,291 @@
+//! The stability map of one arm at one instant (issue 36): analytic cases on the bundled
+//! angler's right arm with the two-bone solver (no limits, no softening), where the flip and
+//! reach boundaries are known by hand, and properties on random targets and poles.
+//!
+//! The seed's two-bone solve bends the elbow toward the pole: its bend normal is
+//! `(t − s) × (p − s)` (shoulder `s`, target `t`, pole `p`), which turns over where
+//! `(t − s)·((p − s) × n₀)` changes sign: the plane through the shoulder that holds the
+//! shoulder–pole line and the current normal `n₀`. The reach boundary is the sphere of the
+//! arm's length about the shoulder.
+
+use anglerpose::fishing::{
+    ArmSolverKind, SampleClass, SolverSettings, StabilityGrid, StabilityJob, StabilityReport,
+};
+use anglerpose::rig::Side;
+use anglerpose::stage::Stage;
+use glam::DVec3;
+
+struct Arm {
+    stage: Stage,
+    settings: SolverSettings,
+    shoulder: DVec3,
+    reach: f64,
+}
+
+fn arm() -> Arm {
+    let mut stage = Stage::bundled().unwrap();
+    stage.update().unwrap();
+    let mut settings = stage.inputs.settings;
+    settings.limits_enabled = false;
+    settings.soften = 1.0;
+    settings.weight = 1.0;
+    let a = stage.actor.arm(Side::Right);
+    let p = &stage.pose;
+    let (s, e, w) = (
+        p.world_position(a.upper),
+        p.world_position(a.fore),
+        p.world_position(a.hand),
+    );
+    Arm {
+        reach: s.distance(e) + e.distance(w),
+        shoulder: s,
+        settings,
+        stage,
+    }
+}
+
+fn volume(half_extent: f64, n: usize) -> StabilityGrid {
+    StabilityGrid {
+        axes: [DVec3::X, DVec3::Y, DVec3::Z],
+        half_extent,
+        steps: [n, n, n],
+    }
+}
+
+fn solve(arm: &Arm, target: DVec3, pole: DVec3, grid: StabilityGrid) -> StabilityReport {
+    StabilityJob {
+        actor: &arm.stage.actor,
+        side: Side::Right,
+        settings: &arm.settings,
+        pose: &arm.stage.pose,
+        wrist_target_in_world: target,
+        pole_in_world: pole,
+        grid,
+    }
+    .solve()
+    .unwrap()
+}
+
+/// The distance from `t` to the flip plane of pole `p` (see the module docs), and the plane's
+/// unit normal.
+fn flip_plane(s: DVec3, t: DVec3, p: DVec3) -> (f64, DVec3) {
+    let n0 = (t - s).cross(p - s).normalize();
+    let m = (p - s).cross(n0).normalize();
+    ((t - s).dot(m).abs(), m)
+}
+
+#[test]
+fn a_target_far_from_the_boundaries_has_the_flip_planes_distance_as_its_margin() {
+    let arm = arm();
+    let s = arm.shoulder;
+    // Forward and down from the shoulder at 70% reach; the pole below-outside, placed so that
+    // the flip plane is 30 mm from the target.
+    let dir = DVec3::new(-0.3, -0.6, 0.74).normalize();
+    let t = s + dir * (0.7 * arm.reach);
+    // The pole 0.6 m out along a direction turned by θ from the target's: the plane is
+    // |t − s|·sin θ from the target.
+    let side = dir.cross(DVec3::Y).normalize();
+    let theta = (0.03 / (t - s).length()).asin();
+    let pole = s + (dir * theta.cos() + side * theta.sin()) * 0.6;
+    let (d, m) = flip_plane(s, t, pole);
+    assert!((d - 0.03).abs() < 1e-3, "{d}");
+    // The reach boundary is 30% of the arm away: only the flip is near.
+    let grid = volume(0.06, 25);
+    let r = solve(&arm, t, pole, grid);
+    assert!(r.reached);
+    assert_eq!(r.nearest, Some(SampleClass::Flipped));
+    // The nearest flipped sample is within one cell's half diagonal beyond the plane.
+    let cell = grid.spacing() * 3f64.sqrt() / 2.0;
+    assert!(
+        r.margin >= d - 1e-9 && r.margin <= d + cell,
+        "margin {} mm, plane {} mm",
+        r.margin * 1e3,
+        d * 1e3
+    );
+    assert!(
+        r.margin_direction.dot(m).abs() > 0.9,
+        "toward {:?}, the plane's normal {m:?}",
+        r.margin_direction
+    );
+    // Every sample is on the side of the plane its class says.
+    for smp in &r.samples {
+        let across = (t + smp.offset - s).dot(m) * (t - s).dot(m).signum();
+        if across.abs() > 1e-3 {
+            assert_eq!(smp.flipped, across < 0.0, "{smp:?}");
+        }
+    }
+}
+
+#[test]
+fn a_target_on_the_shoulder_pole_line_has_no_margin() {
+    let arm = arm();
+    let s = arm.shoulder;
+    let dir = DVec3::new(-0.2, -0.7, 0.6).normalize();
+    let t = s + dir * (0.6 * arm.reach);
+    // The pole beyond the target on the same line: the bend plane is undefined there.
+    let pole = s + dir * (1.5 * arm.reach);
+    let grid = volume(0.04, 17);
+    let r = solve(&arm, t, pole, grid);
+    assert_eq!(r.nearest, Some(SampleClass::Flipped));
+    assert!(
+        r.margin <= grid.spacing() * 1.0001,
+        "margin {} mm",
+        r.margin * 1e3
+    );
+}
+
+#[test]
+fn a_straight_arm_at_full_reach_has_no_margin_and_out_of_reach_beyond() {
+    let arm = arm();
+    let s = arm.shoulder;
+    let dir = DVec3::new(-0.3, -0.5, 0.8).normalize();
+    let t = s + dir * arm.reach;
+    let pole = s + DVec3::new(0.2, -0.6, 0.0);
+    let grid = volume(0.04, 17);
+    let r = solve(&arm, t, pole, grid);
+    assert_eq!(r.nearest, Some(SampleClass::OutOfReach));
+    assert!(r.margin <= grid.spacing() * 1.0001, "{}", r.margin);
+    // Beyond the sphere nothing is reached; well inside it everything is.
+    for smp in &r.samples {
+        let from = (t + smp.offset - s).length();
+        if from > arm.reach * (1.0 + 1e-3) {
+            assert!(!smp.reached, "{smp:?}");
+        } else if from < arm.reach - 0.005 {
+            assert!(smp.reached, "{smp:?}");
+        }
+    }
+}
+
+#[test]
+fn moving_the_target_by_the_margin_flips_or_unreaches_and_by_half_does_not() {
+    let arm = arm();
+    let s = arm.shoulder;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let grid = volume(0.05, 11);
+    let mut bounded = 0;
+    for case in 0..12 {
+        // Targets from half to full reach, poles turned 1° to 10° from them (about a random
+        // axis): boundaries within the sampled cube.
+        let dir = DVec3::new(next() - 0.5, -next(), next()).normalize();
+        let t = s + dir * ((0.5 + 0.5 * next()) * arm.reach);
+        let axis = dir.any_orthonormal_pair();
+        let turn = next() * std::f64::consts::TAU;
+        let across = axis.0 * turn.cos() + axis.1 * turn.sin();
+        let theta = (1.0 + 9.0 * next()).to_radians();
+        let pole = s + (dir * theta.cos() + across * theta.sin()) * (0.3 + 0.6 * next());
+        let r = solve(&arm, t, pole, grid);
+        let Some(class) = r.nearest else { continue };
+        bounded += 1;
+        let at = |k: f64| {
+            StabilityJob {
+                grid: StabilityGrid {
+                    steps: [1, 1, 1],
+                    ..grid
+                },
+                ..job(&arm, t + r.margin_direction * (r.margin * k), pole)
+            }
+            .solve()
+            .unwrap()
+        };
+        let full = at(1.0);
+        let flipped = full.bend_normal.dot(r.bend_normal) < 0.0;
+        assert!(
+            flipped || !full.reached,
+            "case {case}: {class:?} at {} mm, but the target moved there is fine",
+            r.margin * 1e3
+        );
+        let half = at(0.5);
+        assert!(
+            half.reached && half.bend_normal.dot(r.bend_normal) > 0.0,
+            "case {case}: half the margin ({} mm) already {:?}",
+            r.margin * 500.0,
+            if half.reached {
+                "flips"
+            } else {
+                "is out of reach"
+            }
+        );
+    }
+    assert!(bounded >= 10, "only {bounded} of 12 cases met a boundary");
+}
+
+fn job(arm: &Arm, target: DVec3, pole: DVec3) -> StabilityJob<'_> {
+    StabilityJob {
+        actor: &arm.stage.actor,
+        side: Side::Right,
+        settings: &arm.settings,
+        pose: &arm.stage.pose,
+        wrist_target_in_world: target,
+        pole_in_world: pole,
+        grid: volume(0.01, 1),
+    }
+}
+
+/// Both solvers: the sample at the target is the poser's own solution (the same bend normal
+/// and elbow), so the map shows what the editor poses.
+#[test]
+fn the_centre_sample_is_the_posers_solution_with_either_solver() {
+    for solver in [ArmSolverKind::TwoBone, ArmSolverKind::Ccd] {
+        let mut stage = Stage::bundled().unwrap();
+        for side in [Side::Left, Side::Right] {
+            stage.inputs.settings.arms.get_mut(side).solver = solver;
+        }
+        let eval = *stage.update().unwrap();
+        for side in [Side::Left, Side::Right] {
+            let report = eval.arms.get(side);
+            let grid = StabilityGrid {
+                axes: [DVec3::X, DVec3::Y, DVec3::Z],
+                half_extent: 0.03,
+                steps: [3, 3, 1],
+            };
+            let r = StabilityJob {
+                actor: &stage.actor,
+                side,
+                settings: &stage.inputs.settings,
+                pose: &stage.pose,
+                wrist_target_in_world: report.wrist_target_in_world,
+                pole_in_world: report.pole_in_world,
+                grid,
+            }
+            .solve()
+            .unwrap();
+            let centre = r.at([1, 1, 0]);
+            assert!(centre.offset.length() < 1e-12);
+            assert!(
+                (centre.bend_normal - report.ik.bend_normal).length() < 1e-9,
+                "{solver:?} {side:?}: {:?} vs {:?}",
+                centre.bend_normal,
+                report.ik.bend_normal
+            );
+            assert!(
+                centre.elbow_in_world.distance(report.ik.elbow_in_world) < 1e-9,
+                "{solver:?} {side:?}"
+            );
+            assert_eq!(r.samples.len(), 9);
+        }
+    }
+}
+
+#[test]
+fn bad_grids_are_refused_with_a_reason() {
+    let arm = arm();
+    let t = arm.shoulder + DVec3::new(0.0, -0.3, 0.3);
+    let mut j = job(&arm, t, arm.shoulder - DVec3::Y);
+    j.grid.half_extent = 0.0;
+    assert!(j.solve().unwrap_err().to_string().contains("extent"));
+    j.grid.half_extent = 0.01;
+    j.grid.axes[1] = DVec3::X;
+    assert!(j.solve().unwrap_err().to_string().contains("orthogonal"));
+    j.grid.axes[1] = DVec3::Y;
+    j.grid.steps = [0, 1, 1];
+    assert!(j.solve().unwrap_err().to_string().contains("steps"));
+    j.grid.steps = [1, 1, 1];
+    j.wrist_target_in_world = DVec3::NAN;
+    assert!(j.solve().unwrap_err().to_string().contains("finite"));
+}
