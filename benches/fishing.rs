@@ -1,11 +1,12 @@
 //! Full pose update of the bundled angler (both arms, palms, contact grips, skin matrices) with
 //! two-bone and with CCD arms, with the parametric finger curl instead of contact grips, a
-//! 600-sample timeline analysis on all cores and on one, and one arm's 32×32 stability slice
-//! (issue 36).
+//! 600-sample timeline analysis on all cores and on one, one arm's 32×32 stability slice and
+//! both arms' stability margins over the 600-sample timeline (issue 36).
 
 use anglerpose::fishing::{
     ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
-    StabilityGrid, StabilityJob, analyse_timeline, analyse_timeline_on,
+    StabilityGrid, StabilityJob, analyse_timeline, analyse_timeline_on, default_threads,
+    timeline_margins,
 };
 use anglerpose::gltf_io::skin_matrices_into;
 use anglerpose::rig::Side;
@@ -84,6 +85,15 @@ fn fishing(c: &mut Criterion) {
     };
     c.bench_function("fishing/stability_slice_32", |b| {
         b.iter(|| black_box(job.solve().expect("stability")))
+    });
+    // Both arms' margins at the 600 timeline samples, on every core.
+    c.bench_function("fishing/stability_timeline_600", |b| {
+        b.iter(|| {
+            black_box(
+                timeline_margins(actor, &calib, &settings, &params, 600, default_threads())
+                    .expect("margins"),
+            )
+        })
     });
 }
 

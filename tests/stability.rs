@@ -289,3 +289,91 @@ fn bad_grids_are_refused_with_a_reason() {
     j.wrist_target_in_world = DVec3::NAN;
     assert!(j.solve().unwrap_err().to_string().contains("finite"));
 }
+
+/// The rays' margin (what the session lane and the calibration report read) finds the same
+/// flip plane: no nearer than it, and at most 1/cos 35° farther (the largest angle between a
+/// direction and the nearest of the 14 rays), to within the bisection's 1/32 of a step.
+#[test]
+fn the_margin_along_rays_finds_the_flip_plane_and_the_reach_sphere() {
+    let arm = arm();
+    let s = arm.shoulder;
+    let dir = DVec3::new(-0.3, -0.6, 0.74).normalize();
+    let t = s + dir * (0.7 * arm.reach);
+    let side = dir.cross(DVec3::Y).normalize();
+    for d in [0.01, 0.025, 0.05] {
+        let theta = (d / (t - s).length()).asin();
+        let pole = s + (dir * theta.cos() + side * theta.sin()) * 0.6;
+        let (plane, _) = flip_plane(s, t, pole);
+        let r = job(&arm, t, pole).margin_along_rays(0.01, 0.12).unwrap();
+        assert_eq!(r.nearest, Some(SampleClass::Flipped), "{d}");
+        let slack = 0.01 / 32.0;
+        assert!(
+            r.margin >= plane - 1e-9 && r.margin <= plane / 35f64.to_radians().cos() + slack,
+            "plane at {} mm, margin {} mm",
+            plane * 1e3,
+            r.margin * 1e3
+        );
+    }
+    // At full reach: the boundary is right there.
+    let t = s + dir * arm.reach;
+    let r = job(&arm, t, s + DVec3::new(0.2, -0.6, 0.0))
+        .margin_along_rays(0.01, 0.12)
+        .unwrap();
+    assert_eq!(r.nearest, Some(SampleClass::OutOfReach));
+    assert!(r.margin <= 0.01 / 32.0 + 1e-9, "{}", r.margin);
+}
+
+#[test]
+fn the_sessions_margins_do_not_depend_on_the_threads() {
+    use anglerpose::fishing::{MARGIN_REACH, timeline_margins};
+    let stage = Stage::bundled().unwrap();
+    let run = |threads| {
+        timeline_margins(
+            &stage.actor,
+            &stage.inputs.calibration,
+            &stage.inputs.settings,
+            &stage.inputs.state.params,
+            96,
+            threads,
+        )
+        .unwrap()
+    };
+    let one = run(1);
+    assert_eq!(one.left.len(), 96);
+    assert_eq!(one, run(3));
+    for m in one.left.iter().chain(&one.right) {
+        assert!(*m > 0.0 && *m <= MARGIN_REACH, "{m}");
+    }
+    // Some instant of the session has a boundary within reach.
+    assert!(
+        one.left.iter().chain(&one.right).any(|m| *m < MARGIN_REACH),
+        "no boundary anywhere within {MARGIN_REACH} m"
+    );
+}
+
+/// The calibration report's smallest margin per arm and phase is the least of the session's
+/// margins in that phase, for the calibration it chose.
+#[test]
+fn the_calibration_report_prints_each_phases_smallest_margin() {
+    use anglerpose::fishing::{MARGIN_REACH, Phase, SessionState, calibrate, timeline_margins};
+    let stage = Stage::bundled().unwrap();
+    let (s, params) = (&stage.inputs.settings, &stage.inputs.state.params);
+    let (calib, report) = calibrate(&stage.actor, s, params, 120, 2).unwrap();
+    let margins = timeline_margins(&stage.actor, &calib, s, params, 120, 2).unwrap();
+    for side in [Side::Left, Side::Right] {
+        for row in report.per_arm.get(side) {
+            let least = margins
+                .get(side)
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| {
+                    SessionState::at_fraction(*k as f64 / 119.0, *params).phase == row.phase
+                })
+                .map(|(_, m)| *m)
+                .fold(MARGIN_REACH, f64::min);
+            assert_eq!(row.smallest_margin, least, "{side:?} {:?}", row.phase);
+            assert!(row.smallest_margin > 0.0 && row.smallest_margin <= MARGIN_REACH);
+        }
+        assert_eq!(report.per_arm.get(side).len(), Phase::ALL.len());
+    }
+}

@@ -143,8 +143,8 @@ fn report_text(r: &CalibrationReport) -> String {
     );
     let _ = writeln!(
         s,
-        "  {:<6} {:<13} {:>8} {:>14} {:>6} {:>7} {:>7}  contact",
-        "arm", "phase", "reached", "residual (mm)", "flips", "clamps", "inside"
+        "  {:<6} {:<13} {:>8} {:>14} {:>6} {:>7} {:>7} {:>12}  contact",
+        "arm", "phase", "reached", "residual (mm)", "flips", "clamps", "inside", "margin (mm)"
     );
     for (side, rows) in [("left", &r.per_arm.left), ("right", &r.per_arm.right)] {
         for p in rows {
@@ -161,7 +161,7 @@ fn report_text(r: &CalibrationReport) -> String {
             };
             let _ = writeln!(
                 s,
-                "  {:<6} {:<13} {:>4}/{:<4} {:>14.2} {:>6} {:>7} {:>7}  {contact}",
+                "  {:<6} {:<13} {:>4}/{:<4} {:>14.2} {:>6} {:>7} {:>7} {:>12}  {contact}",
                 side,
                 p.phase.name(),
                 p.reached,
@@ -169,9 +169,20 @@ fn report_text(r: &CalibrationReport) -> String {
                 p.worst_residual * 1000.0,
                 p.flips,
                 p.clamps,
-                p.elbow_inside
+                p.elbow_inside,
+                margin_cell(p.smallest_margin),
             );
         }
     }
     s
+}
+
+/// A phase's smallest stability margin for the report: millimetres, or `≥120` when no
+/// boundary lies within [`anglerpose::fishing::MARGIN_REACH`].
+fn margin_cell(m: f64) -> String {
+    if m >= anglerpose::fishing::MARGIN_REACH {
+        format!("≥{:.0}", m * 1000.0)
+    } else {
+        format!("{:.1}", m * 1000.0)
+    }
 }

@@ -30,8 +30,7 @@ pub struct StabilityArgs {
     /// Half the size of the region sampled round each target, metres.
     #[arg(long, default_value_t = 0.08)]
     pub extent: f64,
-    /// Samples per side of the slice, odd so that one lies on the target (the margin is
-    /// measured on a cube of half as many plus one).
+    /// Samples per side of the slice, odd so that one lies on the target.
     #[arg(long, default_value_t = 33)]
     pub samples: usize,
     /// Print JSON instead of text.
@@ -91,23 +90,23 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
         };
         let n = args.samples;
         let slice = job([n, n, 1]).solve()?;
-        let m = n / 2 + 1;
-        let volume = job([m, m, m]).solve()?;
-        arms.push((side, report.solver_kind(), slice, volume));
+        // The margin along rays out to the extent, in twelfths of it.
+        let margin = job([1, 1, 1]).margin_along_rays(args.extent / 12.0, args.extent)?;
+        arms.push((side, report.solver_kind(), slice, margin));
     }
     if args.json {
         let per_arm: serde_json::Map<String, serde_json::Value> = arms
             .iter()
-            .map(|(side, solver, slice, volume)| {
+            .map(|(side, solver, slice, margin)| {
                 (
                     side.name().to_string(),
                     json!({
                         "solver": solver,
-                        "reached": volume.reached,
-                        "margin_m": volume.margin,
-                        "margin_bounded": volume.nearest.is_some(),
-                        "margin_direction": volume.margin_direction.to_array(),
-                        "nearest": volume.nearest,
+                        "reached": slice.reached,
+                        "margin_m": margin.margin,
+                        "margin_bounded": margin.nearest.is_some(),
+                        "margin_direction": margin.direction.to_array(),
+                        "nearest": margin.nearest,
                         "slice": {
                             "axes": slice.grid.axes.map(|a| a.to_array()),
                             "half_extent_m": slice.grid.half_extent,
@@ -129,17 +128,17 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
         );
     } else {
         outln!("stability at {} t={t:.2}:", phase.name());
-        for (side, solver, slice, volume) in &arms {
-            let margin = match volume.nearest {
+        for (side, solver, slice, margin) in &arms {
+            let margin = match margin.nearest {
                 Some(class) => format!(
-                    "{:.1} mm to the nearest {} sample, toward {:.2?}",
-                    volume.margin * 1e3,
+                    "{:.1} mm to the nearest {} target, toward {:.2?}",
+                    margin.margin * 1e3,
                     class_name(class),
-                    volume.margin_direction.to_array()
+                    margin.direction.to_array()
                 ),
                 None => format!(
-                    "over {:.0} mm (nothing unstable in the sampled cube)",
-                    volume.margin * 1e3
+                    "over {:.0} mm (no boundary that near along any ray)",
+                    margin.margin * 1e3
                 ),
             };
             outln!(

@@ -10,6 +10,8 @@ use super::analysis::{ArmSample, TimelineAnalysis, analyse_timeline_on};
 use super::calibration::{GripCalibration, GripKind, GripOffset, PoleKeys};
 use super::poser::SessionError;
 use super::session::{Phase, SessionParams};
+use super::stability::StabilityError;
+use super::stability_timeline::{MARGIN_REACH, timeline_margins};
 use super::{PerSide, SIDES};
 use crate::rig::Side;
 use glam::DVec3;
@@ -45,6 +47,11 @@ pub struct PhaseReport {
     pub fingers_touching: usize,
     /// The finger gap farthest from the surface in the phase, metres (negative: inside).
     pub worst_finger_gap: f64,
+    /// The smallest stability margin in the phase, metres: how far the wrist target could
+    /// move before the elbow flips or the arm cannot reach (at most
+    /// [`super::stability_timeline::MARGIN_REACH`]: no boundary that near; see
+    /// [`super::stability_timeline::timeline_margins`]).
+    pub smallest_margin: f64,
 }
 
 /// What calibration chose and what it achieves.
@@ -64,12 +71,23 @@ pub struct CalibrationReport {
 }
 
 impl CalibrationReport {
-    fn from_analysis(actor: &ActorRig, a: &TimelineAnalysis, evaluations: usize) -> Self {
+    fn from_analysis(
+        actor: &ActorRig,
+        a: &TimelineAnalysis,
+        margins: &PerSide<Vec<f64>>,
+        evaluations: usize,
+    ) -> Self {
         let per_arm = a.samples.map(|side, samples| {
             Phase::ALL
                 .iter()
                 .map(|&phase| {
                     let s: Vec<&ArmSample> = samples.iter().filter(|s| s.phase == phase).collect();
+                    let smallest_margin = samples
+                        .iter()
+                        .zip(margins.get(side))
+                        .filter(|(s, _)| s.phase == phase)
+                        .map(|(_, m)| *m)
+                        .fold(MARGIN_REACH, f64::min);
                     PhaseReport {
                         phase,
                         samples: s.len(),
@@ -84,6 +102,7 @@ impl CalibrationReport {
                             .iter()
                             .map(|s| s.worst_finger_gap)
                             .fold(0.0, |a, g| if g.abs() > a.abs() { g } else { a }),
+                        smallest_margin,
                     }
                 })
                 .collect()
@@ -407,6 +426,11 @@ pub fn refine(
             }
         }
     }
-    let report = CalibrationReport::from_analysis(actor, &analysis, search.evaluations);
+    let margins = timeline_margins(actor, &calib, settings, params, samples, search.threads)
+        .map_err(|e| match e {
+            StabilityError::Solve(e) => e,
+            other => SessionError::Calibration(other.to_string()),
+        })?;
+    let report = CalibrationReport::from_analysis(actor, &analysis, &margins, search.evaluations);
     Ok((calib, report))
 }

@@ -30,6 +30,7 @@ mod session;
 mod session_frames;
 mod settings;
 pub mod stability;
+pub mod stability_timeline;
 
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
 pub use analysis::{
@@ -60,9 +61,10 @@ pub use settings::{
     ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,
 };
 pub use stability::{
-    SENSITIVE, SampleClass, StabilityError, StabilityGrid, StabilityJob, StabilityReport,
-    StabilitySample,
+    RayMargin, SENSITIVE, SampleClass, StabilityError, StabilityGrid, StabilityJob,
+    StabilityReport, StabilitySample,
 };
+pub use stability_timeline::{MARGIN_REACH, MARGIN_STEP, timeline_margins};
 
 use crate::rig::Side;
 
