@@ -27,6 +27,7 @@ fn arm_spheres_show_their_colours_at_their_projected_centres() {
             limit_arcs: false,
             pole_and_plane: false,
             contacts: false,
+            stability: false,
         },
         ..ViewOptions::default()
     };

@@ -38,6 +38,10 @@ pub struct RenderArgs {
     /// Do not draw the character's mesh (props and overlays stay).
     #[arg(long)]
     pub no_mesh: bool,
+    /// Also draw each arm's stability slice round its target (green stable, amber sensitive,
+    /// red beyond the flip boundary, grey out of reach; see `anglerpose stability`).
+    #[arg(long)]
+    pub stability: bool,
     /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike,
     /// landing); default: the preset's, else seated_hold.
     #[arg(long, value_parser = parse_phase)]
@@ -98,6 +102,7 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
         view.overlays = OverlayOptions::NONE;
     }
     view.overlays.bone_lines = args.bones;
+    view.overlays.stability = args.stability;
     view.xray = args.xray;
     view.mesh_visible = !args.no_mesh;
     let camera = match args

@@ -8,7 +8,6 @@ use anglerpose::fishing::{
 };
 use anglerpose::rig::Side;
 use clap::Args;
-use glam::DVec3;
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -74,7 +73,13 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
         let arm = stage.actor.arm(side);
         let target = report.wrist_target_in_world;
         let shoulder = stage.pose.world_position(arm.upper);
-        let axes = bend_plane_axes(shoulder, target, report.pole_in_world);
+        let plane = StabilityGrid::bend_plane(
+            shoulder,
+            target,
+            report.pole_in_world,
+            args.extent,
+            args.samples,
+        );
         let job = |steps: [usize; 3]| StabilityJob {
             actor: &stage.actor,
             side,
@@ -82,14 +87,9 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
             pose: &stage.pose,
             wrist_target_in_world: target,
             pole_in_world: report.pole_in_world,
-            grid: StabilityGrid {
-                axes,
-                half_extent: args.extent,
-                steps,
-            },
+            grid: StabilityGrid { steps, ..plane },
         };
-        let n = args.samples;
-        let slice = job([n, n, 1]).solve()?;
+        let slice = job(plane.steps).solve()?;
         // The margin along rays out to the extent, in twelfths of it.
         let margin = job([1, 1, 1]).margin_along_rays(args.extent / 12.0, args.extent)?;
         arms.push((side, report.solver_kind(), slice, margin));
@@ -163,16 +163,6 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The slice's axes: the bend plane (shoulder → target, then toward the pole's side) and its
-/// normal, so the shoulder–pole line — where the bend plane turns over — crosses the picture.
-/// A pole on the shoulder–target line takes any plane through it.
-fn bend_plane_axes(shoulder: DVec3, target: DVec3, pole: DVec3) -> [DVec3; 3] {
-    let u = (target - shoulder).normalize_or(DVec3::Z);
-    let to_pole = pole - shoulder;
-    let v = (to_pole - u * to_pole.dot(u)).normalize_or(u.any_orthonormal_vector());
-    [u, v, u.cross(v)]
-}
-
 fn class_name(c: SampleClass) -> &'static str {
     match c {
         SampleClass::Stable => "stable",
@@ -191,14 +181,11 @@ fn counts_json(r: &StabilityReport) -> serde_json::Value {
     })
 }
 
-/// The colour of a class in the picture.
+/// The colour of a class in the picture: the viewport slice's
+/// ([`anglerpose::stage::class_hex`]), opaque.
 pub fn class_colour(c: SampleClass) -> [u8; 4] {
-    match c {
-        SampleClass::Stable => [70, 160, 90, 255],
-        SampleClass::Sensitive => [230, 180, 50, 255],
-        SampleClass::Flipped => [210, 60, 60, 255],
-        SampleClass::OutOfReach => [110, 110, 120, 255],
-    }
+    let hex = anglerpose::stage::class_hex(c);
+    [(hex >> 16) as u8, (hex >> 8) as u8, hex as u8, 255]
 }
 
 /// The slices side by side, one cell [`CELL`] pixels, the first axis to the right and the

@@ -19,6 +19,8 @@ pub enum ViewToggle {
     PoleAndPlane,
     /// The contact markers on the fingertips.
     Contacts,
+    /// Each arm's stability slice round its target (issue 36).
+    Stability,
     Mesh,
     Grid,
     GripMarkers,

@@ -30,6 +30,7 @@ impl EditorState {
                     ViewToggle::LimitArcs => o.limit_arcs = on,
                     ViewToggle::PoleAndPlane => o.pole_and_plane = on,
                     ViewToggle::Contacts => o.contacts = on,
+                    ViewToggle::Stability => o.stability = on,
                     ViewToggle::Mesh => self.view.mesh_visible = on,
                     ViewToggle::Grid => self.view.grid = on,
                     ViewToggle::GripMarkers => self.grip_markers = on,

@@ -48,6 +48,28 @@ impl StabilityGrid {
             .sum()
     }
 
+    /// A square slice of `n × n` samples (`half_extent` either way) in the arm's bend plane
+    /// through `target`: the first axis from `shoulder` to the target, the second toward
+    /// the pole's side of that line, the third their normal — so the shoulder–pole line,
+    /// where the bend plane turns over, lies in the slice. A pole on the shoulder–target
+    /// line (or a target on the shoulder) takes any plane through the line.
+    pub fn bend_plane(
+        shoulder: DVec3,
+        target: DVec3,
+        pole: DVec3,
+        half_extent: f64,
+        n: usize,
+    ) -> Self {
+        let u = (target - shoulder).normalize_or(DVec3::Z);
+        let to_pole = pole - shoulder;
+        let v = (to_pole - u * to_pole.dot(u)).normalize_or(u.any_orthonormal_vector());
+        Self {
+            axes: [u, v, u.cross(v)],
+            half_extent,
+            steps: [n, n, 1],
+        }
+    }
+
     /// Distance between neighbouring samples, metres (infinite with one step per axis).
     pub fn spacing(&self) -> f64 {
         self.steps

@@ -32,6 +32,15 @@ pub const CONTACT_GAP: u32 = 0xffb000;
 /// A finger that could not leave the handle.
 pub const CONTACT_INSIDE: u32 = 0xd000d0;
 
+/// Stability slice (issue 36): a target the arm reaches calmly.
+pub const STABLE: u32 = 0x46a05a;
+/// Stability slice: reached, but the elbow moves over three times as far as the target.
+pub const SENSITIVE: u32 = 0xe6b432;
+/// Stability slice: beyond the flip boundary.
+pub const FLIPPED: u32 = 0xd23c3c;
+/// Stability slice: out of reach.
+pub const OUT_OF_REACH: u32 = 0x6e6e78;
+
 /// Linear RGBA for an sRGB hex colour, so the rendered pixel is exactly `hex` at alpha 1.
 pub fn linear(hex: u32, alpha: f32) -> [f32; 4] {
     let channel = |shift: u32| {

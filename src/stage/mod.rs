@@ -12,12 +12,16 @@ mod props;
 pub mod rod_file;
 pub mod rod_markers;
 mod setup;
+mod stability_overlay;
 mod view;
 
 pub use meshes::{MeshTable, mesh_data_from_primitive};
 pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc, sphere_radius};
 pub use props::{NetSource, PropSources, Props, RodGrips, RodSource};
 pub use setup::{PreparedActor, prepare};
+pub use stability_overlay::{
+    SLICE_CELLS, SLICE_HALF_EXTENT, StabilityReadout, class_hex, stability_slices,
+};
 pub use view::{
     CameraPreset, ViewOptions, camera_for, camera_for_scaled, grip_close_up, knob_close_up,
 };

@@ -27,6 +27,9 @@ pub struct OverlayOptions {
     /// A marker on each finger's tip coloured by its contact with the handle (touching, a
     /// gap, inside), for contact grips.
     pub contacts: bool,
+    /// Each arm's stability slice round its target (issue 36; off by default: it solves
+    /// the arm at every cell each frame).
+    pub stability: bool,
 }
 
 impl Default for OverlayOptions {
@@ -37,6 +40,7 @@ impl Default for OverlayOptions {
             limit_arcs: true,
             pole_and_plane: true,
             contacts: true,
+            stability: false,
         }
     }
 }
@@ -48,10 +52,16 @@ impl OverlayOptions {
         limit_arcs: false,
         pole_and_plane: false,
         contacts: false,
+        stability: false,
     };
 
     pub fn any(&self) -> bool {
-        self.spheres || self.bone_lines || self.limit_arcs || self.pole_and_plane || self.contacts
+        self.spheres
+            || self.bone_lines
+            || self.limit_arcs
+            || self.pole_and_plane
+            || self.contacts
+            || self.stability
     }
 }
 
@@ -138,6 +148,9 @@ pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptio
     let pose: &Pose = &stage.pose;
     let radius = sphere_radius(stage) as f32;
     let mut out = Overlays::default();
+    if options.stability {
+        super::stability_overlay::stability_slices(stage, eval, &mut out);
+    }
     if options.bone_lines {
         let skel = &stage.actor.skeleton;
         for b in 0..skel.len() {

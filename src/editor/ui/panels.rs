@@ -342,7 +342,45 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
             row(ui, "palm turn", &|s| {
                 (format!("{:.1}°", arm(s).palm_turn.to_degrees()), false)
             });
+            if ed.view.overlays.stability {
+                stability_rows(ui, ed, &row);
+            }
         });
+}
+
+/// A diagnostics row: a name, then per arm its text and whether it is bad.
+type Row<'a> = &'a dyn Fn(&mut egui::Ui, &str, &dyn Fn(Side) -> (String, bool));
+
+/// Each arm's stability margin (how far its target can move before the elbow flips or the
+/// arm cannot reach) and its elbow's sensitivity, while the stability slice is shown.
+fn stability_rows(ui: &mut egui::Ui, ed: &EditorState, row: Row<'_>) {
+    use crate::fishing::SampleClass;
+    let stage = &ed.doc.stage;
+    let k = stage.size_factor();
+    let readouts = SIDES.map(|s| stage.stability_readout(s));
+    let of = |s: Side| readouts[usize::from(s == Side::Right)];
+    row(ui, "margin", &|s| match of(s) {
+        Some(r) => match r.margin.nearest {
+            Some(class) => {
+                let what = if class == SampleClass::Flipped {
+                    "flip"
+                } else {
+                    "reach"
+                };
+                let mm = r.margin.margin * 1000.0;
+                (format!("{mm:.0} mm to {what}"), r.margin.margin < 0.02 * k)
+            }
+            None => (format!("over {:.0} mm", r.margin.margin * 1000.0), false),
+        },
+        None => ("-".into(), false),
+    });
+    row(ui, "elbow per target", &|s| match of(s) {
+        Some(r) => (
+            format!("{:.1}×", r.sensitivity),
+            r.sensitivity > crate::fishing::SENSITIVE,
+        ),
+        None => ("-".into(), false),
+    });
 }
 
 /// View toggles (overlay groups, mesh, grid, projection and named views).
@@ -403,6 +441,15 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         o.contacts,
         "Contacts",
         "A marker on each fingertip: green touching the handle, amber a gap, magenta inside",
+    );
+    toggle(
+        ui,
+        ViewToggle::Stability,
+        o.stability,
+        "Stability",
+        "Each arm's slice round its target in the bend plane: green stable, amber sensitive \
+         (the elbow moves over 3x as far as the target), red beyond the flip boundary, grey out \
+         of reach",
     );
     toggle(
         ui,
