@@ -5,8 +5,7 @@
 
 use anglerpose::fishing::{
     ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
-    StabilityGrid, StabilityJob, analyse_timeline, analyse_timeline_on, default_threads,
-    timeline_margins,
+    StabilityGrid, analyse_timeline, analyse_timeline_on, default_threads, timeline_margins,
 };
 use anglerpose::gltf_io::skin_matrices_into;
 use anglerpose::rig::Side;
@@ -68,21 +67,13 @@ fn fishing(c: &mut Criterion) {
     });
     // The right arm's slice through its target at the seated hold, 32×32 samples over ±8 cm.
     let mut posed = Stage::bundled().expect("bundled angler");
-    let eval = *posed.update().expect("pose");
-    let arm = eval.arms.get(Side::Right);
-    let job = StabilityJob {
-        actor: &posed.actor,
-        side: Side::Right,
-        settings: &posed.inputs.settings,
-        pose: &posed.pose,
-        wrist_target_in_world: arm.wrist_target_in_world,
-        pole_in_world: arm.pole_in_world,
-        grid: StabilityGrid {
-            axes: [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z],
-            half_extent: 0.08,
-            steps: [32, 32, 1],
-        },
+    posed.update().expect("pose");
+    let grid = StabilityGrid {
+        axes: [glam::DVec3::X, glam::DVec3::Y, glam::DVec3::Z],
+        half_extent: 0.08,
+        steps: [32, 32, 1],
     };
+    let job = posed.stability_job(Side::Right, grid).expect("posed");
     c.bench_function("fishing/stability_slice_32", |b| {
         b.iter(|| black_box(job.solve().expect("stability")))
     });

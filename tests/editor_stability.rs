@@ -129,15 +129,13 @@ fn a_pole_dragged_onto_the_shoulder_target_line_turns_cells_red_and_the_margin_t
         anglerpose::stage::SLICE_HALF_EXTENT * stage.size_factor(),
         SLICE_CELLS,
     );
-    let core = StabilityJob {
-        actor: &stage.actor,
-        side: Side::Right,
-        settings: &stage.inputs.settings,
-        pose: &stage.pose,
-        wrist_target_in_world: report.wrist_target_in_world,
-        pole_in_world: report.pole_in_world,
+    let core = StabilityJob::for_arm(
+        &stage.actor,
+        &stage.inputs.settings,
+        &stage.pose,
+        (Side::Right, report),
         grid,
-    }
+    )
     .solve()
     .unwrap();
     assert!(core.count(SampleClass::Flipped) > SLICE_CELLS);

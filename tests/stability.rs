@@ -54,13 +54,8 @@ fn volume(half_extent: f64, n: usize) -> StabilityGrid {
 
 fn solve(arm: &Arm, target: DVec3, pole: DVec3, grid: StabilityGrid) -> StabilityReport {
     StabilityJob {
-        actor: &arm.stage.actor,
-        side: Side::Right,
-        settings: &arm.settings,
-        pose: &arm.stage.pose,
-        wrist_target_in_world: target,
-        pole_in_world: pole,
         grid,
+        ..job(arm, target, pole)
     }
     .solve()
     .unwrap()
@@ -244,15 +239,13 @@ fn the_centre_sample_is_the_posers_solution_with_either_solver() {
                 half_extent: 0.03,
                 steps: [3, 3, 1],
             };
-            let r = StabilityJob {
-                actor: &stage.actor,
-                side,
-                settings: &stage.inputs.settings,
-                pose: &stage.pose,
-                wrist_target_in_world: report.wrist_target_in_world,
-                pole_in_world: report.pole_in_world,
+            let r = StabilityJob::for_arm(
+                &stage.actor,
+                &stage.inputs.settings,
+                &stage.pose,
+                (side, report),
                 grid,
-            }
+            )
             .solve()
             .unwrap();
             let centre = r.at([1, 1, 0]);

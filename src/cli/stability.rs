@@ -3,9 +3,7 @@
 //! slice with `--out`.
 
 use super::render::{load_stage, parse_phase, save_png_atomic};
-use anglerpose::fishing::{
-    Phase, SampleClass, SessionState, StabilityGrid, StabilityJob, StabilityReport,
-};
+use anglerpose::fishing::{Phase, SampleClass, SessionState, StabilityGrid, StabilityReport};
 use anglerpose::rig::Side;
 use clap::Args;
 use serde_json::json;
@@ -70,28 +68,18 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
     let mut arms = Vec::new();
     for side in [Side::Left, Side::Right] {
         let report = eval.arms.get(side);
-        let arm = stage.actor.arm(side);
-        let target = report.wrist_target_in_world;
-        let shoulder = stage.pose.world_position(arm.upper);
-        let plane = StabilityGrid::bend_plane(
-            shoulder,
-            target,
-            report.pole_in_world,
-            args.extent,
-            args.samples,
-        );
-        let job = |steps: [usize; 3]| StabilityJob {
-            actor: &stage.actor,
-            side,
-            settings: &stage.inputs.settings,
-            pose: &stage.pose,
-            wrist_target_in_world: target,
-            pole_in_world: report.pole_in_world,
-            grid: StabilityGrid { steps, ..plane },
+        let not_posed = || anyhow::anyhow!("the character is not posed");
+        let plane = stage
+            .bend_plane_grid(side, args.extent, args.samples)
+            .ok_or_else(not_posed)?;
+        let job = |grid| stage.stability_job(side, grid).ok_or_else(not_posed);
+        let slice = job(plane)?.solve()?;
+        // The margin along rays out to the extent, in twelfths of it (in the same axes).
+        let rays = StabilityGrid {
+            steps: [1, 1, 1],
+            ..plane
         };
-        let slice = job(plane.steps).solve()?;
-        // The margin along rays out to the extent, in twelfths of it.
-        let margin = job([1, 1, 1]).margin_along_rays(args.extent / 12.0, args.extent)?;
+        let margin = job(rays)?.margin_along_rays(args.extent / 12.0, args.extent)?;
         arms.push((side, report.solver_kind(), slice, margin));
     }
     if args.json {

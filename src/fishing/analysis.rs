@@ -189,6 +189,40 @@ fn pose_samples(
     Ok(out)
 }
 
+/// Runs `run` over the sample indices `0..samples` split into `threads` contiguous ranges,
+/// one thread each (inline for one), and joins their results in sample order: the same on
+/// any number of threads. The error is the one of the earliest range that failed.
+pub(crate) fn in_sample_chunks<T: Send, E: Send>(
+    samples: usize,
+    threads: usize,
+    run: impl Fn(std::ops::Range<usize>) -> Result<Vec<T>, E> + Sync,
+) -> Result<Vec<T>, E> {
+    let threads = threads.max(1);
+    if threads == 1 {
+        return run(0..samples);
+    }
+    let bounds: Vec<usize> = (0..=threads).map(|i| i * samples / threads).collect();
+    let chunks: Vec<Result<Vec<T>, E>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = bounds
+            .windows(2)
+            .map(|w| {
+                let range = w[0]..w[1];
+                let run = &run;
+                scope.spawn(move || run(range))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut out = Vec::with_capacity(samples);
+    for chunk in chunks {
+        out.extend(chunk?);
+    }
+    Ok(out)
+}
+
 /// [`analyse_timeline`] on `threads` threads (at least one; fewer when there are few
 /// samples). Each thread poses a contiguous run of samples; flips — a bend normal turned by
 /// more than 90° since the previous sample, exactly as [`Poser`] reports them — are found
@@ -207,59 +241,29 @@ pub fn analyse_timeline_on(
     let samples = samples.max(2);
     let normals = rest_normals(actor);
     let threads = threads.clamp(1, (samples / 64).max(1));
-    let bounds: Vec<usize> = (0..=threads).map(|i| i * samples / threads).collect();
-    let chunks: Vec<Result<Vec<Posed>, SessionError>> = if threads == 1 {
-        vec![pose_samples(
-            actor,
-            calib,
-            settings,
-            params,
-            samples,
-            0..samples,
-            &normals,
-        )]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = bounds
-                .windows(2)
-                .map(|w| {
-                    let range = w[0]..w[1];
-                    let normals = &normals;
-                    scope.spawn(move || {
-                        pose_samples(actor, calib, settings, params, samples, range, normals)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        })
-    };
+    let posed = in_sample_chunks(samples, threads, |range| {
+        pose_samples(actor, calib, settings, params, samples, range, &normals)
+    })?;
     let mut out = PerSide::new(Vec::with_capacity(samples), Vec::with_capacity(samples));
     let mut flips = Vec::new();
     let mut previous: PerSide<Option<DVec3>> = PerSide::default();
-    let mut k = 0;
-    for chunk in chunks {
-        for posed in chunk? {
-            for side in SIDES {
-                let (mut sample, normal) = *posed.get(side);
-                let before = previous.get_mut(side);
-                sample.flipped = before.is_some_and(|n| n.dot(normal) < 0.0);
-                *before = Some(normal);
-                if sample.flipped {
-                    let state = SessionState::at_fraction(k as f64 / (samples - 1) as f64, *params);
-                    flips.push(FlipEvent {
-                        side,
-                        sample: k,
-                        time: sample.time,
-                        phase: sample.phase,
-                        t: state.t_clamped(),
-                    });
-                }
-                out.get_mut(side).push(sample);
+    for (k, posed) in posed.iter().enumerate() {
+        for side in SIDES {
+            let (mut sample, normal) = *posed.get(side);
+            let before = previous.get_mut(side);
+            sample.flipped = before.is_some_and(|n| n.dot(normal) < 0.0);
+            *before = Some(normal);
+            if sample.flipped {
+                let state = SessionState::at_fraction(k as f64 / (samples - 1) as f64, *params);
+                flips.push(FlipEvent {
+                    side,
+                    sample: k,
+                    time: sample.time,
+                    phase: sample.phase,
+                    t: state.t_clamped(),
+                });
             }
-            k += 1;
+            out.get_mut(side).push(sample);
         }
     }
     let out_of_reach = runs(&out, |s| !s.reached, |s| s.residual);

@@ -10,6 +10,7 @@
 //! from the target to the nearest such sample. Pure: no I/O.
 
 use super::actor::ActorRig;
+use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::poser::{SessionError, restore_arm, solve_arm};
 use super::settings::SolverSettings;
 use crate::rig::{Pose, Side};
@@ -107,6 +108,40 @@ pub enum SampleClass {
     Flipped,
     /// Beyond the reach boundary: the wrist does not get there.
     OutOfReach,
+}
+
+/// The arm of a job solved at one target after another: a copy of its pose and the CCD
+/// solver's buffers, the arm's locals restored before each solve as the poser restores them.
+struct ArmSolves<'j, 'a> {
+    job: &'j StabilityJob<'a>,
+    work: Pose,
+    ccd: super::ccd_arm::CcdArmWork,
+}
+
+impl<'j, 'a> ArmSolves<'j, 'a> {
+    fn new(job: &'j StabilityJob<'a>) -> Self {
+        Self {
+            job,
+            work: job.pose.clone(),
+            ccd: Default::default(),
+        }
+    }
+
+    /// The arm solved onto `target` (world space).
+    fn at(&mut self, target: DVec3) -> Result<(ArmIk, SolverDetail), SessionError> {
+        let (actor, j) = (self.job.actor, self.job);
+        let arm = actor.arm(j.side);
+        restore_arm(actor, arm, &mut self.work);
+        solve_arm(
+            &mut self.ccd,
+            actor,
+            arm,
+            j.settings,
+            target,
+            j.pole_in_world,
+            &mut self.work,
+        )
+    }
 }
 
 /// Whether a solved target is beyond a boundary: out of reach, or its bend normal turned
@@ -243,7 +278,27 @@ pub enum StabilityError {
     Solve(#[from] SessionError),
 }
 
-impl StabilityJob<'_> {
+impl<'a> StabilityJob<'a> {
+    /// The job round the wrist target and pole that `report` (the poser's report of `side`'s
+    /// arm of `actor` in `pose`) aimed at, over `grid`.
+    pub fn for_arm(
+        actor: &'a ActorRig,
+        settings: &'a SolverSettings,
+        pose: &'a Pose,
+        (side, report): (Side, &ArmReport),
+        grid: StabilityGrid,
+    ) -> Self {
+        Self {
+            actor,
+            side,
+            settings,
+            pose,
+            wrist_target_in_world: report.wrist_target_in_world,
+            pole_in_world: report.pole_in_world,
+            grid,
+        }
+    }
+
     /// Checks finite inputs, unit orthogonal axes, a positive extent and 1..=128 steps.
     ///
     /// # Errors
@@ -278,22 +333,8 @@ impl StabilityJob<'_> {
     /// What [`StabilityJob::validate`] returns, or the arm solver's error.
     pub fn solve(&self) -> Result<StabilityReport, StabilityError> {
         self.validate()?;
-        let actor = self.actor;
-        let arm = actor.arm(self.side);
-        let mut work = self.pose.clone();
-        let mut ccd = Default::default();
-        let mut solve_at = |target: DVec3| {
-            restore_arm(actor, arm, &mut work);
-            solve_arm(
-                &mut ccd,
-                actor,
-                arm,
-                self.settings,
-                target,
-                self.pole_in_world,
-                &mut work,
-            )
-        };
+        let mut arm = ArmSolves::new(self);
+        let mut solve_at = |target: DVec3| arm.at(target);
         let (centre, _) = solve_at(self.wrist_target_in_world)?;
         let grid = self.grid;
         let mut samples = Vec::with_capacity(grid.len());
@@ -374,22 +415,8 @@ impl StabilityJob<'_> {
         if !(step.is_finite() && reach.is_finite() && step > 0.0 && step <= reach) {
             return Err(StabilityError::Input("0 < step ≤ reach"));
         }
-        let actor = self.actor;
-        let arm = actor.arm(self.side);
-        let mut work = self.pose.clone();
-        let mut ccd = Default::default();
-        let mut solve_at = |target: DVec3| {
-            restore_arm(actor, arm, &mut work);
-            solve_arm(
-                &mut ccd,
-                actor,
-                arm,
-                self.settings,
-                target,
-                self.pole_in_world,
-                &mut work,
-            )
-        };
+        let mut arm = ArmSolves::new(self);
+        let mut solve_at = |target: DVec3| arm.at(target);
         let (centre, _) = solve_at(self.wrist_target_in_world)?;
         let mut best = RayMargin {
             margin: reach,

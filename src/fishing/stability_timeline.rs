@@ -5,6 +5,7 @@
 //! `analyse_timeline_on`.
 
 use super::actor::ActorRig;
+use super::analysis::in_sample_chunks;
 use super::calibration::GripCalibration;
 use super::inputs::PoseInputs;
 use super::poser::Poser;
@@ -37,8 +38,7 @@ pub fn timeline_margins(
 ) -> Result<PerSide<Vec<f64>>, StabilityError> {
     let samples = samples.max(2);
     let threads = threads.clamp(1, (samples / 32).max(1));
-    let bounds: Vec<usize> = (0..=threads).map(|i| i * samples / threads).collect();
-    let run = |range: std::ops::Range<usize>| -> Result<Vec<[f64; 2]>, StabilityError> {
+    let margins = in_sample_chunks(samples, threads, |range| {
         let mut poser = Poser::new();
         let mut pose = actor.base.clone();
         let mut inputs = PoseInputs::new(calib.clone(), *settings, SessionState::default());
@@ -49,51 +49,29 @@ pub fn timeline_margins(
             let eval = poser.evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
             let mut margins = [0.0; 2];
             for (slot, side) in margins.iter_mut().zip(SIDES) {
-                let arm = eval.arms.get(side);
-                *slot = StabilityJob {
+                *slot = StabilityJob::for_arm(
                     actor,
-                    side,
                     settings,
-                    pose: &pose,
-                    wrist_target_in_world: arm.wrist_target_in_world,
-                    pole_in_world: arm.pole_in_world,
-                    grid: StabilityGrid {
-                        axes: [DVec3::X, DVec3::Y, DVec3::Z],
-                        half_extent: MARGIN_REACH,
-                        steps: [1; 3],
-                    },
-                }
+                    &pose,
+                    (side, eval.arms.get(side)),
+                    RAYS_ONLY,
+                )
                 .margin_along_rays(MARGIN_STEP, MARGIN_REACH)?
                 .margin;
             }
             out.push(margins);
         }
-        Ok(out)
-    };
-    let chunks: Vec<Result<Vec<[f64; 2]>, StabilityError>> = if threads == 1 {
-        vec![run(0..samples)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = bounds
-                .windows(2)
-                .map(|w| {
-                    let range = w[0]..w[1];
-                    let run = &run;
-                    scope.spawn(move || run(range))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        })
-    };
-    let mut out = PerSide::new(Vec::with_capacity(samples), Vec::with_capacity(samples));
-    for chunk in chunks {
-        for [left, right] in chunk? {
-            out.left.push(left);
-            out.right.push(right);
-        }
-    }
-    Ok(out)
+        Ok::<_, StabilityError>(out)
+    })?;
+    Ok(PerSide::new(
+        margins.iter().map(|m| m[0]).collect(),
+        margins.iter().map(|m| m[1]).collect(),
+    ))
 }
+
+/// The rays walk the world's axes and diagonals; the grid itself is not solved.
+const RAYS_ONLY: StabilityGrid = StabilityGrid {
+    axes: [DVec3::X, DVec3::Y, DVec3::Z],
+    half_extent: MARGIN_REACH,
+    steps: [1; 3],
+};

@@ -7,8 +7,8 @@
 
 use super::{Stage, colors};
 use crate::fishing::{
-    MARGIN_REACH, MARGIN_STEP, PoseEvaluation, RayMargin, SIDES, SampleClass, StabilityGrid,
-    StabilityJob,
+    ArmReport, MARGIN_REACH, MARGIN_STEP, PoseEvaluation, RayMargin, SIDES, SampleClass,
+    StabilityGrid, StabilityJob,
 };
 use crate::render::{OverlayTriangle, Overlays};
 use crate::rig::Side;
@@ -37,25 +37,15 @@ pub fn class_hex(class: SampleClass) -> u32 {
 pub fn stability_slices(stage: &Stage, eval: &PoseEvaluation, out: &mut Overlays) {
     let half = SLICE_HALF_EXTENT * stage.size_factor();
     for side in SIDES {
-        let arm = stage.actor.arm(side);
         let report = eval.arms.get(side);
-        let shoulder = stage.pose.world_position(arm.upper);
-        let grid = StabilityGrid::bend_plane(
-            shoulder,
-            report.wrist_target_in_world,
-            report.pole_in_world,
-            half,
-            SLICE_CELLS,
-        );
-        let job = StabilityJob {
-            actor: &stage.actor,
-            side,
-            settings: &stage.inputs.settings,
-            pose: &stage.pose,
-            wrist_target_in_world: report.wrist_target_in_world,
-            pole_in_world: report.pole_in_world,
+        let grid = bend_plane_grid(stage, (side, report), half, SLICE_CELLS);
+        let job = StabilityJob::for_arm(
+            &stage.actor,
+            &stage.inputs.settings,
+            &stage.pose,
+            (side, report),
             grid,
-        };
+        );
         let Ok(slice) = job.solve() else { continue };
         let cell = grid.spacing() * 0.5;
         let (u, v) = (grid.axes[0] * cell, grid.axes[1] * cell);
@@ -92,25 +82,38 @@ pub struct StabilityReadout {
 }
 
 impl Stage {
+    /// The stability job of `side`'s arm round the wrist target and pole of the current
+    /// evaluation, over `grid` (`None` before the first pose).
+    pub fn stability_job(&self, side: Side, grid: StabilityGrid) -> Option<StabilityJob<'_>> {
+        let report = self.evaluation()?.arms.get(side);
+        Some(StabilityJob::for_arm(
+            &self.actor,
+            &self.inputs.settings,
+            &self.pose,
+            (side, report),
+            grid,
+        ))
+    }
+
+    /// An `n × n` slice of `half_extent` either way in `side`'s arm's bend plane through its
+    /// wrist target ([`StabilityGrid::bend_plane`]; `None` before the first pose).
+    pub fn bend_plane_grid(&self, side: Side, half_extent: f64, n: usize) -> Option<StabilityGrid> {
+        let report = self.evaluation()?.arms.get(side);
+        Some(bend_plane_grid(self, (side, report), half_extent, n))
+    }
+
     /// The stability read-out of `side`'s arm at the current evaluation (`None` before the
     /// first pose, or when the arm's solve fails).
     pub fn stability_readout(&self, side: Side) -> Option<StabilityReadout> {
-        let eval = self.evaluation()?;
-        let report = eval.arms.get(side);
         let k = self.size_factor();
-        let job = StabilityJob {
-            actor: &self.actor,
+        let job = self.stability_job(
             side,
-            settings: &self.inputs.settings,
-            pose: &self.pose,
-            wrist_target_in_world: report.wrist_target_in_world,
-            pole_in_world: report.pole_in_world,
-            grid: StabilityGrid {
+            StabilityGrid {
                 axes: [DVec3::X, DVec3::Y, DVec3::Z],
                 half_extent: 0.005 * k,
                 steps: [3, 3, 3],
             },
-        };
+        )?;
         let margin = job
             .margin_along_rays(MARGIN_STEP * k, MARGIN_REACH * k)
             .ok()?;
@@ -120,6 +123,23 @@ impl Stage {
             sensitivity,
         })
     }
+}
+
+/// The bend-plane slice of the arm `report` tells of, its shoulder where `stage` posed it.
+fn bend_plane_grid(
+    stage: &Stage,
+    (side, report): (Side, &ArmReport),
+    half_extent: f64,
+    n: usize,
+) -> StabilityGrid {
+    let shoulder = stage.pose.world_position(stage.actor.arm(side).upper);
+    StabilityGrid::bend_plane(
+        shoulder,
+        report.wrist_target_in_world,
+        report.pole_in_world,
+        half_extent,
+        n,
+    )
 }
 
 fn f32s(v: DVec3) -> [f32; 3] {
