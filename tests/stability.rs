@@ -316,6 +316,41 @@ fn the_margin_along_rays_finds_the_flip_plane_and_the_reach_sphere() {
     assert!(r.margin <= 0.01 / 32.0 + 1e-9, "{}", r.margin);
 }
 
+/// The margin to the flip boundary alone (what the pole decides) ignores the reach sphere:
+/// at full reach, far from the flip plane, nothing is found within reach of the rays; near
+/// the flip plane it finds the plane as the margin to either boundary does.
+#[test]
+fn the_flip_margin_finds_the_flip_plane_and_not_the_reach_sphere() {
+    use anglerpose::fishing::Boundary;
+    let arm = arm();
+    let s = arm.shoulder;
+    let dir = DVec3::new(-0.3, -0.6, 0.74).normalize();
+    // At full reach with the pole well off the shoulder–target line: the flip plane is
+    // farther than the rays look.
+    let t = s + dir * arm.reach;
+    let pole = s + DVec3::new(0.2, -0.6, 0.0);
+    assert!(flip_plane(s, t, pole).0 > 0.15);
+    let j = job(&arm, t, pole);
+    let any = j.margin_to(Boundary::Any, 0.01, 0.12).unwrap();
+    let flip = j.margin_to(Boundary::Flip, 0.01, 0.12).unwrap();
+    assert_eq!(any.nearest, Some(SampleClass::OutOfReach));
+    assert_eq!((flip.nearest, flip.margin), (None, 0.12), "{flip:?}");
+    // Inside reach near the flip plane: the same plane, the same margin.
+    let t = s + dir * (0.7 * arm.reach);
+    let side = dir.cross(DVec3::Y).normalize();
+    let theta = (0.03 / (t - s).length()).asin();
+    let pole = s + (dir * theta.cos() + side * theta.sin()) * 0.6;
+    let (plane, _) = flip_plane(s, t, pole);
+    let j = job(&arm, t, pole);
+    let flip = j.margin_to(Boundary::Flip, 0.01, 0.12).unwrap();
+    assert_eq!(flip.nearest, Some(SampleClass::Flipped));
+    assert_eq!(flip, j.margin_along_rays(0.01, 0.12).unwrap());
+    assert!(
+        flip.margin >= plane - 1e-9
+            && flip.margin <= plane / 35f64.to_radians().cos() + 0.01 / 32.0
+    );
+}
+
 #[test]
 fn the_sessions_margins_do_not_depend_on_the_threads() {
     use anglerpose::fishing::{MARGIN_REACH, timeline_margins};

@@ -2,7 +2,7 @@
 //! chooses grip offsets and poles over the whole session timeline, saves a preset and prints
 //! a per-phase report.
 
-use anglerpose::fishing::{CalibrationReport, calibrate};
+use anglerpose::fishing::{CalibrationReport, calibrate, margin_text};
 use anglerpose::preset::{Preset, io as preset_io};
 use anglerpose::rig::{BodyRole, HumanoidMap, Pose, Role};
 use anglerpose::stage::Stage;
@@ -143,8 +143,16 @@ fn report_text(r: &CalibrationReport) -> String {
     );
     let _ = writeln!(
         s,
-        "  {:<6} {:<13} {:>8} {:>14} {:>6} {:>7} {:>7} {:>12}  contact",
-        "arm", "phase", "reached", "residual (mm)", "flips", "clamps", "inside", "margin (mm)"
+        "  {:<6} {:<13} {:>8} {:>14} {:>6} {:>7} {:>7} {:>12} {:>10}  contact",
+        "arm",
+        "phase",
+        "reached",
+        "residual (mm)",
+        "flips",
+        "clamps",
+        "inside",
+        "margin (mm)",
+        "flip (mm)"
     );
     for (side, rows) in [("left", &r.per_arm.left), ("right", &r.per_arm.right)] {
         for p in rows {
@@ -161,7 +169,7 @@ fn report_text(r: &CalibrationReport) -> String {
             };
             let _ = writeln!(
                 s,
-                "  {:<6} {:<13} {:>4}/{:<4} {:>14.2} {:>6} {:>7} {:>7} {:>12}  {contact}",
+                "  {:<6} {:<13} {:>4}/{:<4} {:>14.2} {:>6} {:>7} {:>7} {:>12} {:>10}  {contact}",
                 side,
                 p.phase.name(),
                 p.reached,
@@ -170,19 +178,10 @@ fn report_text(r: &CalibrationReport) -> String {
                 p.flips,
                 p.clamps,
                 p.elbow_inside,
-                margin_cell(p.smallest_margin),
+                margin_text(p.smallest_margin),
+                margin_text(p.smallest_flip_margin),
             );
         }
     }
     s
-}
-
-/// A phase's smallest stability margin for the report: millimetres, or `≥120` when no
-/// boundary lies within [`anglerpose::fishing::MARGIN_REACH`].
-fn margin_cell(m: f64) -> String {
-    if m >= anglerpose::fishing::MARGIN_REACH {
-        format!("≥{:.0}", m * 1000.0)
-    } else {
-        format!("{:.1}", m * 1000.0)
-    }
 }

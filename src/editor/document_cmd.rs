@@ -75,7 +75,7 @@ impl EditorState {
         self.edit(|snap| {
             for side in crate::fishing::SIDES {
                 let p = proposals.get(side);
-                if p.cost_after < p.cost_before {
+                if p.improves() {
                     *snap.inputs.calibration.poles.get_mut(side) =
                         PoleKeys::constant(p.proposed_in_actor);
                 }
@@ -84,10 +84,12 @@ impl EditorState {
         let f = |side| {
             let p = proposals.get(side);
             format!(
-                "{} flips {} → {}",
+                "{} flips {} → {}, flip margin {} → {} mm",
                 side.name(),
                 p.flips_before,
-                p.flips_after
+                p.flips_after,
+                crate::fishing::margin_text(p.margin_before),
+                crate::fishing::margin_text(p.margin_after)
             )
         };
         self.message = Some(format!(

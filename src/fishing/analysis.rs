@@ -103,6 +103,21 @@ pub struct PoleProposal {
     pub cost_before: f64,
     /// The proposed pole's cost, plus a small penalty for its distance from the current one.
     pub cost_after: f64,
+    /// This arm's smallest margin to the flip boundary over the timeline with the current
+    /// poles, metres (at most [`super::MARGIN_REACH`]; see [`super::smallest_margin`]).
+    pub margin_before: f64,
+    /// The same with the proposed pole.
+    pub margin_after: f64,
+}
+
+impl PoleProposal {
+    /// Whether applying the proposal changes anything for the better: a lower cost, or as
+    /// few flips and a larger flip margin (by more than [`super::MARGIN_QUANTUM`]).
+    pub fn improves(&self) -> bool {
+        self.cost_after < self.cost_before
+            || (self.flips_after <= self.flips_before
+                && self.margin_after > self.margin_before + super::MARGIN_QUANTUM)
+    }
 }
 
 /// Rest bend normal of each arm (actor space): (wrist − shoulder) × (elbow − shoulder).
@@ -329,9 +344,12 @@ fn arm_cost(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> (usize, f64)
 }
 
 /// For each arm, tries poles on a grid of directions below, outside and around the shoulder
-/// (plus the current pole) over the whole timeline, and proposes the one with the fewest flips
-/// and the most natural elbow; ties go to the pole nearest the current one. The calibration
-/// passed in is not modified; apply a proposal with `PoleKeys::constant`.
+/// (plus the current poles) over the whole timeline, and proposes the one with the fewest
+/// flips and the most natural elbow (ties to the pole nearest the current one); of the poles
+/// with as few flips and a cost within [`super::MARGIN_SLACK`] of it, the one that keeps the
+/// largest smallest margin to the flip boundary ([`super::widest_margin`]), as `calibrate`
+/// chooses. The calibration passed in is not modified; apply a proposal with
+/// `PoleKeys::constant` when it [`PoleProposal::improves`] anything.
 ///
 /// # Errors
 /// As [`analyse_timeline`].
@@ -343,8 +361,7 @@ pub fn search_poles(
     samples: usize,
 ) -> Result<PerSide<PoleProposal>, SessionError> {
     let base = analyse_timeline(actor, calib, settings, params, samples)?;
-    let mut proposals = Vec::with_capacity(2);
-    for side in SIDES {
+    let proposals = SIDES.map(|side| -> Result<PoleProposal, SessionError> {
         let arm = actor.arm(side);
         let shoulder = actor.base.world_position(arm.upper);
         let reach = (arm.default_pole_in_actor - shoulder).length().max(1e-6);
@@ -355,38 +372,59 @@ pub fn search_poles(
         } else {
             DVec3::NEG_X
         };
-        let mut best = (cost_before, current, flips_before);
-        let mut candidate_calib = calib.clone();
+        // (cost, flips, calibration), the current poles first.
+        let mut tried = vec![(cost_before, flips_before, calib.clone())];
         for cx in [0.2, 0.6, 1.2] {
             for cy in [0.4, 1.0, 2.0] {
                 for cz in [-0.8, -0.3, 0.0, 0.4, 1.0] {
                     for dist in [1.0, 2.0] {
                         let dir = (out * cx + DVec3::NEG_Y * cy + DVec3::Z * cz).normalize();
                         let pole = shoulder + dir * reach * dist;
-                        *candidate_calib.poles.get_mut(side) = PoleKeys::constant(pole);
+                        let mut candidate = calib.clone();
+                        *candidate.poles.get_mut(side) = PoleKeys::constant(pole);
                         let analysis =
-                            analyse_timeline(actor, &candidate_calib, settings, params, samples)?;
+                            analyse_timeline(actor, &candidate, settings, params, samples)?;
                         let (flips, cost) = arm_cost(actor, side, analysis.samples.get(side));
                         let cost = cost + 0.01 * (pole - current).length() / reach;
-                        if cost < best.0 {
-                            best = (cost, pole, flips);
-                        }
+                        tried.push((cost, flips, candidate));
                     }
                 }
             }
         }
-        *candidate_calib.poles.get_mut(side) = calib.poles.get(side).clone();
-        proposals.push(PoleProposal {
+        let best = (0..tried.len())
+            .reduce(|b, k| if tried[k].0 < tried[b].0 { k } else { b })
+            .unwrap_or(0);
+        let mut finalists: Vec<usize> = (0..tried.len())
+            .filter(|&k| {
+                tried[k].1 == tried[best].1 && tried[k].0 <= tried[best].0 + super::MARGIN_SLACK
+            })
+            .collect();
+        finalists.sort_by(|&a, &b| tried[a].0.total_cmp(&tried[b].0).then(a.cmp(&b)));
+        finalists.truncate(super::MARGIN_FINALISTS);
+        let margin = |k: usize, stop_at: f64| {
+            let walk = (side, super::Boundary::Flip, None);
+            super::smallest_margin(actor, &tried[k].2, settings, params, samples, walk, stop_at)
+        };
+        let (chosen, margin_after) =
+            super::widest_margin(&finalists, margin)?.unwrap_or((best, 0.0));
+        let margin_before = if chosen == 0 {
+            margin_after
+        } else {
+            margin(0, 0.0)?
+        };
+        let (cost_after, flips_after, proposed) = &tried[chosen];
+        Ok(PoleProposal {
             side,
             current_in_actor: current,
-            proposed_in_actor: best.1,
+            proposed_in_actor: proposed.poles.get(side).pole_in_actor,
             flips_before,
-            flips_after: best.2,
+            flips_after: *flips_after,
             cost_before,
-            cost_after: best.0,
-        });
-    }
-    let right = proposals.pop().expect("two arms");
-    let left = proposals.pop().expect("two arms");
-    Ok(PerSide::new(left, right))
+            cost_after: *cost_after,
+            margin_before,
+            margin_after,
+        })
+    });
+    let [left, right] = proposals;
+    Ok(PerSide::new(left?, right?))
 }

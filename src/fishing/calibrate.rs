@@ -10,8 +10,11 @@ use super::analysis::{ArmSample, TimelineAnalysis, analyse_timeline_on};
 use super::calibration::{GripCalibration, GripKind, GripOffset, PoleKeys};
 use super::poser::SessionError;
 use super::session::{Phase, SessionParams};
-use super::stability::StabilityError;
-use super::stability_timeline::{MARGIN_REACH, timeline_margins};
+use super::stability::Boundary;
+use super::stability_timeline::{
+    MARGIN_FINALISTS, MARGIN_REACH, MARGIN_SLACK, smallest_margin, timeline_margins,
+    timeline_margins_to, widest_margin,
+};
 use super::{PerSide, SIDES};
 use crate::rig::Side;
 use glam::DVec3;
@@ -52,6 +55,9 @@ pub struct PhaseReport {
     /// [`super::stability_timeline::MARGIN_REACH`]: no boundary that near; see
     /// [`super::stability_timeline::timeline_margins`]).
     pub smallest_margin: f64,
+    /// The smallest margin to the flip boundary alone (among targets the arm reaches), the
+    /// part the poles decide, metres (at most [`MARGIN_REACH`]).
+    pub smallest_flip_margin: f64,
 }
 
 /// What calibration chose and what it achieves.
@@ -74,7 +80,7 @@ impl CalibrationReport {
     fn from_analysis(
         actor: &ActorRig,
         a: &TimelineAnalysis,
-        margins: &PerSide<Vec<f64>>,
+        (margins, flip_margins): (&PerSide<Vec<f64>>, &PerSide<Vec<f64>>),
         evaluations: usize,
     ) -> Self {
         let per_arm = a.samples.map(|side, samples| {
@@ -82,12 +88,14 @@ impl CalibrationReport {
                 .iter()
                 .map(|&phase| {
                     let s: Vec<&ArmSample> = samples.iter().filter(|s| s.phase == phase).collect();
-                    let smallest_margin = samples
-                        .iter()
-                        .zip(margins.get(side))
-                        .filter(|(s, _)| s.phase == phase)
-                        .map(|(_, m)| *m)
-                        .fold(MARGIN_REACH, f64::min);
+                    let smallest = |margins: &PerSide<Vec<f64>>| {
+                        samples
+                            .iter()
+                            .zip(margins.get(side))
+                            .filter(|(s, _)| s.phase == phase)
+                            .map(|(_, m)| *m)
+                            .fold(MARGIN_REACH, f64::min)
+                    };
                     PhaseReport {
                         phase,
                         samples: s.len(),
@@ -102,7 +110,8 @@ impl CalibrationReport {
                             .iter()
                             .map(|s| s.worst_finger_gap)
                             .fold(0.0, |a, g| if g.abs() > a.abs() { g } else { a }),
-                        smallest_margin,
+                        smallest_margin: smallest(margins),
+                        smallest_flip_margin: smallest(flip_margins),
                     }
                 })
                 .collect()
@@ -169,9 +178,23 @@ fn arm_score(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> f64 {
     score / n
 }
 
-/// Evaluates `candidates` (each a full calibration) on up to `threads` threads and returns the
-/// index of the lowest score (first on ties) with its analysis.
-fn best_of(
+/// An arm's misses, flips and clamps over a timeline: what [`MARGIN_SLACK`] never trades.
+fn hard_counts(samples: &[ArmSample]) -> [usize; 3] {
+    [
+        samples.iter().filter(|s| !on_grip(s)).count(),
+        samples.iter().filter(|s| s.flipped).count(),
+        samples.iter().filter(|s| s.limited).count(),
+    ]
+}
+
+/// The index of the lowest score (first on ties).
+fn lowest(scored: &[(f64, TimelineAnalysis)]) -> Option<usize> {
+    (0..scored.len()).reduce(|b, k| if scored[k].0 < scored[b].0 { k } else { b })
+}
+
+/// Evaluates `candidates` (each a full calibration) on up to `threads` threads and returns
+/// each one's score and analysis, in candidate order.
+fn score_all(
     actor: &ActorRig,
     settings: &SolverSettings,
     params: &SessionParams,
@@ -179,7 +202,7 @@ fn best_of(
     candidates: &[GripCalibration],
     score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
     threads: usize,
-) -> Result<(usize, f64, TimelineAnalysis), SessionError> {
+) -> Result<Vec<(f64, TimelineAnalysis)>, SessionError> {
     let threads = threads.clamp(1, candidates.len().max(1));
     let chunk = candidates.len().div_ceil(threads);
     let results: Vec<Result<Vec<(f64, TimelineAnalysis)>, SessionError>> =
@@ -204,17 +227,11 @@ fn best_of(
                 .map(|h| h.join().unwrap_or_else(|_| Ok(Vec::new())))
                 .collect()
         });
-    let mut best: Option<(usize, f64, TimelineAnalysis)> = None;
-    let mut k = 0;
+    let mut all = Vec::with_capacity(candidates.len());
     for part in results {
-        for (s, a) in part? {
-            if best.as_ref().is_none_or(|(_, b, _)| s < *b) {
-                best = Some((k, s, a));
-            }
-            k += 1;
-        }
+        all.extend(part?);
     }
-    best.ok_or_else(|| SessionError::Calibration("no calibration candidates".into()))
+    Ok(all)
 }
 
 /// The fixed inputs of one calibration and how many timelines it has evaluated.
@@ -225,6 +242,8 @@ struct Search<'a> {
     samples: usize,
     threads: usize,
     evaluations: usize,
+    /// Prefer, among poles that score alike, the one keeping the larger margin.
+    keep_margin: bool,
 }
 
 impl Search<'_> {
@@ -234,8 +253,18 @@ impl Search<'_> {
         candidates: &[GripCalibration],
         score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
     ) -> Result<(usize, TimelineAnalysis), SessionError> {
+        let mut scored = self.score_all(candidates, score)?;
+        let k = lowest(&scored).ok_or_else(no_candidates)?;
+        Ok((k, scored.swap_remove(k).1))
+    }
+
+    fn score_all(
+        &mut self,
+        candidates: &[GripCalibration],
+        score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
+    ) -> Result<Vec<(f64, TimelineAnalysis)>, SessionError> {
         self.evaluations += candidates.len();
-        let (k, _, a) = best_of(
+        score_all(
             self.actor,
             self.settings,
             self.params,
@@ -243,9 +272,52 @@ impl Search<'_> {
             candidates,
             score,
             self.threads,
-        )?;
-        Ok((k, a))
+        )
     }
+
+    /// The pole candidate to keep for `side`'s arm (in `phase` alone when given): the lowest
+    /// [`arm_score`] (first on ties), or, keeping the margin, of the candidates with that
+    /// one's misses, flips and clamps and a score within [`MARGIN_SLACK`] of it (at most
+    /// [`MARGIN_FINALISTS`], best score first), the one whose arm keeps the largest smallest
+    /// margin to the flip boundary ([`widest_margin`]). The margin is what the pole
+    /// decides: the reach boundary does not move with it.
+    fn pick_pole(
+        &mut self,
+        side: Side,
+        phase: Option<Phase>,
+        candidates: &[GripCalibration],
+    ) -> Result<(usize, TimelineAnalysis), SessionError> {
+        let actor = self.actor;
+        let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
+        let mut scored = self.score_all(candidates, &score)?;
+        let best = lowest(&scored).ok_or_else(no_candidates)?;
+        let mut chosen = best;
+        if self.keep_margin {
+            let counts = |k: usize| hard_counts(scored[k].1.samples.get(side));
+            let mut finalists: Vec<usize> = (0..scored.len())
+                .filter(|&k| {
+                    counts(k) == counts(best) && scored[k].0 <= scored[best].0 + MARGIN_SLACK
+                })
+                .collect();
+            finalists.sort_by(|&a, &b| scored[a].0.total_cmp(&scored[b].0).then(a.cmp(&b)));
+            finalists.truncate(MARGIN_FINALISTS);
+            let measure = |k: usize, stop_at: f64| {
+                let walk = (side, Boundary::Flip, phase);
+                let (s, p, n) = (self.settings, self.params, self.samples);
+                smallest_margin(actor, &candidates[k], s, p, n, walk, stop_at)
+            };
+            if let Some((k, _)) =
+                widest_margin::<SessionError>(&finalists, |k, stop| Ok(measure(k, stop)?))?
+            {
+                chosen = k;
+            }
+        }
+        Ok((chosen, scored.swap_remove(chosen).1))
+    }
+}
+
+fn no_candidates() -> SessionError {
+    SessionError::Calibration("no calibration candidates".into())
 }
 
 /// Pole candidates around `side`'s shoulder: below, outside, behind and ahead of it, at one
@@ -310,6 +382,31 @@ pub fn refine(
     samples: usize,
     threads: usize,
 ) -> Result<(GripCalibration, CalibrationReport), SessionError> {
+    refine_with(
+        actor,
+        settings,
+        params,
+        start,
+        (search_grips, true),
+        samples,
+        threads,
+    )
+}
+
+/// [`refine`], choosing poles by score alone when `keep_margin` is false (the calibration
+/// before the margin term: what the tests compare against).
+///
+/// # Errors
+/// As [`calibrate`].
+pub fn refine_with(
+    actor: &ActorRig,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    start: GripCalibration,
+    (search_grips, keep_margin): (bool, bool),
+    samples: usize,
+    threads: usize,
+) -> Result<(GripCalibration, CalibrationReport), SessionError> {
     let samples = samples.max(2);
     let mut calib = start;
     let mut search = Search {
@@ -319,6 +416,7 @@ pub fn refine(
         samples,
         threads,
         evaluations: 0,
+        keep_margin,
     };
     let both = |a: &TimelineAnalysis| {
         SIDES
@@ -394,8 +492,7 @@ pub fn refine(
                 c
             })
             .collect();
-        let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
-        let (k, _) = search.pick(&candidates, &score)?;
+        let (k, _) = search.pick_pole(side, None, &candidates)?;
         calib = candidates[k].clone();
     }
     // 4. Per-phase poles where a phase still flips or clamps.
@@ -418,19 +515,29 @@ pub fn refine(
                 c.poles.get_mut(side).per_phase.insert(phase, p);
                 candidates.push(c);
             }
-            let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
-            let (k, a) = search.pick(&candidates, &score)?;
+            let (k, a) = search.pick_pole(side, Some(phase), &candidates)?;
             if k != 0 {
                 calib = candidates[k].clone();
                 analysis = a;
             }
         }
     }
-    let margins = timeline_margins(actor, &calib, settings, params, samples, search.threads)
-        .map_err(|e| match e {
-            StabilityError::Solve(e) => e,
-            other => SessionError::Calibration(other.to_string()),
-        })?;
-    let report = CalibrationReport::from_analysis(actor, &analysis, &margins, search.evaluations);
+    let threads = search.threads;
+    let margins = timeline_margins(actor, &calib, settings, params, samples, threads)?;
+    let flip_margins = timeline_margins_to(
+        Boundary::Flip,
+        actor,
+        &calib,
+        settings,
+        params,
+        samples,
+        threads,
+    )?;
+    let report = CalibrationReport::from_analysis(
+        actor,
+        &analysis,
+        (&margins, &flip_margins),
+        search.evaluations,
+    );
     Ok((calib, report))
 }

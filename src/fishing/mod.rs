@@ -39,7 +39,7 @@ pub use analysis::{
 };
 pub use arm_report::{ArmIk, ArmReport, CcdArmReport, CcdLinkState, SolverDetail};
 pub use calibrate::{
-    CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, default_threads, refine,
+    CalibrationReport, PhaseReport, REACH_RESIDUAL, calibrate, default_threads, refine, refine_with,
 };
 pub use calibration::{
     FingerTuning, FingerTunings, GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys,
@@ -61,10 +61,13 @@ pub use settings::{
     ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,
 };
 pub use stability::{
-    RayMargin, SENSITIVE, SampleClass, StabilityError, StabilityGrid, StabilityJob,
+    Boundary, RayMargin, SENSITIVE, SampleClass, StabilityError, StabilityGrid, StabilityJob,
     StabilityReport, StabilitySample,
 };
-pub use stability_timeline::{MARGIN_REACH, MARGIN_STEP, timeline_margins};
+pub use stability_timeline::{
+    MARGIN_FINALISTS, MARGIN_QUANTUM, MARGIN_REACH, MARGIN_SLACK, MARGIN_STEP, margin_text,
+    smallest_margin, timeline_margins, timeline_margins_to, widest_margin,
+};
 
 use crate::rig::Side;
 

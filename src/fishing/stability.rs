@@ -278,6 +278,17 @@ pub enum StabilityError {
     Solve(#[from] SessionError),
 }
 
+/// A stability error met inside a posing search (calibration, the pole search) as the
+/// session error those return: the solver's own error, or the bad input named.
+impl From<StabilityError> for SessionError {
+    fn from(e: StabilityError) -> Self {
+        match e {
+            StabilityError::Solve(e) => e,
+            other => SessionError::Calibration(other.to_string()),
+        }
+    }
+}
+
 impl<'a> StabilityJob<'a> {
     /// The job round the wrist target and pole that `report` (the poser's report of `side`'s
     /// arm of `actor` in `pose`) aimed at, over `grid`.
@@ -407,10 +418,27 @@ impl<'a> StabilityJob<'a> {
     /// step bisected to 1/32 of a step: cheaper and finer than a grid for one number (what
     /// the session's margin lane and the calibration report read). A boundary between rays
     /// is found where the nearest ray crosses it, up to 1/cos 35° ≈ 1.2 times its distance.
+    /// The same as [`StabilityJob::margin_to`] with [`Boundary::Any`].
     ///
     /// # Errors
     /// As [`StabilityJob::solve`]; `step` and `reach` must be positive, `step ≤ reach`.
     pub fn margin_along_rays(&self, step: f64, reach: f64) -> Result<RayMargin, StabilityError> {
+        self.margin_to(Boundary::Any, step, reach)
+    }
+
+    /// The margin along rays (as [`StabilityJob::margin_along_rays`]) to the boundaries
+    /// `boundary` counts. With [`Boundary::Flip`] a ray ends, with nothing found, where the
+    /// arm stops reaching: the distance to the nearest flip among targets the arm reaches,
+    /// the part of the margin that the pole decides.
+    ///
+    /// # Errors
+    /// As [`StabilityJob::margin_along_rays`].
+    pub fn margin_to(
+        &self,
+        boundary: Boundary,
+        step: f64,
+        reach: f64,
+    ) -> Result<RayMargin, StabilityError> {
         self.validate()?;
         if !(step.is_finite() && reach.is_finite() && step > 0.0 && step <= reach) {
             return Err(StabilityError::Input("0 < step ≤ reach"));
@@ -430,12 +458,20 @@ impl<'a> StabilityJob<'a> {
                 let (ik, _) = solve_at(self.wrist_target_in_world + dir * d)?;
                 Ok(unstable(ik.reached, ik.bend_normal, centre.bend_normal))
             };
+            let counts = |class: Option<SampleClass>| match (boundary, class) {
+                (Boundary::Flip, Some(SampleClass::OutOfReach)) => None,
+                (_, c) => c,
+            };
             let mut lo = 0.0;
             let mut hit = None;
             let mut d = step;
             // Only as far as the nearest boundary found so far.
             while d <= best.margin + 1e-12 {
-                if let Some(class) = class_at(d)? {
+                let class = class_at(d)?;
+                if boundary == Boundary::Flip && class == Some(SampleClass::OutOfReach) {
+                    break;
+                }
+                if let Some(class) = class {
                     hit = Some((d, class));
                     break;
                 }
@@ -447,7 +483,7 @@ impl<'a> StabilityJob<'a> {
             };
             for _ in 0..RAY_BISECTIONS {
                 let mid = 0.5 * (lo + hi);
-                match class_at(mid)? {
+                match counts(class_at(mid)?) {
                     Some(c) => {
                         hi = mid;
                         class = c;
@@ -465,4 +501,13 @@ impl<'a> StabilityJob<'a> {
         }
         Ok(best)
     }
+}
+
+/// Which boundaries a margin measures (see [`StabilityJob::margin_to`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Boundary {
+    /// The flip boundary and the reach boundary, whichever is nearer.
+    Any,
+    /// The flip boundary among targets the arm reaches.
+    Flip,
 }

@@ -9,11 +9,12 @@ use super::analysis::in_sample_chunks;
 use super::calibration::GripCalibration;
 use super::inputs::PoseInputs;
 use super::poser::Poser;
+use super::session::Phase;
 use super::session::{SessionParams, SessionState};
 use super::settings::SolverSettings;
-use super::stability::{StabilityError, StabilityGrid, StabilityJob};
+use super::stability::{Boundary, StabilityError, StabilityGrid, StabilityJob};
 use super::{PerSide, SIDES};
-use crate::rig::Transform;
+use crate::rig::{Side, Transform};
 use glam::DVec3;
 
 /// How far from each target the session's margin looks, metres: a margin this large means
@@ -21,6 +22,55 @@ use glam::DVec3;
 pub const MARGIN_REACH: f64 = 0.12;
 /// The rays' step before bisection, metres.
 pub const MARGIN_STEP: f64 = 0.01;
+/// One candidate keeps a larger margin than a better-scoring one only when its margin is
+/// larger by more than this, metres.
+pub const MARGIN_QUANTUM: f64 = 1e-3;
+
+/// How much worse a pole may score than the best and still be preferred for keeping a
+/// larger stability margin (score units: twice the mean of the elbow's height above the
+/// shoulder and depth toward the midline, as fractions of the arm; 0.005 ≈ 1.5 mm of a 60 cm
+/// arm). It never buys a miss, a flip or a clamp: those must equal the best pole's.
+pub const MARGIN_SLACK: f64 = 0.005;
+/// Candidates within [`MARGIN_SLACK`] whose margins are measured, best score first.
+pub const MARGIN_FINALISTS: usize = 12;
+
+/// A margin as people read it: millimetres to a tenth, or `≥120` when it is
+/// [`MARGIN_REACH`] (no boundary that near).
+pub fn margin_text(margin: f64) -> String {
+    if margin >= MARGIN_REACH {
+        format!("≥{:.0}", MARGIN_REACH * 1000.0)
+    } else {
+        format!("{:.1}", margin * 1000.0)
+    }
+}
+
+/// Of `finalists` (candidates, best first by whatever else ranks them), the one whose
+/// margin — `measure(candidate, stop_at)`, which may stop measuring once the margin is at
+/// most `stop_at` (see [`smallest_margin`]) — is larger than every better-ranked one's by
+/// more than [`MARGIN_QUANTUM`], with its margin: the first when none is. Stops measuring
+/// once a margin reaches [`MARGIN_REACH`]. `None` without finalists.
+///
+/// # Errors
+/// The first error `measure` returns.
+pub fn widest_margin<E>(
+    finalists: &[usize],
+    mut measure: impl FnMut(usize, f64) -> Result<f64, E>,
+) -> Result<Option<(usize, f64)>, E> {
+    let Some((&first, rest)) = finalists.split_first() else {
+        return Ok(None);
+    };
+    let mut widest = (first, measure(first, 0.0)?);
+    for &k in rest {
+        if widest.1 >= MARGIN_REACH {
+            break;
+        }
+        let m = measure(k, widest.1 + MARGIN_QUANTUM)?;
+        if m > widest.1 + MARGIN_QUANTUM {
+            widest = (k, m);
+        }
+    }
+    Ok(Some(widest))
+}
 
 /// Per arm, the margin at each of `samples` instants spread evenly over the session (as
 /// `analyse_timeline` samples it), metres, on `threads` threads (the result does not depend
@@ -29,6 +79,31 @@ pub const MARGIN_STEP: f64 = 0.01;
 /// # Errors
 /// The first sample's posing or stability error, in sample order.
 pub fn timeline_margins(
+    actor: &ActorRig,
+    calib: &GripCalibration,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+    threads: usize,
+) -> Result<PerSide<Vec<f64>>, StabilityError> {
+    timeline_margins_to(
+        Boundary::Any,
+        actor,
+        calib,
+        settings,
+        params,
+        samples,
+        threads,
+    )
+}
+
+/// [`timeline_margins`] to the boundaries `boundary` counts (see
+/// [`StabilityJob::margin_to`]).
+///
+/// # Errors
+/// As [`timeline_margins`].
+pub fn timeline_margins_to(
+    boundary: Boundary,
     actor: &ActorRig,
     calib: &GripCalibration,
     settings: &SolverSettings,
@@ -56,7 +131,7 @@ pub fn timeline_margins(
                     (side, eval.arms.get(side)),
                     RAYS_ONLY,
                 )
-                .margin_along_rays(MARGIN_STEP, MARGIN_REACH)?
+                .margin_to(boundary, MARGIN_STEP, MARGIN_REACH)?
                 .margin;
             }
             out.push(margins);
@@ -67,6 +142,47 @@ pub fn timeline_margins(
         margins.iter().map(|m| m[0]).collect(),
         margins.iter().map(|m| m[1]).collect(),
     ))
+}
+
+/// The smallest margin of `side`'s arm to `boundary` at the instants of `samples` spread
+/// evenly over the session (as [`timeline_margins`] samples them), only those in `phase`
+/// when it is given, metres, at most [`MARGIN_REACH`] (also when no instant is in it). Each
+/// instant's rays walk only as far as the smallest margin found so far, so a weak instant
+/// makes the rest cheap; the walk stops as soon as the margin is at most `stop_at` (0: never),
+/// returning the margin so far. One thread; deterministic.
+///
+/// # Errors
+/// The first walked sample's posing or stability error.
+pub fn smallest_margin(
+    actor: &ActorRig,
+    calib: &GripCalibration,
+    settings: &SolverSettings,
+    params: &SessionParams,
+    samples: usize,
+    (side, boundary, phase): (Side, Boundary, Option<Phase>),
+    stop_at: f64,
+) -> Result<f64, StabilityError> {
+    let samples = samples.max(2);
+    let mut poser = Poser::new();
+    let mut pose = actor.base.clone();
+    let mut inputs = PoseInputs::new(calib.clone(), *settings, SessionState::default());
+    let mut smallest = MARGIN_REACH;
+    for k in 0..samples {
+        let u = k as f64 / (samples - 1) as f64;
+        inputs.state = SessionState::at_fraction(u, *params);
+        if phase.is_some_and(|p| p != inputs.state.phase) {
+            continue;
+        }
+        let eval = poser.evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
+        let arm = (side, eval.arms.get(side));
+        let job = StabilityJob::for_arm(actor, settings, &pose, arm, RAYS_ONLY);
+        let m = job.margin_to(boundary, MARGIN_STEP.min(smallest), smallest)?;
+        smallest = smallest.min(m.margin);
+        if smallest <= stop_at {
+            break;
+        }
+    }
+    Ok(smallest)
 }
 
 /// The rays walk the world's axes and diagonals; the grid itself is not solved.
