@@ -90,3 +90,22 @@ fn clicking_apply_pole_search_pushes_its_command() {
         "commands after the click: {got:?}"
     );
 }
+
+#[test]
+fn clicking_jump_to_the_weakest_instant_pushes_its_command() {
+    use anglerpose::editor::PlaybackCommand;
+    if !gpu_or_skip() {
+        return;
+    }
+    let (mut h, commands) = side_bar(editor("seated_hold.json"));
+    h.run();
+    commands.borrow_mut().clear();
+    h.get_by_label("Jump to the weakest instant").click();
+    h.run();
+    let got = commands.borrow();
+    assert!(
+        got.iter()
+            .any(|c| matches!(c, C::Playback(PlaybackCommand::JumpToWeakest))),
+        "commands after the click: {got:?}"
+    );
+}

@@ -140,3 +140,81 @@ fn a_pole_dragged_onto_the_shoulder_target_line_turns_cells_red_and_the_margin_t
     .unwrap();
     assert!(core.count(SampleClass::Flipped) > SLICE_CELLS);
 }
+
+/// The margin lane under the flip plot reads the session's margins at the plot's samples;
+/// "jump to the weakest instant" scrubs to the smallest of them, and thin runs are exactly
+/// the samples below the threshold. Neither dirties the document; an edit recomputes them.
+#[test]
+fn the_margin_lane_reads_the_sessions_margins_and_jumps_to_the_weakest_instant() {
+    use anglerpose::editor::{ANALYSIS_SAMPLES, MARGIN_THRESHOLD};
+    use anglerpose::fishing::timeline_margins;
+    let mut ed = editor();
+    let s = &ed.doc.stage;
+    let expected = timeline_margins(
+        &s.actor,
+        &s.inputs.calibration,
+        &s.inputs.settings,
+        &s.inputs.state.params,
+        ANALYSIS_SAMPLES,
+        1,
+    )
+    .unwrap();
+    assert_eq!(ed.margins(), Some(&expected));
+    let (side, time, margin) = ed.weakest_instant().unwrap();
+    let least = expected
+        .left
+        .iter()
+        .chain(&expected.right)
+        .fold(f64::INFINITY, |a, m| a.min(*m));
+    assert_eq!(margin, least);
+    assert!(expected.get(side).contains(&margin));
+    // Thin runs cover exactly the samples below the threshold, worst = the run's least.
+    let analysis = ed.analysis().unwrap().clone();
+    for threshold in [MARGIN_THRESHOLD, margin, margin + 1e-3, 0.06] {
+        let runs = analysis.thin_margins(&expected, threshold);
+        for side in [Side::Left, Side::Right] {
+            let m = expected.get(side);
+            let mut covered = vec![false; m.len()];
+            for r in runs.iter().filter(|r| r.side == side) {
+                let run = &m[r.first_sample..=r.last_sample];
+                assert!(run.iter().all(|x| *x < threshold), "{r:?}");
+                assert_eq!(r.worst, run.iter().fold(f64::INFINITY, |a, x| a.min(*x)));
+                covered[r.first_sample..=r.last_sample].fill(true);
+            }
+            for (k, x) in m.iter().enumerate() {
+                assert_eq!(covered[k], *x < threshold, "{side:?} sample {k}: {x}");
+            }
+        }
+    }
+    // Jump.
+    let snapshot = ed.doc.snapshot();
+    let cmd: C = serde_json::from_str(r#"{"cmd": "jump_to_weakest"}"#).unwrap();
+    ed.apply(cmd).unwrap();
+    assert!((ed.doc.stage.inputs.state.time() - time).abs() < 1e-9);
+    assert!(time > 0.0, "the weakest instant is not the start: {time}");
+    assert!(!ed.doc.dirty);
+    assert_eq!(ed.history.undo_len(), 0);
+    assert_eq!(
+        ed.doc.snapshot().inputs.calibration,
+        snapshot.inputs.calibration
+    );
+    // The threshold is a view setting, kept in range.
+    let cmd: C = serde_json::from_str(r#"{"cmd": "set_margin_threshold", "metres": 5}"#).unwrap();
+    ed.apply(cmd).unwrap();
+    assert_eq!(ed.margin_threshold, anglerpose::fishing::MARGIN_REACH);
+    // An edit (the right pole onto the shoulder → target line) recomputes the lane.
+    let stage = &ed.doc.stage;
+    let eval = stage.evaluation().unwrap();
+    let to_actor = stage.world_from_actor.to_affine().inverse();
+    let arm = stage.actor.arm(Side::Right);
+    let shoulder = to_actor.transform_point3(stage.pose.world_position(arm.upper));
+    let target = to_actor.transform_point3(eval.arms.right.wrist_target_in_world);
+    ed.apply(C::Edit(PoseEdit::SetPole {
+        side: Side::Right,
+        pole: (shoulder + (target - shoulder) * 2.0).to_array(),
+    }))
+    .unwrap();
+    let after = ed.margins().unwrap().clone();
+    assert_eq!(after.left, expected.left);
+    assert_ne!(after.right, expected.right);
+}

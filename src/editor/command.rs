@@ -374,6 +374,10 @@ pub enum ViewCommand {
         what: ViewToggle,
         on: bool,
     },
+    /// Instants whose stability margin is below `metres` are marked in the margin lane.
+    SetMarginThreshold {
+        metres: f64,
+    },
 }
 
 /// The session time and playback: not undo steps, and they never dirty the document.
@@ -398,6 +402,9 @@ pub enum PlaybackCommand {
     Tick {
         dt: f64,
     },
+    /// Scrubs to the session's weakest instant: the smallest stability margin of either
+    /// arm in the margin lane (see [`crate::editor::EditorState::weakest_instant`]).
+    JumpToWeakest,
 }
 
 /// Files: props, reloading the character, export, save and open.

@@ -26,7 +26,7 @@ impl EditorState {
                 if let Some(snapshot) = step {
                     self.doc.restore(&snapshot);
                     self.doc.dirty = true;
-                    self.analysis = None;
+                    self.invalidate_timeline();
                 }
             }
             C::BeginGroup => {

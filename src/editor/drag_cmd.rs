@@ -60,14 +60,14 @@ impl EditorState {
                     if now != drag.before {
                         self.history.push(drag.before);
                         self.doc.dirty = true;
-                        self.analysis = None;
+                        self.invalidate_timeline();
                     }
                 }
             }
             C::CancelDrag => {
                 if let Some(drag) = self.drag.take() {
                     self.doc.restore(&drag.before);
-                    self.analysis = None;
+                    self.invalidate_timeline();
                 }
             }
             C::SetDragPlane { normal } => {
@@ -117,7 +117,7 @@ impl EditorState {
             let _ = self.set_live(&before);
             return Err(e);
         }
-        self.analysis = None;
+        self.invalidate_timeline();
         Ok(())
     }
 }

@@ -36,4 +36,4 @@ pub use command::{
 };
 pub use document::{Document, History, Snapshot};
 pub use handles::{Axis, Handle};
-pub use state::{EditorError, EditorState};
+pub use state::{ANALYSIS_SAMPLES, EditorError, EditorState, MARGIN_THRESHOLD};

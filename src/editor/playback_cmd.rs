@@ -21,6 +21,12 @@ impl EditorState {
                 let params = self.doc.stage.inputs.state.params;
                 self.set_state(SessionState::new(phase, t.clamp(0.0, 1.0), params), true)?;
             }
+            C::JumpToWeakest => {
+                if let Some((_, seconds, _)) = self.weakest_instant() {
+                    let params = self.doc.stage.inputs.state.params;
+                    self.set_state(SessionState::at_time(seconds, params), true)?;
+                }
+            }
             C::Play { on } => self.playing = on,
             C::SetSpeed { value } => {
                 if value.is_finite() {

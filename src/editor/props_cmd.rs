@@ -90,7 +90,7 @@ impl EditorState {
         }
         self.doc.generation += 1;
         self.doc.dirty = true;
-        self.analysis = None;
+        self.invalidate_timeline();
         Ok(())
     }
 }

@@ -8,8 +8,10 @@ use super::drag::Drag;
 use super::files::FileError;
 use super::handles::{self, GizmoMode, GizmoPart, GizmoSpace, Handle};
 use crate::fishing::{
-    GripKind, PerSide, PoleProposal, SessionError, TimelineAnalysis, analyse_timeline,
+    GripKind, PerSide, PoleProposal, SessionError, SessionState, TimelineAnalysis,
+    analyse_timeline, default_threads, timeline_margins,
 };
+use crate::rig::Side;
 use glam::{DQuat, DVec3, EulerRot};
 use thiserror::Error;
 
@@ -26,6 +28,8 @@ pub enum EditorError {
 /// Samples of the flip debugger's timeline plot and of the pole search.
 pub const ANALYSIS_SAMPLES: usize = 241;
 pub const SEARCH_SAMPLES: usize = 121;
+/// The margin lane's threshold at start, metres: below it an instant is marked like a flip.
+pub const MARGIN_THRESHOLD: f64 = 0.02;
 /// Samples of "Fit to character" (the same as `anglerpose calibrate`'s default).
 pub const FIT_SAMPLES: usize = 600;
 
@@ -51,6 +55,10 @@ pub struct EditorState {
     pub message: Option<String>,
     pub last_proposal: Option<PerSide<PoleProposal>>,
     pub(super) analysis: Option<TimelineAnalysis>,
+    /// Each arm's stability margin at the analysis's samples (the margin lane), metres.
+    pub(super) margins: Option<PerSide<Vec<f64>>>,
+    /// Instants whose margin is below this are marked in the margin lane, metres.
+    pub margin_threshold: f64,
     pub(super) group: Option<Snapshot>,
     /// W / E: the gizmo moves or rotates the selection (`None`: grips and the rod rotate,
     /// the rest move).
@@ -81,6 +89,8 @@ impl EditorState {
             message: None,
             last_proposal: None,
             analysis: None,
+            margins: None,
+            margin_threshold: MARGIN_THRESHOLD,
             group: None,
             gizmo_mode: None,
             gizmo_space: GizmoSpace::World,
@@ -118,6 +128,49 @@ impl EditorState {
         self.analysis.as_ref()
     }
 
+    /// Each arm's stability margin at the flip plot's samples
+    /// ([`crate::fishing::timeline_margins`] over [`ANALYSIS_SAMPLES`]; cached like the
+    /// analysis, `None` when the session cannot be posed).
+    pub fn margins(&mut self) -> Option<&PerSide<Vec<f64>>> {
+        if self.margins.is_none() {
+            let s = &self.doc.stage;
+            self.margins = timeline_margins(
+                &s.actor,
+                &s.inputs.calibration,
+                &s.inputs.settings,
+                &s.inputs.state.params,
+                ANALYSIS_SAMPLES,
+                default_threads(),
+            )
+            .ok();
+        }
+        self.margins.as_ref()
+    }
+
+    /// The session's weakest instant: the arm and time (seconds) of the smallest margin in
+    /// the margin lane, with the margin (the left arm and the earliest instant on ties).
+    pub fn weakest_instant(&mut self) -> Option<(Side, f64, f64)> {
+        let params = self.doc.stage.inputs.state.params;
+        let margins = self.margins()?;
+        let mut weakest: Option<(Side, usize, f64)> = None;
+        for side in crate::fishing::SIDES {
+            for (k, &m) in margins.get(side).iter().enumerate() {
+                if weakest.is_none_or(|(_, _, w)| m < w) {
+                    weakest = Some((side, k, m));
+                }
+            }
+        }
+        let (side, k, m) = weakest?;
+        let u = k as f64 / (ANALYSIS_SAMPLES - 1) as f64;
+        Some((side, SessionState::at_fraction(u, params).time(), m))
+    }
+
+    /// Forgets the timeline's analysis and margins (after any document change).
+    pub(super) fn invalidate_timeline(&mut self) {
+        self.analysis = None;
+        self.margins = None;
+    }
+
     /// Sets the document to `after`, re-posing; on failure restores the previous state and
     /// returns the error. Records one undo step unless a drag or group is in progress.
     pub(super) fn commit(&mut self, after: Snapshot) -> Result<(), EditorError> {
@@ -131,7 +184,7 @@ impl EditorState {
             self.history.push(before);
         }
         self.doc.dirty = true;
-        self.analysis = None;
+        self.invalidate_timeline();
         Ok(())
     }
 

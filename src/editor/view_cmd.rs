@@ -22,6 +22,11 @@ impl EditorState {
             C::Zoom { steps } => self.camera.zoom(steps),
             C::FrameSelection => self.frame_selection(),
             C::SetViewport { width, height } => self.viewport = [width.max(1), height.max(1)],
+            C::SetMarginThreshold { metres } => {
+                if metres.is_finite() {
+                    self.margin_threshold = metres.clamp(0.0, crate::fishing::MARGIN_REACH);
+                }
+            }
             C::Toggle { what, on } => {
                 let o = &mut self.view.overlays;
                 match what {

@@ -68,7 +68,8 @@ pub struct TimelineIssue {
     pub start_time: f64,
     /// Time of the last sample, seconds.
     pub end_time: f64,
-    /// Largest residual (out of reach) or largest elbow bend in radians (limit clamps).
+    /// Largest residual (out of reach), largest elbow bend in radians (limit clamps) or
+    /// smallest stability margin in metres ([`TimelineAnalysis::thin_margins`]).
     pub worst: f64,
 }
 
@@ -281,8 +282,8 @@ pub fn analyse_timeline_on(
             out.get_mut(side).push(sample);
         }
     }
-    let out_of_reach = runs(&out, |s| !s.reached, |s| s.residual);
-    let limit_clamps = runs(&out, |s| s.limited, |s| s.elbow_bend);
+    let out_of_reach = runs(&out, |_, _, s| (!s.reached).then_some(s.residual), f64::max);
+    let limit_clamps = runs(&out, |_, _, s| s.limited.then_some(s.elbow_bend), f64::max);
     Ok(TimelineAnalysis {
         samples: out,
         flips,
@@ -291,28 +292,30 @@ pub fn analyse_timeline_on(
     })
 }
 
+/// The runs of consecutive samples, per arm, that `measure` finds bad (`Some(value)`), each
+/// with the worst of its values by `worse` (for instance `f64::max`).
 fn runs(
     samples: &PerSide<Vec<ArmSample>>,
-    bad: impl Fn(&ArmSample) -> bool,
-    measure: impl Fn(&ArmSample) -> f64,
+    measure: impl Fn(Side, usize, &ArmSample) -> Option<f64>,
+    worse: fn(f64, f64) -> f64,
 ) -> Vec<TimelineIssue> {
     let mut issues = Vec::new();
     for side in SIDES {
         let list = samples.get(side);
         let mut open: Option<TimelineIssue> = None;
         for (k, s) in list.iter().enumerate() {
-            if bad(s) {
+            if let Some(value) = measure(side, k, s) {
                 let issue = open.get_or_insert(TimelineIssue {
                     side,
                     first_sample: k,
                     last_sample: k,
                     start_time: s.time,
                     end_time: s.time,
-                    worst: 0.0,
+                    worst: value,
                 });
                 issue.last_sample = k;
                 issue.end_time = s.time;
-                issue.worst = issue.worst.max(measure(s));
+                issue.worst = worse(issue.worst, value);
             } else if let Some(issue) = open.take() {
                 issues.push(issue);
             }
@@ -320,6 +323,19 @@ fn runs(
         issues.extend(open);
     }
     issues
+}
+
+impl TimelineAnalysis {
+    /// The runs of samples, per arm, whose stability margin is below `threshold` metres
+    /// (`worst`: the run's smallest margin). `margins` holds each arm's margin at this
+    /// analysis's samples ([`super::timeline_margins`] with the same sample count); samples
+    /// past its end count as not thin.
+    pub fn thin_margins(&self, margins: &PerSide<Vec<f64>>, threshold: f64) -> Vec<TimelineIssue> {
+        let thin = |side: Side, k: usize, _: &ArmSample| {
+            margins.get(side).get(k).copied().filter(|m| *m < threshold)
+        };
+        runs(&self.samples, thin, f64::min)
+    }
 }
 
 /// Cost of one arm's samples: flips dominate; then elbows above the shoulder or inside the

@@ -1,11 +1,13 @@
 //! The elbow-flip debugger: per arm, elbow angle and bend side over the whole timeline (from
-//! `analyse_timeline`), flip markers that jump the scrubber when clicked, and the pole
-//! search's proposal as one undoable step.
+//! `analyse_timeline`), flip markers that jump the scrubber when clicked, a margin lane
+//! under each arm's plot (its stability margin over the session, instants below a threshold
+//! marked like flips, "jump to the weakest instant"), and the pole search's proposal as one
+//! undoable step.
 
 use super::Commands;
 use crate::editor::EditorState;
-use crate::editor::command::{DocumentCommand, PlaybackCommand};
-use crate::fishing::{ArmSample, SIDES};
+use crate::editor::command::{DocumentCommand, PlaybackCommand, ViewCommand};
+use crate::fishing::{ArmSample, MARGIN_REACH, PerSide, SIDES, TimelineAnalysis, margin_text};
 use crate::rig::Side;
 use egui::{Color32, RichText};
 use egui_plot::{HLine, Line, Plot, PlotPoints, Points, Span, VLine};
@@ -16,6 +18,7 @@ const SIDE_NEG: Color32 = Color32::from_rgb(255, 110, 90);
 const FLIP: Color32 = Color32::from_rgb(255, 70, 200);
 const LIMIT: Color32 = Color32::from_rgb(255, 160, 60);
 const REACH: Color32 = Color32::from_rgb(170, 170, 190);
+const MARGIN: Color32 = Color32::from_rgb(230, 220, 120);
 
 pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
     let now = ed.doc.stage.inputs.state.time();
@@ -33,6 +36,8 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
         .small()
         .weak(),
     );
+    let margins = ed.margins().cloned();
+    margin_header_ui(ui, ed, out);
     for side in SIDES {
         let flips: Vec<_> = analysis.flips.iter().filter(|f| f.side == side).collect();
         ui.horizontal(|ui| {
@@ -42,7 +47,11 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
             ui.label(RichText::new(text).color(colour));
             ui.label(RichText::new(hover_text(side, &analysis)).weak());
         });
-        if let Some(t) = arm_plot_ui(ui, ed, side, &analysis, now, total) {
+        let plot = arm_plot_ui(ui, ed, side, &analysis, now, total);
+        let lane = margins
+            .as_ref()
+            .and_then(|m| margin_lane_ui(ui, ed, side, (&analysis, m), now, total));
+        if let Some(t) = plot.or(lane) {
             out.push(PlaybackCommand::SetTime {
                 seconds: t.clamp(0.0, total),
             });
@@ -66,6 +75,124 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
             );
         }
     });
+}
+
+/// The margin lane's threshold slider and the jump to the session's weakest instant.
+fn margin_header_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
+    let weakest = ed.weakest_instant();
+    ui.horizontal(|ui| {
+        let mut mm = ed.margin_threshold * 1000.0;
+        let slider = egui::Slider::new(&mut mm, 0.0..=MARGIN_REACH * 1000.0)
+            .text("margin threshold (mm)")
+            .fixed_decimals(0);
+        if ui
+            .add(slider)
+            .on_hover_text("Instants whose stability margin is below this are marked in the lanes")
+            .changed()
+        {
+            out.push(ViewCommand::SetMarginThreshold {
+                metres: mm / 1000.0,
+            });
+        }
+    });
+    ui.horizontal(|ui| {
+        if let Some((side, t, m)) = weakest {
+            if ui
+                .button("Jump to the weakest instant")
+                .on_hover_text("Scrub to the smallest stability margin of either arm")
+                .clicked()
+            {
+                out.push(PlaybackCommand::JumpToWeakest);
+            }
+            ui.label(
+                RichText::new(format!(
+                    "{} arm, {t:.2} s: {} mm",
+                    side.name(),
+                    margin_text(m)
+                ))
+                .weak(),
+            );
+        }
+    });
+}
+
+/// One arm's stability margin over the session (millimetres against seconds, the same time
+/// axis as the flip plot), its runs below the threshold shaded and marked at their weakest
+/// instant like flips. Returns the time to scrub to when clicked (snapping to a mark).
+fn margin_lane_ui(
+    ui: &mut egui::Ui,
+    ed: &EditorState,
+    side: Side,
+    (analysis, margins): (&TimelineAnalysis, &PerSide<Vec<f64>>),
+    now: f64,
+    total: f64,
+) -> Option<f64> {
+    let samples = analysis.samples.get(side);
+    let threshold = ed.margin_threshold;
+    let thin: Vec<_> = analysis
+        .thin_margins(margins, threshold)
+        .into_iter()
+        .filter(|r| r.side == side)
+        .collect();
+    // Each thin run is marked where its margin is smallest.
+    let marks: Vec<f64> = thin
+        .iter()
+        .filter_map(|r| {
+            (r.first_sample..=r.last_sample)
+                .min_by(|&a, &b| margins.get(side)[a].total_cmp(&margins.get(side)[b]))
+                .map(|k| samples[k].time)
+        })
+        .collect();
+    let half = 0.5 * total / samples.len().saturating_sub(1).max(1) as f64;
+    let response = Plot::new(("margin_lane", side.name()))
+        .height(56.0)
+        .y_axis_label("margin (mm)")
+        .include_x(0.0)
+        .include_x(total)
+        .include_y(0.0)
+        .include_y(MARGIN_REACH * 1000.0)
+        .allow_scroll(false)
+        .show_axes([false, true])
+        .label_formatter(|pos| {
+            let p = hovered(pos);
+            Some(format!("{:.2} s\n{:.1} mm", p.x, p.y))
+        })
+        .show(ui, |plot| {
+            for run in &thin {
+                plot.span(
+                    Span::new(
+                        "thin margin",
+                        (run.start_time - half)..=(run.end_time + half),
+                    )
+                    .fill(FLIP.gamma_multiply(0.2))
+                    .border_width(0.0),
+                );
+            }
+            plot.hline(
+                HLine::new("threshold", threshold * 1000.0)
+                    .color(FLIP.gamma_multiply(0.6))
+                    .width(1.0),
+            );
+            let line: PlotPoints = samples
+                .iter()
+                .zip(margins.get(side))
+                .map(|(s, m)| [s.time, m * 1000.0])
+                .collect();
+            plot.line(Line::new("margin", line).color(MARGIN).width(1.5));
+            for &t in &marks {
+                plot.vline(VLine::new("thin margin", t).color(FLIP).width(2.0));
+            }
+            plot.vline(VLine::new("now", now).color(Color32::WHITE).width(1.0));
+            plot.pointer_coordinate()
+        });
+    if !response.response.clicked() {
+        return None;
+    }
+    Some(snap(
+        response.inner?.x,
+        &marks,
+        response.transform.bounds().width(),
+    ))
 }
 
 fn hover_text(side: Side, a: &crate::fishing::TimelineAnalysis) -> String {
@@ -108,11 +235,8 @@ fn arm_plot_ui(
         .include_y(0.0)
         .include_y(180.0)
         .allow_scroll(false)
-        .label_formatter(move |pos| {
-            let p = match pos {
-                egui_plot::HoverPosition::NearDataPoint { position, .. }
-                | egui_plot::HoverPosition::Elsewhere { position } => *position,
-            };
+        .label_formatter(|pos| {
+            let p = hovered(pos);
             Some(format!("{:.2} s\n{:.1}°", p.x, p.y))
         })
         .show(ui, |plot| {
@@ -162,13 +286,28 @@ fn arm_plot_ui(
     if !response.response.clicked() {
         return None;
     }
-    let at = response.inner?;
-    // Snap to a flip within 2% of the view's width, else scrub where clicked.
-    let width = response.transform.bounds().width();
-    let near = flips
+    Some(snap(
+        response.inner?.x,
+        &flips,
+        response.transform.bounds().width(),
+    ))
+}
+
+/// The plot position under the mouse, near a data point or not.
+fn hovered(pos: &egui_plot::HoverPosition) -> egui_plot::PlotPoint {
+    match pos {
+        egui_plot::HoverPosition::NearDataPoint { position, .. }
+        | egui_plot::HoverPosition::Elsewhere { position } => *position,
+    }
+}
+
+/// A click at time `x` snaps to the nearest of `marks` within 2% of the view's `width`, else
+/// scrubs where clicked.
+fn snap(x: f64, marks: &[f64], width: f64) -> f64 {
+    marks
         .iter()
-        .map(|&t| (t, (t - at.x).abs()))
+        .map(|&t| (t, (t - x).abs()))
         .filter(|(_, d)| *d < 0.02 * width)
-        .min_by(|a, b| a.1.total_cmp(&b.1));
-    Some(near.map_or(at.x, |(t, _)| t))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map_or(x, |(t, _)| t)
 }
