@@ -218,3 +218,127 @@ fn the_margin_lane_reads_the_sessions_margins_and_jumps_to_the_weakest_instant()
     assert_eq!(after.left, expected.left);
     assert_ne!(after.right, expected.right);
 }
+
+/// The unit normals of the stability slice's triangles in the current frame.
+fn slice_normals(ed: &EditorState) -> Vec<glam::DVec3> {
+    let camera = ed.render_camera();
+    let colours: Vec<[f32; 4]> = [
+        SampleClass::Stable,
+        SampleClass::Sensitive,
+        SampleClass::Flipped,
+        SampleClass::OutOfReach,
+    ]
+    .iter()
+    .map(|c| colors::linear(class_hex(*c), 0.35))
+    .collect();
+    ed.doc
+        .stage
+        .frame(camera, &ed.view)
+        .overlays
+        .triangles
+        .iter()
+        .filter(|t| colours.contains(&t.rgba))
+        .map(|t| {
+            let p = t.points.map(|p| glam::DVec3::from(p.map(f64::from)));
+            (p[1] - p[0]).cross(p[2] - p[0]).normalize()
+        })
+        .collect()
+}
+
+/// The slice lies in the bend plane, faces the camera (and turns with it) or is fixed to
+/// the rod (the plane of its blank and reel), as chosen; same cells either way.
+#[test]
+fn the_slice_faces_the_camera_or_is_fixed_to_the_rod_as_chosen() {
+    use anglerpose::stage::SliceFacing;
+    let mut ed = editor();
+    toggle(&mut ed, true);
+    let set = |ed: &mut EditorState, facing: &str| {
+        let cmd: C = serde_json::from_str(&format!(
+            r#"{{"cmd": "set_slice_facing", "facing": "{facing}"}}"#
+        ))
+        .unwrap();
+        ed.apply(cmd).unwrap();
+    };
+    assert_eq!(ed.view.overlays.slice_facing, SliceFacing::BendPlane);
+    let cells = 2 * 2 * SLICE_CELLS * SLICE_CELLS;
+    assert_eq!(slice_normals(&ed).len(), cells);
+    set(&mut ed, "camera");
+    for orbit in [0.0, 140.0] {
+        ed.apply(
+            serde_json::from_str::<C>(&format!(r#"{{"cmd": "orbit", "dx": {orbit}, "dy": 30}}"#))
+                .unwrap(),
+        )
+        .unwrap();
+        let back = ed.camera.back();
+        let normals = slice_normals(&ed);
+        assert_eq!(normals.len(), cells);
+        for n in normals {
+            assert!(
+                n.dot(back).abs() > 1.0 - 1e-5,
+                "{n} against the view {back}"
+            );
+        }
+    }
+    set(&mut ed, "rod");
+    let stage = &ed.doc.stage;
+    let frames = &stage.evaluation().unwrap().frames;
+    let hold = stage.world_from_actor.rotation * frames.actor_from_hold.rotation;
+    let (blank, reel) = (hold * glam::DVec3::Y, hold * glam::DVec3::NEG_Z);
+    let normals = slice_normals(&ed);
+    assert_eq!(normals.len(), cells);
+    for n in normals {
+        assert!(n.dot(blank).abs() < 1e-5 && n.dot(reel).abs() < 1e-5, "{n}");
+    }
+    assert!(!ed.doc.dirty);
+    assert_eq!(ed.history.undo_len(), 0);
+}
+
+/// Hovering a cell reads it out: at the right wrist target, the right arm's centre cell
+/// (0 mm from the target, its class and sensitivity as the core solves them); nothing off
+/// the slices or with the slice hidden.
+#[test]
+fn hovering_the_slice_reads_out_the_cell_under_the_mouse() {
+    use anglerpose::editor::camera::world_to_pixel;
+    let mut ed = editor();
+    let stage = &ed.doc.stage;
+    let target = stage.evaluation().unwrap().arms.right.wrist_target_in_world;
+    let pixel = world_to_pixel(&ed.render_camera(), target).unwrap();
+    assert_eq!(ed.stability_hover(pixel), None, "hidden slice, no read-out");
+    toggle(&mut ed, true);
+    let text = ed
+        .stability_hover(pixel)
+        .expect("a read-out over the target");
+    assert!(text.starts_with("right arm: "), "{text}");
+    assert!(text.contains(", 0 mm from the target"), "{text}");
+    assert!(text.contains("margin"), "{text}");
+    // The probe is the core's slice sample under the ray.
+    let camera = ed.render_camera();
+    let stage = &ed.doc.stage;
+    let ray = anglerpose::editor::camera::pixel_ray(&camera, pixel.map(|v| v as f32)).unwrap();
+    let facing = ed.view.overlays.slice_facing;
+    let probe = stage
+        .probe_slices((facing, &camera), ray.origin, ray.dir)
+        .unwrap();
+    let grid = stage.slice_grid(Side::Right, facing, &camera).unwrap();
+    let centre = [SLICE_CELLS / 2, SLICE_CELLS / 2, 0];
+    let core = stage
+        .stability_job(Side::Right, grid)
+        .unwrap()
+        .solve()
+        .unwrap();
+    assert_eq!(probe.sample, *core.at(centre));
+    assert!(
+        text.contains(&format!("{:.1}×", core.at(centre).sensitivity)),
+        "{text}"
+    );
+    // A pixel a cell away along the slice's first axis reads the neighbouring cell.
+    let next = target + grid.axes[0] * grid.spacing();
+    let p = world_to_pixel(&camera, next).unwrap();
+    let ray = anglerpose::editor::camera::pixel_ray(&camera, p.map(|v| v as f32)).unwrap();
+    let probe = stage
+        .probe_slices((facing, &camera), ray.origin, ray.dir)
+        .unwrap();
+    assert_eq!(probe.sample.cell, [SLICE_CELLS / 2 + 1, SLICE_CELLS / 2, 0]);
+    // Off the slices: nothing.
+    assert_eq!(ed.stability_hover([1.0, 1.0]), None);
+}

@@ -28,6 +28,7 @@ fn arm_spheres_show_their_colours_at_their_projected_centres() {
             pole_and_plane: false,
             contacts: false,
             stability: false,
+            slice_facing: Default::default(),
         },
         ..ViewOptions::default()
     };

@@ -1,7 +1,9 @@
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::preset::io as preset_io;
 use anglerpose::render::{Gpu, capture::render_to_image};
-use anglerpose::stage::{CameraPreset, OverlayOptions, Stage, ViewOptions, camera_for_scaled};
+use anglerpose::stage::{
+    CameraPreset, OverlayOptions, SliceFacing, Stage, ViewOptions, camera_for_scaled,
+};
 use anyhow::Context;
 use clap::Args;
 use std::path::PathBuf;
@@ -42,6 +44,9 @@ pub struct RenderArgs {
     /// red beyond the flip boundary, grey out of reach; see `anglerpose stability`).
     #[arg(long)]
     pub stability: bool,
+    /// The plane the stability slice lies in: bend-plane (default), camera or rod.
+    #[arg(long, value_enum, default_value = "bend-plane", requires = "stability")]
+    pub slice: SliceArg,
     /// Session phase (seated_hold, cast_wind_up, cast_forward, release, retrieve, strike,
     /// landing); default: the preset's, else seated_hold.
     #[arg(long, value_parser = parse_phase)]
@@ -103,6 +108,11 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     }
     view.overlays.bone_lines = args.bones;
     view.overlays.stability = args.stability;
+    view.overlays.slice_facing = match args.slice {
+        SliceArg::BendPlane => SliceFacing::BendPlane,
+        SliceArg::Camera => SliceFacing::Camera,
+        SliceArg::Rod => SliceFacing::Rod,
+    };
     view.xray = args.xray;
     view.mesh_visible = !args.no_mesh;
     let camera = match args
@@ -173,4 +183,12 @@ fn parse_side(s: &str) -> Result<anglerpose::rig::Side, String> {
         "right" => Ok(anglerpose::rig::Side::Right),
         _ => Err(format!("{s:?} is not a side (left or right)")),
     }
+}
+
+/// `--slice`: where the stability slice lies.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SliceArg {
+    BendPlane,
+    Camera,
+    Rod,
 }

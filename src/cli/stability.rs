@@ -121,7 +121,7 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
                 Some(class) => format!(
                     "{:.1} mm to the nearest {} target, toward {:.2?}",
                     margin.margin * 1e3,
-                    class_name(class),
+                    class.name(),
                     margin.direction.to_array()
                 ),
                 None => format!(
@@ -149,15 +149,6 @@ pub fn run(args: StabilityArgs) -> anyhow::Result<()> {
         eprintln!("wrote {}", out.display());
     }
     Ok(())
-}
-
-fn class_name(c: SampleClass) -> &'static str {
-    match c {
-        SampleClass::Stable => "stable",
-        SampleClass::Sensitive => "sensitive",
-        SampleClass::Flipped => "flipped",
-        SampleClass::OutOfReach => "out-of-reach",
-    }
 }
 
 fn counts_json(r: &StabilityReport) -> serde_json::Value {

@@ -217,6 +217,18 @@ impl UiState {
                 out.push(ViewCommand::SetHover { part: hover });
             }
         }
+        // The stability slice's cell under the mouse, read out beside it.
+        if ed.drag.is_none()
+            && let Some(p) = response.hover_pos()
+            && let Some(text) = ed.stability_hover(to_px(p))
+        {
+            label(
+                ui.painter(),
+                p + egui::vec2(16.0, 16.0),
+                egui::Align2::LEFT_TOP,
+                text,
+            );
+        }
         if response.drag_started() {
             let origin = press.unwrap_or_default();
             let px = to_px(origin);

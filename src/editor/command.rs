@@ -378,6 +378,10 @@ pub enum ViewCommand {
     SetMarginThreshold {
         metres: f64,
     },
+    /// The plane the stability slice lies in: `bend_plane`, `camera` or `rod`.
+    SetSliceFacing {
+        facing: crate::stage::SliceFacing,
+    },
 }
 
 /// The session time and playback: not undo steps, and they never dirty the document.

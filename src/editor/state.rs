@@ -165,6 +165,37 @@ impl EditorState {
         Some((side, SessionState::at_fraction(u, params).time(), m))
     }
 
+    /// The read-out of the stability slice cell under viewport pixel `pixel` (while the
+    /// slice is shown): the arm, the cell's class, its distance from the target, how far the
+    /// elbow moves per target motion there, and the arm's margin.
+    pub fn stability_hover(&self, pixel: [f64; 2]) -> Option<String> {
+        if !self.view.overlays.stability {
+            return None;
+        }
+        let camera = self.render_camera();
+        let ray = super::camera::pixel_ray(&camera, [pixel[0] as f32, pixel[1] as f32])?;
+        let stage = &self.doc.stage;
+        let facing = self.view.overlays.slice_facing;
+        let probe = stage.probe_slices((facing, &camera), ray.origin, ray.dir)?;
+        let s = probe.sample;
+        let class = s.class.name();
+        let margin = stage
+            .stability_readout(probe.side)
+            .map(|r| {
+                format!(
+                    "\narm's margin {} mm",
+                    crate::fishing::margin_text(r.margin.margin)
+                )
+            })
+            .unwrap_or_default();
+        Some(format!(
+            "{} arm: {class}, {:.0} mm from the target\nelbow moves {:.1}× the target{margin}",
+            probe.side.name(),
+            s.offset.length() * 1000.0,
+            s.sensitivity,
+        ))
+    }
+
     /// Forgets the timeline's analysis and margins (after any document change).
     pub(super) fn invalidate_timeline(&mut self) {
         self.analysis = None;

@@ -27,6 +27,7 @@ impl EditorState {
                     self.margin_threshold = metres.clamp(0.0, crate::fishing::MARGIN_REACH);
                 }
             }
+            C::SetSliceFacing { facing } => self.view.overlays.slice_facing = facing,
             C::Toggle { what, on } => {
                 let o = &mut self.view.overlays;
                 match what {

@@ -110,6 +110,18 @@ pub enum SampleClass {
     OutOfReach,
 }
 
+impl SampleClass {
+    /// Its name in reports: `stable`, `sensitive`, `flipped`, `out-of-reach`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Stable => "stable",
+            Self::Sensitive => "sensitive",
+            Self::Flipped => "flipped",
+            Self::OutOfReach => "out-of-reach",
+        }
+    }
+}
+
 /// The arm of a job solved at one target after another: a copy of its pose and the CCD
 /// solver's buffers, the arm's locals restored before each solve as the poser restores them.
 struct ArmSolves<'j, 'a> {

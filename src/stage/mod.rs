@@ -20,7 +20,8 @@ pub use overlays::{OverlayOptions, arm_overlays, elbow_limit_arc, sphere_radius}
 pub use props::{NetSource, PropSources, Props, RodGrips, RodSource};
 pub use setup::{PreparedActor, prepare};
 pub use stability_overlay::{
-    SLICE_CELLS, SLICE_HALF_EXTENT, StabilityReadout, class_hex, stability_slices,
+    SLICE_CELLS, SLICE_HALF_EXTENT, SliceFacing, SliceProbe, StabilityReadout, class_hex,
+    stability_slices,
 };
 pub use view::{
     CameraPreset, ViewOptions, camera_for, camera_for_scaled, grip_close_up, knob_close_up,
@@ -265,7 +266,7 @@ impl Stage {
                 }
             }
             if options.overlays.any() {
-                frame.overlays = arm_overlays(self, eval, &options.overlays);
+                frame.overlays = arm_overlays(self, eval, &options.overlays, &camera);
                 if options.overlays.spheres {
                     rod_markers::rod_marker_overlays(self, &mut frame.overlays);
                 }

@@ -30,6 +30,8 @@ pub struct OverlayOptions {
     /// Each arm's stability slice round its target (issue 36; off by default: it solves
     /// the arm at every cell each frame).
     pub stability: bool,
+    /// The plane the stability slice lies in.
+    pub slice_facing: super::SliceFacing,
 }
 
 impl Default for OverlayOptions {
@@ -41,6 +43,7 @@ impl Default for OverlayOptions {
             pole_and_plane: true,
             contacts: true,
             stability: false,
+            slice_facing: super::SliceFacing::BendPlane,
         }
     }
 }
@@ -53,6 +56,7 @@ impl OverlayOptions {
         pole_and_plane: false,
         contacts: false,
         stability: false,
+        slice_facing: super::SliceFacing::BendPlane,
     };
 
     pub fn any(&self) -> bool {
@@ -143,13 +147,19 @@ pub fn sphere_radius(stage: &Stage) -> f64 {
     0.011 * stage.actor.height
 }
 
-/// Overlays for both arms of `stage` as evaluated in `eval`.
-pub fn arm_overlays(stage: &Stage, eval: &PoseEvaluation, options: &OverlayOptions) -> Overlays {
+/// Overlays for both arms of `stage` as evaluated in `eval`, seen through `camera`.
+pub fn arm_overlays(
+    stage: &Stage,
+    eval: &PoseEvaluation,
+    options: &OverlayOptions,
+    camera: &crate::render::Camera,
+) -> Overlays {
     let pose: &Pose = &stage.pose;
     let radius = sphere_radius(stage) as f32;
     let mut out = Overlays::default();
     if options.stability {
-        super::stability_overlay::stability_slices(stage, eval, &mut out);
+        let slice = (options.slice_facing, camera);
+        super::stability_overlay::stability_slices(stage, eval, slice, &mut out);
     }
     if options.bone_lines {
         let skel = &stage.actor.skeleton;

@@ -449,7 +449,7 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         "Stability",
         "Each arm's slice round its target in the bend plane: green stable, amber sensitive \
          (the elbow moves over 3x as far as the target), red beyond the flip boundary, grey out \
-         of reach",
+         of reach; hover a cell for its read-out",
     );
     toggle(
         ui,
@@ -459,4 +459,19 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         "Markers on the held grips",
     );
     toggle(ui, ViewToggle::Grid, ed.view.grid, "Grid", "Ground grid");
+    if o.stability {
+        let mut facing = o.slice_facing;
+        egui::ComboBox::from_id_salt("slice_facing")
+            .selected_text(facing.label())
+            .show_ui(ui, |ui| {
+                for f in crate::stage::SliceFacing::ALL {
+                    ui.selectable_value(&mut facing, f, f.label());
+                }
+            })
+            .response
+            .on_hover_text("The plane the stability slice lies in, through each wrist target");
+        if facing != o.slice_facing {
+            out.push(ViewCommand::SetSliceFacing { facing });
+        }
+    }
 }
