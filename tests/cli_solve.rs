@@ -26,7 +26,9 @@ fn one_state_reports_both_arms_on_their_grips() {
     }
     let hand = &v["bones"]["hand.R"];
     assert_eq!(hand["quaternion"].as_array().unwrap().len(), 4);
-    assert_eq!(hand["worldPosition"].as_array().unwrap().len(), 3);
+    assert_eq!(hand["world_position"].as_array().unwrap().len(), 3);
+    // The camelCase key of earlier versions, kept as an alias for a version.
+    assert_eq!(hand["worldPosition"], hand["world_position"]);
 }
 
 #[test]

@@ -518,3 +518,62 @@ fn twist_rotates_the_bend_plane_about_the_reach_axis() {
     let expected = DQuat::from_axis_angle(u, PI / 2.0) * r0.bend_normal;
     assert!((r1.bend_normal - expected).length() < 1e-12);
 }
+
+/// The job and the solver settings state each parameter's range once (issue 38): the job
+/// refuses what a preset's settings refuse, naming the same range, and takes the ends.
+#[test]
+fn the_job_and_the_settings_share_each_parameters_range() {
+    use anglerpose::fishing::SolverSettings;
+    use anglerpose::ik::two_bone::{BEND_RANGE, SOFTEN_RANGE, TWIST_RANGE, WEIGHT_RANGE};
+    use anglerpose::rig::Side;
+    let (skel, pose) = arm::build(&ArmSpec::default());
+    let t = pose.world_position(HAND);
+    let p = pose.world_position(FORE) + DVec3::Z;
+    let settings_ok = |f: &dyn Fn(&mut SolverSettings)| {
+        let mut s = SolverSettings::default();
+        f(&mut s);
+        s.validate().is_ok()
+    };
+    for (range, what) in [
+        (WEIGHT_RANGE, "weight"),
+        (SOFTEN_RANGE, "soften"),
+        (TWIST_RANGE, "twist"),
+        (BEND_RANGE, "max bend"),
+    ] {
+        for (value, ok) in [
+            (range.lo, true),
+            (range.hi, true),
+            (range.lo - 0.01, false),
+            (range.hi + 0.01, false),
+        ] {
+            let mut j = job(t, p);
+            let set = |s: &mut SolverSettings| match what {
+                "weight" => s.weight = value,
+                "soften" => s.soften = value,
+                "twist" => s.arm_mut(Side::Right).twist = value,
+                _ => {
+                    let limit = &mut s.arm_mut(Side::Right).elbow_limit;
+                    (limit.min_bend, limit.max_bend) = (0.0, value);
+                }
+            };
+            match what {
+                "weight" => j.weight = value,
+                "soften" => j.soften = value,
+                "twist" => j.twist = value,
+                _ => {
+                    j.elbow_limit = Some(ElbowLimit {
+                        min_bend: 0.0,
+                        max_bend: value,
+                        enabled: true,
+                    })
+                }
+            }
+            let job_says = j.validate(&skel, &pose);
+            assert_eq!(job_says.is_ok(), ok, "{what} = {value}: {job_says:?}");
+            assert_eq!(settings_ok(&set), ok, "settings' {what} = {value}");
+            if let Err(e) = job_says {
+                assert!(e.to_string().contains(range.text), "{e}");
+            }
+        }
+    }
+}

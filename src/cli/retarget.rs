@@ -3,7 +3,7 @@
 //! `--no-refine`) re-chooses the rod adjustment and poles for the new body while every grip
 //! keeps its place on the rod.
 
-use anglerpose::fishing::{refine, retarget};
+use anglerpose::fishing::{retarget, retarget_refined};
 use anglerpose::preset::{Preset, io as preset_io};
 use anglerpose::rig::{HumanoidMap, HumanoidOverride, Pose};
 use anglerpose::stage::Stage;
@@ -69,25 +69,24 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     let target_path = character.source.clone();
     let mut stage = Stage::with_overrides(character, props, &overrides)
         .with_context(|| format!("{} cannot take the preset", target_path.display()))?;
-    let (mut calibration, settings, report) = retarget(
+    // Refined over the source preset's session, which the output keeps.
+    let source_rig = (
         &source.actor,
         &source.inputs.calibration,
         &source.inputs.settings,
-        &stage.actor,
     );
-    notes.extend(report.notes.iter().cloned());
-    if !args.no_refine {
-        let threads = anglerpose::fishing::default_threads();
-        let (refined, r) = refine(
+    let (calibration, settings, report) = if args.no_refine {
+        let (mapped, settings, report) =
+            retarget(source_rig.0, source_rig.1, source_rig.2, &stage.actor);
+        (mapped, settings, report)
+    } else {
+        let (refined, settings, report, r) = retarget_refined(
+            source_rig,
             &stage.actor,
-            &settings,
             &source.inputs.state.params,
-            calibration,
-            false,
             args.samples.max(2),
-            threads,
+            anglerpose::fishing::default_threads(),
         )?;
-        calibration = refined;
         outln!(
             "refined over {} samples: reached left {:.1}%, right {:.1}%, {} flip(s)",
             r.samples,
@@ -95,7 +94,9 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
             100.0 * r.reached_fraction.right,
             r.flips
         );
-    }
+        (refined, settings, report)
+    };
+    notes.extend(report.notes.iter().cloned());
     stage.inputs.calibration = calibration;
     stage.inputs.settings = settings;
     stage.inputs.state = source.inputs.state;

@@ -82,6 +82,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
                         key,
                         json!({
                             "quaternion": quat_xyzw(stage.pose.local(b).rotation),
+                            "world_position": stage.pose.world_position(b).to_array(),
+                            // The key before the output became snake_case throughout, kept
+                            // for the tools that read it (to be dropped in 0.3).
                             "worldPosition": stage.pose.world_position(b).to_array(),
                         }),
                     )

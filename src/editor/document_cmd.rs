@@ -5,7 +5,7 @@
 use super::command::DocumentCommand;
 use super::files::FileError;
 use super::state::{EditorError, EditorState, FIT_SAMPLES, SEARCH_SAMPLES};
-use crate::fishing::{PoleKeys, calibrate, refine, retarget, search_poles};
+use crate::fishing::{PoleKeys, calibrate, retarget_refined, search_poles};
 
 impl EditorState {
     /// Applies one document command (see [`DocumentCommand`]).
@@ -131,21 +131,17 @@ impl EditorState {
         let preset = crate::preset::io::load_preset(path).map_err(FileError::from)?;
         let (source, _) = crate::preset::io::load_stage(path, &preset).map_err(FileError::from)?;
         let s = &self.doc.stage;
-        let (mapped, settings, report) = retarget(
-            &source.actor,
-            &source.inputs.calibration,
-            &source.inputs.settings,
+        // Refined over this document's session, which the result is used in.
+        let (calib, settings, report, fit) = retarget_refined(
+            (
+                &source.actor,
+                &source.inputs.calibration,
+                &source.inputs.settings,
+            ),
             &s.actor,
-        );
-        let threads = crate::fishing::default_threads();
-        let (calib, fit) = refine(
-            &s.actor,
-            &settings,
             &s.inputs.state.params,
-            mapped,
-            false,
             FIT_SAMPLES,
-            threads,
+            crate::fishing::default_threads(),
         )?;
         self.edit(|snap| {
             snap.inputs.calibration = calib.clone();

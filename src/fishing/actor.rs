@@ -125,12 +125,7 @@ impl ActorRig {
     ) -> Result<Self, ActorError> {
         base.set_world_from_actor(Transform::IDENTITY);
         base.refresh_all(&skeleton);
-        let mut arms = Vec::with_capacity(2);
-        for side in SIDES {
-            arms.push(Self::build_arm(&skeleton, &base, map, side)?);
-        }
-        let right = arms.pop().expect("two arms");
-        let left = arms.pop().expect("two arms");
+        let arms = PerSide::try_from_fn(|side| Self::build_arm(&skeleton, &base, map, side))?;
         let (lo, hi) = (0..skeleton.len()).fold((f64::MAX, f64::MIN), |(lo, hi), b| {
             let y = base.world_position(b).y;
             (lo.min(y), hi.max(y))
@@ -138,7 +133,7 @@ impl ActorRig {
         Ok(Self {
             skeleton,
             base,
-            arms: PerSide::new(left, right),
+            arms,
             height: (hi - lo).max(1e-6),
             fit,
             gear: Gear::BUNDLED,

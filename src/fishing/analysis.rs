@@ -377,7 +377,7 @@ pub fn search_poles(
     samples: usize,
 ) -> Result<PerSide<PoleProposal>, SessionError> {
     let base = analyse_timeline(actor, calib, settings, params, samples)?;
-    let proposals = SIDES.map(|side| -> Result<PoleProposal, SessionError> {
+    PerSide::try_from_fn(|side| -> Result<PoleProposal, SessionError> {
         let arm = actor.arm(side);
         let shoulder = actor.base.world_position(arm.upper);
         let reach = (arm.default_pole_in_actor - shoulder).length().max(1e-6);
@@ -440,7 +440,5 @@ pub fn search_poles(
             margin_before,
             margin_after,
         })
-    });
-    let [left, right] = proposals;
-    Ok(PerSide::new(left?, right?))
+    })
 }

@@ -50,7 +50,7 @@ pub use hand_contact::{FingerContact, FingerRole, GripStyle, HandContact};
 pub use hand_shape::{ContactFinger, HandShape};
 pub use inputs::PoseInputs;
 pub use poser::{PoseEvaluation, Poser, SessionError};
-pub use retarget::{RetargetReport, retarget};
+pub use retarget::{RetargetReport, Retargeted, retarget, retarget_refined};
 pub use seat::{BodyFit, SeatError, SeatedPose};
 pub use session::{Handedness, Phase, SessionParams, SessionState};
 pub use session_frames::{
@@ -100,6 +100,18 @@ impl<T> PerSide<T> {
             Side::Left => &mut self.left,
             Side::Right => &mut self.right,
         }
+    }
+
+    /// A pair made by `f` for each side, left first; the first error stops it.
+    ///
+    /// # Errors
+    /// The first error `f` returns.
+    pub fn try_from_fn<E>(mut f: impl FnMut(Side) -> Result<T, E>) -> Result<Self, E> {
+        let left = f(Side::Left)?;
+        Ok(Self {
+            left,
+            right: f(Side::Right)?,
+        })
     }
 
     /// Applies `f` to each side's value (left first), keeping the sides.

@@ -5,6 +5,7 @@
 //! [`super::ccd_arm`]) → palm and fingers. Skin matrices follow from the refreshed world
 //! transforms.
 
+use super::PerSide;
 use super::actor::{ActorRig, ArmRig};
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::ccd_arm::{CcdArmWork, solve_ccd_arm};
@@ -13,7 +14,6 @@ use super::hand_contact::{GripContact, HandContact};
 use super::inputs::PoseInputs;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::ArmSolverKind;
-use super::{PerSide, SIDES};
 use crate::ik::hand::{CurlBends, HandError, PalmJob};
 use crate::ik::two_bone::{TwoBoneError, TwoBoneJob};
 use crate::rig::{Pose, Transform};
@@ -156,19 +156,12 @@ impl Poser {
             &actor.fit,
             &actor.gear,
         );
-        let mut reports = Vec::with_capacity(2);
-        for side in SIDES {
+        let arms = PerSide::try_from_fn(|side| {
             let arm = actor.arm(side);
             let grip = *frames.grips.get(side);
-            let report = self.pose_arm(actor, arm, inputs, world_from_actor, &grip, pose)?;
-            reports.push(report);
-        }
-        let right = reports.pop().expect("two arms");
-        let left = reports.pop().expect("two arms");
-        Ok(PoseEvaluation {
-            frames,
-            arms: PerSide::new(left, right),
-        })
+            self.pose_arm(actor, arm, inputs, world_from_actor, &grip, pose)
+        })?;
+        Ok(PoseEvaluation { frames, arms })
     }
 
     fn pose_arm(

@@ -8,7 +8,10 @@
 //! so shoulder frames line up and only origins and scales differ.
 
 use super::actor::ActorRig;
+use super::calibrate::{CalibrationReport, refine};
 use super::calibration::GripCalibration;
+use super::poser::SessionError;
+use super::session::SessionParams;
 use super::settings::SolverSettings;
 use super::{PerSide, SIDES};
 use crate::rig::Side;
@@ -113,4 +116,32 @@ pub fn retarget(
         }
     }
     (out, new_settings, report)
+}
+
+/// A retargeted calibration and its settings, refined on the target.
+pub type Retargeted = (
+    GripCalibration,
+    SolverSettings,
+    RetargetReport,
+    CalibrationReport,
+);
+
+/// [`retarget`] `(source, calib, settings)` onto `target`, then [`refine`] it there over
+/// the session `params` (the session the result will be used in) on `samples` samples and
+/// `threads` threads, keeping each grip's place on the rod: only the rod adjustment and
+/// the poles are chosen. What `anglerpose retarget` and the editor's "apply preset to
+/// character" both do.
+///
+/// # Errors
+/// As [`refine`].
+pub fn retarget_refined(
+    (source, calib, settings): (&ActorRig, &GripCalibration, &SolverSettings),
+    target: &ActorRig,
+    params: &SessionParams,
+    samples: usize,
+    threads: usize,
+) -> Result<Retargeted, SessionError> {
+    let (mapped, settings, report) = retarget(source, calib, settings, target);
+    let (refined, fit) = refine(target, &settings, params, mapped, false, samples, threads)?;
+    Ok((refined, settings, report, fit))
 }

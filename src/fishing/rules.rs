@@ -117,6 +117,16 @@ pub fn number(v: f64, path: &Path, lo: f64, hi: f64, out: &mut Vec<FieldProblem>
     }
 }
 
+/// A finite number within `range` (see [`number`]).
+pub fn in_range(
+    v: f64,
+    path: &Path,
+    range: crate::ik::two_bone::ParamRange,
+    out: &mut Vec<FieldProblem>,
+) {
+    number(v, path, range.lo, range.hi, out);
+}
+
 /// A finite position or offset within ±[`MAX_DISTANCE`] metres on each axis.
 pub fn position(v: DVec3, path: &Path, out: &mut Vec<FieldProblem>) {
     for (i, c) in v.to_array().into_iter().enumerate() {

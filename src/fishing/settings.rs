@@ -258,7 +258,7 @@ impl SolverSettings {
     /// weight in 0..=1, CCD iterations, step angles, blend and link limits. The preset checker
     /// and the poser both use this list.
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
-        use std::f64::consts::PI;
+        use crate::ik::two_bone::{BEND_RANGE, SOFTEN_RANGE, TWIST_RANGE, WEIGHT_RANGE};
         let mut out = Vec::new();
         let root = Path::root(prefix);
         let arms = root.join("arms");
@@ -268,8 +268,8 @@ impl SolverSettings {
             let lim = &arm.elbow_limit;
             let limit = p.join("elbow_limit");
             let min_path = limit.join("min_bend");
-            rules::number(lim.min_bend, &min_path, 0.0, PI, &mut out);
-            rules::number(lim.max_bend, &limit.join("max_bend"), 0.0, PI, &mut out);
+            rules::in_range(lim.min_bend, &min_path, BEND_RANGE, &mut out);
+            rules::in_range(lim.max_bend, &limit.join("max_bend"), BEND_RANGE, &mut out);
             if lim.min_bend.is_finite() && lim.max_bend.is_finite() && lim.min_bend > lim.max_bend {
                 rules::push(
                     &mut out,
@@ -280,11 +280,11 @@ impl SolverSettings {
                     ),
                 );
             }
-            rules::number(arm.twist, &p.join("twist"), -PI, PI, &mut out);
+            rules::in_range(arm.twist, &p.join("twist"), TWIST_RANGE, &mut out);
             arm.ccd.check(&p.join("ccd"), &mut out);
         }
-        rules::number(self.soften, &root.join("soften"), 0.0, 1.0, &mut out);
-        rules::number(self.weight, &root.join("weight"), 0.0, 1.0, &mut out);
+        rules::in_range(self.soften, &root.join("soften"), SOFTEN_RANGE, &mut out);
+        rules::in_range(self.weight, &root.join("weight"), WEIGHT_RANGE, &mut out);
         out
     }
 

@@ -6,7 +6,10 @@
 //! `scene.json: iks[0].links[2].index: 9 is out of range (6 bones)`.
 
 mod reader;
+pub use reader::ROOT_PATH;
+#[cfg(test)]
 pub(crate) use reader::path_at;
+pub(crate) use reader::syntax_path;
 mod result;
 
 pub use result::{CcdRun, ccd_result, result_json, run_ccd};

@@ -38,7 +38,7 @@ impl Reader<'_> {
         SceneError::Invalid {
             file: self.source.to_string(),
             path: if path.is_empty() {
-                "(top level)".into()
+                ROOT_PATH.into()
             } else {
                 path.to_string()
             },
@@ -168,11 +168,26 @@ impl Reader<'_> {
     }
 }
 
+/// How an error names the document itself rather than a value in it.
+pub const ROOT_PATH: &str = "(root)";
+
+/// The JSON path of the value serde_json was reading when `e` stopped it in `text`
+/// ([`ROOT_PATH`] at the top level): the path of the value being read just before the byte
+/// it stopped at (serde_json's line and column are 1-based). Every reader of JSON files
+/// (scenes, presets) names a syntax error's place this way.
+pub(crate) fn syntax_path(text: &str, e: &serde_json::Error) -> String {
+    let path = path_at(text, offset_of(text, e.line(), e.column()));
+    if path.is_empty() {
+        ROOT_PATH.to_string()
+    } else {
+        path
+    }
+}
+
 /// Builds a syntax error, naming the JSON path the parser had reached.
 pub(super) fn syntax_error(source: &str, text: &str, e: &serde_json::Error) -> SceneError {
     let (line, column) = (e.line(), e.column());
-    let offset = offset_of(text, line, column);
-    let path = path_at(text, offset);
+    let path = syntax_path(text, e);
     let full = e.to_string();
     // serde_json appends " at line L column C"; we print those ourselves.
     let message = full
@@ -188,11 +203,7 @@ pub(super) fn syntax_error(source: &str, text: &str, e: &serde_json::Error) -> S
         file: source.to_string(),
         line,
         column,
-        path: if path.is_empty() {
-            "(top level)".into()
-        } else {
-            path
-        },
+        path,
         message,
     }
 }

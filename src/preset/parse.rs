@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-const ROOT: &str = "(root)";
+const ROOT: &str = crate::oracle::ROOT_PATH;
 const KEYS: [&str; 11] = [
     "format",
     "version",
@@ -248,8 +248,7 @@ fn poses(
 
 /// A JSON syntax error with the path of the value being read where it broke.
 fn syntax_problem(text: &str, e: &serde_json::Error) -> Problem {
-    let offset = byte_offset(text, e.line(), e.column());
-    let path = path_at(text, offset);
+    let path = crate::oracle::syntax_path(text, e);
     let msg = e.to_string();
     let message = match e.classify() {
         serde_json::error::Category::Eof => {
@@ -263,42 +262,37 @@ fn syntax_problem(text: &str, e: &serde_json::Error) -> Problem {
     Problem::error(path, message)
 }
 
-/// Byte offset of a 1-based line and column (clamped to the text).
-fn byte_offset(text: &str, line: usize, column: usize) -> usize {
-    let mut offset = 0;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            return (offset + column).min(text.len());
-        }
-        offset += l.len();
-    }
-    text.len()
-}
-
-/// The JSON path of the value being read at byte `offset` (tolerant of truncated and
-/// malformed text; shared with the scene reader), `(root)` at the top level.
-pub(crate) fn path_at(text: &str, offset: usize) -> String {
-    let path = crate::oracle::path_at(text, offset);
-    if path.is_empty() {
-        ROOT.to_string()
-    } else {
-        path
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn path_at_tracks_objects_arrays_and_truncation() {
+        use crate::oracle::path_at;
         let text = r#"{"a": {"b": [1, 2, {"c": "x,y"}], "d": 3"#;
         assert_eq!(path_at(text, text.len()), "a.d");
         let at_two = text.find("2,").unwrap();
         assert_eq!(path_at(text, at_two), "a.b[1]");
         let at_x = text.find("x,y").unwrap() + 2;
         assert_eq!(path_at(text, at_x), "a.b[2].c");
-        assert_eq!(path_at("", 0), ROOT);
+        assert_eq!(path_at("", 0), "");
+    }
+
+    /// A syntax error names the value being read where it broke, the same way for presets
+    /// and scenes: the byte serde_json stopped at is not read into the path (a closing
+    /// bracket there does not leave the array it closes), and the document itself is
+    /// `(root)`.
+    #[test]
+    fn syntax_errors_name_the_value_being_read_where_they_broke() {
+        let path = |text: &str| {
+            let e = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+            crate::oracle::syntax_path(text, &e)
+        };
+        assert_eq!(path(r#"{"a": [1, 2}"#), "a[1]");
+        assert_eq!(path(r#"{"a": {"b": tru}}"#), "a.b");
+        assert_eq!(path("{\n  \"a\": 1,\n  \"b\": [x]\n}"), "b[0]");
+        assert_eq!(path("]"), ROOT);
+        assert_eq!(path(""), ROOT);
     }
 
     #[test]

@@ -228,20 +228,57 @@ fn is_uniform(s: DVec3) -> bool {
     (s.x - s.y).abs() <= tol && (s.x - s.z).abs() <= tol
 }
 
-/// `value` within `[lo, hi]`; NaN and infinities are [`TwoBoneError::NonFinite`], other values
-/// outside are [`TwoBoneError::OutOfRange`] with `range` as the allowed range's text.
+/// A parameter's allowed closed range `lo..=hi`, with the text errors name it by. The
+/// ranges of the arm's parameters are stated here once: the job checks them and the solver
+/// settings' rules (`fishing::SolverSettings::problems`) read them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamRange {
+    /// The smallest allowed value.
+    pub lo: f64,
+    /// The largest allowed value.
+    pub hi: f64,
+    /// The range as errors print it.
+    pub text: &'static str,
+}
+
+/// The weight of the solve: 0 leaves the arm, 1 reaches.
+pub const WEIGHT_RANGE: ParamRange = ParamRange {
+    lo: 0.0,
+    hi: 1.0,
+    text: "[0, 1]",
+};
+/// The soften factor near full reach.
+pub const SOFTEN_RANGE: ParamRange = ParamRange {
+    lo: 0.0,
+    hi: 1.0,
+    text: "[0, 1]",
+};
+/// The elbow limit's bends, radians.
+pub const BEND_RANGE: ParamRange = ParamRange {
+    lo: 0.0,
+    hi: std::f64::consts::PI,
+    text: "[0, π]",
+};
+/// The twist of the bend plane about the root → target line, radians (a turn either way
+/// covers every plane).
+pub const TWIST_RANGE: ParamRange = ParamRange {
+    lo: -std::f64::consts::PI,
+    hi: std::f64::consts::PI,
+    text: "[−π, π]",
+};
+
+/// `value` within `range`; NaN and infinities are [`TwoBoneError::NonFinite`], other values
+/// outside are [`TwoBoneError::OutOfRange`] with the range's text.
 #[inline(always)]
-fn check_range(
-    what: &'static str,
-    value: f64,
-    lo: f64,
-    hi: f64,
-    range: &'static str,
-) -> Result<(), TwoBoneError> {
-    if value >= lo && value <= hi {
+fn check_range(what: &'static str, value: f64, range: ParamRange) -> Result<(), TwoBoneError> {
+    if value >= range.lo && value <= range.hi {
         Ok(())
     } else if value.is_finite() {
-        Err(TwoBoneError::OutOfRange { what, value, range })
+        Err(TwoBoneError::OutOfRange {
+            what,
+            value,
+            range: range.text,
+        })
     } else {
         Err(TwoBoneError::NonFinite { what })
     }
@@ -289,13 +326,12 @@ impl TwoBoneJob {
         if !self.pole_in_world.is_finite() {
             return Err(TwoBoneError::NonFinite { what: "pole" });
         }
-        check_range("weight", self.weight, 0.0, 1.0, "[0, 1]")?;
-        check_range("soften", self.soften, 0.0, 1.0, "[0, 1]")?;
-        check_range("twist", self.twist, -1e6, 1e6, "finite radians")?;
+        check_range("weight", self.weight, WEIGHT_RANGE)?;
+        check_range("soften", self.soften, SOFTEN_RANGE)?;
+        check_range("twist", self.twist, TWIST_RANGE)?;
         if let Some(limit) = self.elbow_limit {
-            let pi = std::f64::consts::PI;
-            check_range("min bend", limit.min_bend, 0.0, pi, "[0, π]")?;
-            check_range("max bend", limit.max_bend, 0.0, pi, "[0, π]")?;
+            check_range("min bend", limit.min_bend, BEND_RANGE)?;
+            check_range("max bend", limit.max_bend, BEND_RANGE)?;
             if limit.min_bend > limit.max_bend {
                 return Err(TwoBoneError::OutOfRange {
                     what: "min bend",
