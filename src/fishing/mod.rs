@@ -23,6 +23,7 @@ mod poser;
 mod prop_geometry;
 pub mod reel_shape;
 mod retarget;
+mod rod_blank;
 pub mod rod_model;
 pub mod rules;
 pub mod seat;

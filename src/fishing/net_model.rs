@@ -63,40 +63,11 @@ pub fn detect_net(points: &[DVec3], real_length: Option<f64>) -> Result<NetModel
         return Err(RodModelError::NotElongated { ratio: elongation });
     }
     // Which end is the hoop: the sections there spread furthest from the axis.
-    let spread = |axis: DVec3, centre: DVec3| {
-        let bins = sections(points, centre, axis);
-        let far: Vec<f64> = bins
-            .iter()
-            .map(|b| b.iter().copied().fold(0.0, f64::max))
-            .collect();
-        let n = far.len();
-        let (a, b) = (
-            far[..n / 3].iter().sum::<f64>(),
-            far[n - n / 3..].iter().sum(),
-        );
-        (a, b)
-    };
-    let (a, b) = spread(axis, mean);
+    let (a, b) = end_spreads(points, axis, mean);
     if a > b {
         axis = -axis;
     }
-    // Refine through the handle: the centres of the cross-sections of its first half.
-    let (lo, hi) = extent(points, mean, axis);
-    let length_units = hi - lo;
-    let handle_end = mean + axis * lo;
-    let along = |p: DVec3| (p - handle_end).dot(axis);
-    let handle: Vec<DVec3> = points
-        .iter()
-        .copied()
-        .filter(|p| along(*p) <= 0.5 * length_units)
-        .collect();
-    let (centre, axis) = if handle.len() >= 8 {
-        let (m, c) = covariance(&handle);
-        let (h, _) = principal_axis(c);
-        (m, if h.dot(axis) < 0.0 { -h } else { h })
-    } else {
-        (mean, axis)
-    };
+    let (centre, axis) = axis_through_handle(points, mean, axis);
     let axis = snap(axis, 0.5);
     let (lo, hi) = extent(points, centre, axis);
     let length_units = hi - lo;
@@ -148,15 +119,7 @@ pub fn detect_net(points: &[DVec3], real_length: Option<f64>) -> Result<NetModel
         DAffine3::from_mat3_translation(DMat3::from_cols(x, axis, z) * k, handle_end);
     let length = length_units * metres_per_unit;
     let grip = super::gear::NET_GRIP.min(length / 15.0);
-    // The handle radius around the grip: the first tenth's sections.
-    let rings = wrap_rings(points, centre, axis);
-    let grip_radius = median(
-        rings[..rings.len() / 10]
-            .iter()
-            .flatten()
-            .map(|r| r.1)
-            .collect(),
-    ) * metres_per_unit;
+    let grip_radius = grip_section_radius(points, centre, axis) * metres_per_unit;
     Ok(NetModel {
         file_from_net,
         metres_per_unit,
@@ -172,4 +135,56 @@ pub fn detect_net(points: &[DVec3], real_length: Option<f64>) -> Result<NetModel
         hoop_width,
         notes,
     })
+}
+
+/// How far the sections of each end spread from `axis` through `centre`: the sums of the
+/// sections' furthest reach over the first and the last third (file units).
+fn end_spreads(points: &[DVec3], axis: DVec3, centre: DVec3) -> (f64, f64) {
+    let bins = sections(points, centre, axis);
+    let far: Vec<f64> = bins
+        .iter()
+        .map(|b| b.iter().copied().fold(0.0, f64::max))
+        .collect();
+    let n = far.len();
+    let (a, b) = (
+        far[..n / 3].iter().sum::<f64>(),
+        far[n - n / 3..].iter().sum(),
+    );
+    (a, b)
+}
+
+/// The handle's centre and axis: `axis` (handle end → hoop, through `mean`) refined to the
+/// principal axis of the points of the handle half, pointing the same way; `(mean, axis)`
+/// when the handle half has fewer than 8 points.
+fn axis_through_handle(points: &[DVec3], mean: DVec3, axis: DVec3) -> (DVec3, DVec3) {
+    // Refine through the handle: the centres of the cross-sections of its first half.
+    let (lo, hi) = extent(points, mean, axis);
+    let length_units = hi - lo;
+    let handle_end = mean + axis * lo;
+    let along = |p: DVec3| (p - handle_end).dot(axis);
+    let handle: Vec<DVec3> = points
+        .iter()
+        .copied()
+        .filter(|p| along(*p) <= 0.5 * length_units)
+        .collect();
+    if handle.len() >= 8 {
+        let (m, c) = covariance(&handle);
+        let (h, _) = principal_axis(c);
+        (m, if h.dot(axis) < 0.0 { -h } else { h })
+    } else {
+        (mean, axis)
+    }
+}
+
+/// The handle radius around the grip (file units): the median wrap radius of the first
+/// tenth's sections along `axis` through `centre`.
+fn grip_section_radius(points: &[DVec3], centre: DVec3, axis: DVec3) -> f64 {
+    let rings = wrap_rings(points, centre, axis);
+    median(
+        rings[..rings.len() / 10]
+            .iter()
+            .flatten()
+            .map(|r| r.1)
+            .collect(),
+    )
 }

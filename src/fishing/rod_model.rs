@@ -23,10 +23,10 @@
 use super::gear::{ReelCrank, RodGear};
 pub use super::prop_geometry::RodModelError;
 use super::prop_geometry::{
-    BINS, check_length, covariance, extent, geometric_median, median, principal_axis, snap, units,
-    wrap_rings,
+    BINS, check_length, covariance, extent, median, principal_axis, snap, units, wrap_rings,
 };
-use super::reel_shape::{AxisOffset, ReelCircle, find_trigger, fit_reel_circle};
+use super::reel_shape::ReelCircle;
+use super::rod_blank::Blank;
 use glam::{DAffine3, DMat3, DVec3};
 
 /// A plausible rod length in metres; outside it the file is in other units.
@@ -204,6 +204,114 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
     if points.iter().any(|p| !p.is_finite()) {
         return Err(RodModelError::NonFinite);
     }
+    let (centre, axis) = blank_axis(points)?;
+    let (lo, hi) = extent(points, centre, axis);
+    // The handle or blank radius per section: the outermost surface that wraps around the
+    // axis (a reel, a guide or a trigger beside it does not).
+    let radius: Vec<Option<f64>> = wrap_rings(points, centre, axis)
+        .into_iter()
+        .map(|r| r.map(|r| r.1))
+        .collect();
+    let end_radius = |range: std::ops::Range<usize>| {
+        median(range.filter_map(|i| radius[i]).collect::<Vec<f64>>())
+    };
+    let tenth = BINS / 10;
+    let (r_lo, r_hi) = (end_radius(0..tenth), end_radius(BINS - tenth..BINS));
+    let mut notes = Vec::new();
+    // Butt at `lo` when that end is thicker; flip the axis otherwise.
+    let butt_at_lo = (r_lo >= r_hi) != hints.flip_ends;
+    let (butt_t, dir, butt_r, tip_r) = if butt_at_lo {
+        (lo, axis, r_lo, r_hi)
+    } else {
+        (hi, -axis, r_hi, r_lo)
+    };
+    if hints.flip_ends {
+        notes.push("butt and tip swapped by the artist".to_string());
+    } else if (r_lo - r_hi).abs() < 0.1 * r_lo.max(r_hi) {
+        notes.push("both ends are about as thick: the butt is a guess".to_string());
+    }
+    let total_units = hi - lo;
+    check_length(total_units)?;
+    let length_units = total_units;
+    let metres_per_unit = units(
+        length_units,
+        real_length,
+        METRES,
+        DEFAULT_ROD_LENGTH,
+        &mut notes,
+    );
+    let blank = Blank {
+        butt: centre + axis * butt_t,
+        dir,
+        radius,
+        butt_at_lo,
+        total_units,
+        butt_r,
+    };
+    // The reel: what sticks out furthest from the blank in the butt half.
+    let half = length_units / 2.0;
+    let far = points
+        .iter()
+        .filter(|p| blank.along(**p) <= half)
+        .map(|p| blank.off(*p).length())
+        .fold(0.0, f64::max);
+    let reel = reel_cluster(points, |p| blank.along(p), |p| blank.off(p), half, far);
+    let reel_found = far > 3.0 * butt_r.max(1e-12) && !reel.is_empty();
+    let placement = reel_found.then(|| blank.reel_placement(points, &reel, far));
+    let (seat_t, reel_dir) = match &placement {
+        Some(placed) => (placed.seat, placed.side),
+        None => {
+            notes.push("nothing sticks out of the blank: no reel found".to_string());
+            (length_units / 6.0, dir.any_orthonormal_vector())
+        }
+    };
+    // Files are modelled along their axes: within half a degree of one, take it exactly. (The
+    // reel side is not snapped: a reel is not symmetric, and a snap would differ by frame.)
+    let dir = snap(dir, 0.5);
+    let reel_dir = reel_dir - dir * reel_dir.dot(dir);
+    // Canonical basis in file space: y along the blank, z away from the reel.
+    let y = dir;
+    let z = -(reel_dir - y * reel_dir.dot(y)).normalize();
+    let x = y.cross(z);
+    let k = 1.0 / metres_per_unit;
+    let file_from_rod = DAffine3::from_mat3_translation(DMat3::from_cols(x, y, z) * k, blank.butt);
+    let (reel_depth, reel_width) = if reel_found {
+        reel_size(&reel, |p| blank.off(p), x, -z)
+    } else {
+        (0.0, 0.0)
+    };
+    let (reel_circle, trigger) = match &placement {
+        Some(placed) => blank.reel_circle_and_trigger(points, placed, x, -z, metres_per_unit),
+        None => (None, None),
+    };
+    let radius_profile = blank.radius_profile(metres_per_unit);
+    let model = RodModel {
+        file_from_rod,
+        length: length_units * metres_per_unit,
+        metres_per_unit,
+        rear_grip: 0.2 * seat_t * metres_per_unit,
+        reel_seat: seat_t * metres_per_unit,
+        reel_found,
+        butt_radius: butt_r * metres_per_unit,
+        tip_radius: tip_r * metres_per_unit,
+        radius_profile,
+        reel_depth: reel_depth * metres_per_unit,
+        reel_width: reel_width * metres_per_unit,
+        reel_above: reel_found && reel_depth < 1.2 * reel_width,
+        reel_circle,
+        trigger,
+        notes,
+    };
+    model.shifted(hints.butt_offset)
+}
+
+/// The blank's centre and axis in file units: the principal axis of all of `points`, refined
+/// through the points near it and then through the centres of the cross-sections' rings.
+///
+/// # Errors
+/// [`RodModelError::NotElongated`] when the spread along the main axis is under 6× the
+/// spread across it.
+fn blank_axis(points: &[DVec3]) -> Result<(DVec3, DVec3), RodModelError> {
     let (mean, cov) = covariance(points);
     let (mut axis, ratio) = principal_axis(cov);
     let elongation = ratio.sqrt();
@@ -247,200 +355,7 @@ pub fn detect_rod_with(points: &[DVec3], hints: &RodHints) -> Result<RodModel, R
         axis = snap(if a.dot(axis) < 0.0 { -a } else { a }, 0.5);
         centre = m;
     }
-    let (lo, hi) = extent(points, centre, axis);
-    // The handle or blank radius per section: the outermost surface that wraps around the
-    // axis (a reel, a guide or a trigger beside it does not).
-    let radius: Vec<Option<f64>> = wrap_rings(points, centre, axis)
-        .into_iter()
-        .map(|r| r.map(|r| r.1))
-        .collect();
-    let end_radius = |range: std::ops::Range<usize>| {
-        median(range.filter_map(|i| radius[i]).collect::<Vec<f64>>())
-    };
-    let tenth = BINS / 10;
-    let (r_lo, r_hi) = (end_radius(0..tenth), end_radius(BINS - tenth..BINS));
-    let mut notes = Vec::new();
-    // Butt at `lo` when that end is thicker; flip the axis otherwise.
-    let butt_at_lo = (r_lo >= r_hi) != hints.flip_ends;
-    let (butt_t, dir, butt_r, tip_r) = if butt_at_lo {
-        (lo, axis, r_lo, r_hi)
-    } else {
-        (hi, -axis, r_hi, r_lo)
-    };
-    if hints.flip_ends {
-        notes.push("butt and tip swapped by the artist".to_string());
-    } else if (r_lo - r_hi).abs() < 0.1 * r_lo.max(r_hi) {
-        notes.push("both ends are about as thick: the butt is a guess".to_string());
-    }
-    let total_units = hi - lo;
-    check_length(total_units)?;
-    let length_units = total_units;
-    let metres_per_unit = units(
-        length_units,
-        real_length,
-        METRES,
-        DEFAULT_ROD_LENGTH,
-        &mut notes,
-    );
-    let butt = centre + axis * butt_t;
-    // The reel: what sticks out furthest from the blank in the butt half.
-    let along = |p: DVec3| (p - butt).dot(dir);
-    let off = |p: DVec3| {
-        let d = p - butt;
-        d - dir * d.dot(dir)
-    };
-    let half = length_units / 2.0;
-    let far = points
-        .iter()
-        .filter(|p| along(**p) <= half)
-        .map(|p| off(*p).length())
-        .fold(0.0, f64::max);
-    let reel = reel_cluster(points, along, off, half, far);
-    let reel_found = far > 3.0 * butt_r.max(1e-12) && !reel.is_empty();
-    let mut span = (0.0, 0.0);
-    let (seat_t, reel_dir) = if reel_found {
-        // The seat: the middle of the reel's span along the blank (its mean would lean toward
-        // a crank that sticks out sideways).
-        let (a, b) = reel
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
-                (a.min(along(*p)), b.max(along(*p)))
-            });
-        span = (a, b);
-        // The geometric median of the offsets: the reel body's direction, not leaning toward
-        // a crank on one side (and the same in any frame, unlike a per-axis median).
-        // The side the reel hangs on: the geometric median of all of the reel within its span
-        // (so a crank on one side pulls it only a little, and it is the same in any frame).
-        let offsets: Vec<DVec3> = points
-            .iter()
-            .filter(|p| (a..=b).contains(&along(**p)) && off(**p).length() > 1.6 * butt_r)
-            .map(|p| off(*p))
-            .collect();
-        // Guides stand on the reel's side (below a spinning reel, on top with a baitcaster)
-        // and are symmetric about it: where the rod has them, they give the side exactly.
-        let guides: Vec<DVec3> = points
-            .iter()
-            .filter(|p| {
-                let t = along(**p);
-                t > half && t < 0.97 * length_units && {
-                    let i = ((t / total_units * BINS as f64) as usize).min(BINS - 1);
-                    let i = if butt_at_lo { i } else { BINS - 1 - i };
-                    radius[i].is_some_and(|r| off(**p).length() > 2.5 * r)
-                }
-            })
-            .map(|p| off(*p))
-            .collect();
-        let d = if guides.len() >= 24 {
-            geometric_median(&guides)
-        } else {
-            geometric_median(&offsets)
-        };
-        // The hand holds the reel's stem or foot: the reel's points near the blank, on the
-        // reel's side (a trigger opposite it is not the foot). Their median along it is the
-        // seat; the middle of the span when there are too few.
-        let foot = reel_points_near(points, &along, &off, (a, b), butt_r, far, d);
-        let seat = if foot.len() >= 8 {
-            median(foot)
-        } else {
-            (a + b) / 2.0
-        };
-        (
-            seat,
-            d.try_normalize().unwrap_or(dir.any_orthonormal_vector()),
-        )
-    } else {
-        notes.push("nothing sticks out of the blank: no reel found".to_string());
-        (length_units / 6.0, dir.any_orthonormal_vector())
-    };
-    // Files are modelled along their axes: within half a degree of one, take it exactly. (The
-    // reel side is not snapped: a reel is not symmetric, and a snap would differ by frame.)
-    let dir = snap(dir, 0.5);
-    let reel_dir = reel_dir - dir * reel_dir.dot(dir);
-    // Canonical basis in file space: y along the blank, z away from the reel.
-    let y = dir;
-    let z = -(reel_dir - y * reel_dir.dot(y)).normalize();
-    let x = y.cross(z);
-    let k = 1.0 / metres_per_unit;
-    let file_from_rod = DAffine3::from_mat3_translation(DMat3::from_cols(x, y, z) * k, butt);
-    let (reel_depth, reel_width) = if reel_found {
-        reel_size(&reel, off, x, -z)
-    } else {
-        (0.0, 0.0)
-    };
-    let bin_width = total_units / BINS as f64;
-    // The handle radius `t` units from the butt: the median of the three nearest measured
-    // sections (as `radius_at` reads the profile; a reel's own section may have none).
-    let section = |t: f64| {
-        let mut near: Vec<(f64, f64)> = radius
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| {
-                let from_lo = (i as f64 + 0.5) * total_units / BINS as f64;
-                let at = if butt_at_lo {
-                    from_lo
-                } else {
-                    total_units - from_lo
-                };
-                r.map(|r| ((at - t).abs(), r))
-            })
-            .collect();
-        near.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let three: Vec<f64> = near.iter().take(3).map(|n| n.1).collect();
-        (!three.is_empty()).then(|| median(three))
-    };
-    let (reel_circle, trigger) = if reel_found {
-        let at = |p: &DVec3| AxisOffset {
-            along: along(*p),
-            toward: off(*p).dot(-z),
-            across: off(*p).dot(x),
-        };
-        let offsets: Vec<AxisOffset> = points.iter().map(at).collect();
-        let in_span: Vec<AxisOffset> = offsets
-            .iter()
-            .copied()
-            .filter(|p| (span.0..=span.1).contains(&p.along))
-            .collect();
-        let seat_r = section(seat_t).unwrap_or(butt_r);
-        (
-            fit_reel_circle(&in_span, seat_r).map(|c| c.scaled(metres_per_unit, 0.0)),
-            find_trigger(&offsets, seat_t, 0.5 * (span.1 - span.0).max(far), section)
-                .map(|t| t * metres_per_unit),
-        )
-    } else {
-        (None, None)
-    };
-    let mut radius_profile: Vec<(f64, f64)> = radius
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| {
-            let from_lo = (i as f64 + 0.5) * bin_width;
-            let along = if butt_at_lo {
-                from_lo
-            } else {
-                total_units - from_lo
-            };
-            r.map(|r| (along * metres_per_unit, r * metres_per_unit))
-        })
-        .collect();
-    radius_profile.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let model = RodModel {
-        file_from_rod,
-        length: length_units * metres_per_unit,
-        metres_per_unit,
-        rear_grip: 0.2 * seat_t * metres_per_unit,
-        reel_seat: seat_t * metres_per_unit,
-        reel_found,
-        butt_radius: butt_r * metres_per_unit,
-        tip_radius: tip_r * metres_per_unit,
-        radius_profile,
-        reel_depth: reel_depth * metres_per_unit,
-        reel_width: reel_width * metres_per_unit,
-        reel_above: reel_found && reel_depth < 1.2 * reel_width,
-        reel_circle,
-        trigger,
-        notes,
-    };
-    model.shifted(hints.butt_offset)
+    Ok((centre, axis))
 }
 
 /// The points of the reel: those in the butt half that reach at least half as far from the
@@ -475,29 +390,6 @@ fn reel_cluster(
         hi += 1;
     }
     candidates[lo..=hi].iter().map(|c| c.1).collect()
-}
-
-/// How far along the blank the points of the reel's stem or foot are: within the reel's span
-/// `(a, b)`, further from the axis than the blank (1.6× `blank_r`) but within a third of the
-/// reel's reach `far`, on the reel's `side`.
-fn reel_points_near(
-    points: &[DVec3],
-    along: &impl Fn(DVec3) -> f64,
-    off: &impl Fn(DVec3) -> DVec3,
-    (a, b): (f64, f64),
-    blank_r: f64,
-    far: f64,
-    side: DVec3,
-) -> Vec<f64> {
-    points
-        .iter()
-        .filter(|p| {
-            let o = off(**p);
-            let d = o.length();
-            (a..=b).contains(&along(**p)) && d > 1.6 * blank_r && d < far / 3.0 && o.dot(side) > 0.0
-        })
-        .map(|p| along(*p))
-        .collect()
 }
 
 /// The reel's depth (furthest reach along `toward`, the side it is on) and width across

@@ -45,54 +45,7 @@ pub fn apply_bind_pose(
         if !has_ibm.get(si).copied().unwrap_or(false) {
             continue;
         }
-        // The root-most joint: the first with no joint among its ancestors. Computed in one
-        // parents-first pass (O(nodes + joints)), not by walking up from every joint, which is
-        // quadratic on deep hierarchies and long joint lists.
-        let mut is_joint = vec![false; n];
-        for &j in &skin.joints {
-            is_joint[j] = true;
-        }
-        let mut joint_above = vec![false; n];
-        for &b in scene.order() {
-            if let Some(p) = scene.parent(b) {
-                joint_above[b] = is_joint[p] || joint_above[p];
-            }
-        }
-        let root = skin
-            .joints
-            .iter()
-            .position(|&j| !joint_above[j])
-            .unwrap_or(0);
-        let root_joint = skin.joints[root];
-        let from_root = DMat4::from(scene_world[root_joint]) * skin.inverse_bind[root];
-        // Where the mesh can have been bound: at its node, or at the root joint's parent.
-        let candidates: Vec<DMat4> = [
-            mesh_node.get(si).copied().flatten(),
-            scene.parent(root_joint),
-        ]
-        .into_iter()
-        .map(|b| b.map_or(DMat4::IDENTITY, |b| DMat4::from(scene_world[b])))
-        .collect();
-        // A scene that is the bind pose keeps its root joint; a posed scene cannot be trusted
-        // for the root joint either.
-        let posed_scene = skin.joints.iter().enumerate().any(|(k, &j)| {
-            !(from_root * skin.inverse_bind[k].inverse())
-                .abs_diff_eq(DMat4::from(scene_world[j]), SAME_POSE_TOLERANCE)
-        });
-        let mesh = if !posed_scene
-            || candidates
-                .iter()
-                .any(|c| c.abs_diff_eq(from_root, SAME_POSE_TOLERANCE))
-        {
-            from_root
-        } else {
-            warnings.push(format!(
-                "skins[{si}]: the scene is posed, the root joint {:?} too; the skin is placed \
-                 at its mesh node",
-                scene.bone(root_joint).name
-            ));
-            candidates[0]
-        };
+        let mesh = bind_world_from_mesh(scene, skin, si, &scene_world, mesh_node, warnings);
         skin.bind_world_from_mesh = mesh;
         for (k, &j) in skin.joints.iter().enumerate() {
             let w = mesh * skin.inverse_bind[k].inverse();
@@ -148,6 +101,68 @@ pub fn apply_bind_pose(
     // Same structure and validated transforms: construction cannot fail, but fall back to the
     // scene skeleton rather than panic if it ever does.
     Skeleton::new(bones).unwrap_or_else(|_| scene.clone())
+}
+
+/// Where skin `si`'s mesh sits in the bind pose (`world_from_mesh_bind`): at the root-most
+/// joint's scene placement, unless the scene is posed there too (then at a candidate node,
+/// with a warning).
+fn bind_world_from_mesh(
+    scene: &Skeleton,
+    skin: &Skin,
+    si: usize,
+    scene_world: &[DAffine3],
+    mesh_node: &[Option<usize>],
+    warnings: &mut Vec<String>,
+) -> DMat4 {
+    let n = scene.len();
+    // The root-most joint: the first with no joint among its ancestors. Computed in one
+    // parents-first pass (O(nodes + joints)), not by walking up from every joint, which is
+    // quadratic on deep hierarchies and long joint lists.
+    let mut is_joint = vec![false; n];
+    for &j in &skin.joints {
+        is_joint[j] = true;
+    }
+    let mut joint_above = vec![false; n];
+    for &b in scene.order() {
+        if let Some(p) = scene.parent(b) {
+            joint_above[b] = is_joint[p] || joint_above[p];
+        }
+    }
+    let root = skin
+        .joints
+        .iter()
+        .position(|&j| !joint_above[j])
+        .unwrap_or(0);
+    let root_joint = skin.joints[root];
+    let from_root = DMat4::from(scene_world[root_joint]) * skin.inverse_bind[root];
+    // Where the mesh can have been bound: at its node, or at the root joint's parent.
+    let candidates: Vec<DMat4> = [
+        mesh_node.get(si).copied().flatten(),
+        scene.parent(root_joint),
+    ]
+    .into_iter()
+    .map(|b| b.map_or(DMat4::IDENTITY, |b| DMat4::from(scene_world[b])))
+    .collect();
+    // A scene that is the bind pose keeps its root joint; a posed scene cannot be trusted
+    // for the root joint either.
+    let posed_scene = skin.joints.iter().enumerate().any(|(k, &j)| {
+        !(from_root * skin.inverse_bind[k].inverse())
+            .abs_diff_eq(DMat4::from(scene_world[j]), SAME_POSE_TOLERANCE)
+    });
+    if !posed_scene
+        || candidates
+            .iter()
+            .any(|c| c.abs_diff_eq(from_root, SAME_POSE_TOLERANCE))
+    {
+        from_root
+    } else {
+        warnings.push(format!(
+            "skins[{si}]: the scene is posed, the root joint {:?} too; the skin is placed \
+             at its mesh node",
+            scene.bone(root_joint).name
+        ));
+        candidates[0]
+    }
 }
 
 /// The node transforms as authored, for [`super::Character::scene_pose`].

@@ -100,31 +100,7 @@ pub fn read_primitive(
         }
     };
 
-    // Indices, then triangle lists from strips/fans.
-    let raw_indices: Vec<u32> = match prim.indices() {
-        Some(acc) => {
-            let d = read(ctx, &acc, &format!("{label}.indices"), &[1])?;
-            let mut out = Vec::with_capacity(d.count);
-            for (k, &v) in d.values.iter().enumerate() {
-                if v < 0.0 || v as usize >= n {
-                    return Err(fail(format!(
-                        "index {k} is {v}, but there are only {n} vertices"
-                    )));
-                }
-                out.push(v as u32);
-            }
-            out
-        }
-        None => (0..n as u32).collect(),
-    };
-    let mut indices = triangulate(mode, &raw_indices);
-    if !indices.len().is_multiple_of(3) {
-        warnings.push(format!(
-            "{label}: {} indices is not a multiple of 3; the last partial triangle is dropped",
-            indices.len()
-        ));
-        indices.truncate(indices.len() / 3 * 3);
-    }
+    let indices = read_indices(ctx, prim, mode, n, &label, &fail, warnings)?;
 
     let normals = match attr(Semantic::Normals, "NORMAL", &[3])? {
         Some(d) => d
@@ -152,12 +128,6 @@ pub fn read_primitive(
 
     let (joints, weights) = read_skin_attributes(ctx, prim, n, &label, &attr, &fail, warnings)?;
 
-    let material = prim.material();
-    let pbr = material.pbr_metallic_roughness();
-    let base_color_texture = pbr
-        .base_color_texture()
-        .map(|info| info.texture().source().index())
-        .filter(|&i| i < ctx.image_count);
     Ok(Some(Primitive {
         positions,
         normals,
@@ -166,13 +136,63 @@ pub fn read_primitive(
         joints,
         weights,
         indices,
-        material: Material {
-            name: material.name().map(str::to_string),
-            base_color_factor: pbr.base_color_factor(),
-            base_color_texture,
-            double_sided: material.double_sided(),
-        },
+        material: read_material(ctx, prim),
     }))
+}
+
+/// The primitive's triangle-list indices: its index accessor (range-checked) or `0..n`,
+/// strips and fans triangulated, a trailing partial triangle dropped (with a warning).
+fn read_indices(
+    ctx: &PrimitiveContext,
+    prim: &gltf::Primitive,
+    mode: Mode,
+    n: usize,
+    label: &str,
+    fail: &dyn Fn(String) -> LoadError,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<u32>, LoadError> {
+    // Indices, then triangle lists from strips/fans.
+    let raw_indices: Vec<u32> = match prim.indices() {
+        Some(acc) => {
+            let d = read(ctx, &acc, &format!("{label}.indices"), &[1])?;
+            let mut out = Vec::with_capacity(d.count);
+            for (k, &v) in d.values.iter().enumerate() {
+                if v < 0.0 || v as usize >= n {
+                    return Err(fail(format!(
+                        "index {k} is {v}, but there are only {n} vertices"
+                    )));
+                }
+                out.push(v as u32);
+            }
+            out
+        }
+        None => (0..n as u32).collect(),
+    };
+    let mut indices = triangulate(mode, &raw_indices);
+    if !indices.len().is_multiple_of(3) {
+        warnings.push(format!(
+            "{label}: {} indices is not a multiple of 3; the last partial triangle is dropped",
+            indices.len()
+        ));
+        indices.truncate(indices.len() / 3 * 3);
+    }
+    Ok(indices)
+}
+
+/// The primitive's material; a base-colour texture naming no image is dropped.
+fn read_material(ctx: &PrimitiveContext, prim: &gltf::Primitive) -> Material {
+    let material = prim.material();
+    let pbr = material.pbr_metallic_roughness();
+    let base_color_texture = pbr
+        .base_color_texture()
+        .map(|info| info.texture().source().index())
+        .filter(|&i| i < ctx.image_count);
+    Material {
+        name: material.name().map(str::to_string),
+        base_color_factor: pbr.base_color_factor(),
+        base_color_texture,
+        double_sided: material.double_sided(),
+    }
 }
 
 type AttrFn<'f> = dyn Fn(Semantic, &str, &[usize]) -> Result<Option<Decoded>, LoadError> + 'f;

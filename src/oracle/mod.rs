@@ -18,7 +18,7 @@ use crate::ik::ccd::{CcdChain, CcdError, CcdLink, CcdSolver};
 use crate::rig::{Bone, Pose, Skeleton, SkeletonError, Transform};
 use glam::{DQuat, DVec3};
 use reader::{Reader, join};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use thiserror::Error;
 
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -100,56 +100,10 @@ pub fn parse_scene(text: &str, source: &str) -> Result<Scene, SceneError> {
     let count = bones_v.len();
     let mut bones = Vec::with_capacity(count);
     for (i, b) in bones_v.iter().enumerate() {
-        let path = format!("bones[{i}]");
-        let o = r.object(b, &path)?;
-        let name = match Reader::optional(o, "name") {
-            Some(v) => r.string(v, &join(&path, "name"))?.to_string(),
-            None => format!("bone{i}"),
-        };
-        let parent = match Reader::optional(o, "parent") {
-            None => None,
-            Some(v) => {
-                let p = join(&path, "parent");
-                if v.as_f64() == Some(-1.0) {
-                    None
-                } else {
-                    let idx = r.index(v, &p, count)?;
-                    if idx == i {
-                        return Err(r.err(&p, format!("bone {i} cannot be its own parent")));
-                    }
-                    Some(idx)
-                }
-            }
-        };
-        let mut rest = Transform::IDENTITY;
-        if let Some(v) = Reader::optional(o, "position") {
-            rest.translation = r.vec3(v, &join(&path, "position"))?;
-        }
-        if let Some(v) = Reader::optional(o, "quaternion") {
-            rest.rotation = r.quat(v, &join(&path, "quaternion"))?;
-        }
-        if let Some(v) = Reader::optional(o, "scale") {
-            rest.scale = r.vec3(v, &join(&path, "scale"))?;
-        }
-        bones.push(Bone { name, parent, rest });
+        bones.push(parse_bone(&r, b, i, count)?);
     }
 
-    let mut mesh = Transform::IDENTITY;
-    if let Some(m) = Reader::optional(top, "mesh") {
-        let o = r.object(m, "mesh")?;
-        if let Some(v) = Reader::optional(o, "position") {
-            mesh.translation = r.vec3(v, "mesh.position")?;
-        }
-        if let Some(v) = Reader::optional(o, "quaternion") {
-            mesh.rotation = r.quat(v, "mesh.quaternion")?;
-        }
-        if let Some(v) = Reader::optional(o, "scale") {
-            mesh.scale = r.vec3(v, "mesh.scale")?;
-            if mesh.scale.min_element() <= 0.0 {
-                return Err(r.err("mesh.scale", "scale must be positive"));
-            }
-        }
-    }
+    let mesh = parse_mesh(&r, top)?;
 
     let chains = match Reader::optional(top, "iks") {
         None => Vec::new(),
@@ -203,6 +157,63 @@ pub fn parse_scene(text: &str, source: &str) -> Result<Scene, SceneError> {
         global_blend_factor,
         two_bone,
     })
+}
+
+/// `bones[i]`: name (default `bone{i}`), parent (`-1` or absent for none) and rest transform.
+fn parse_bone(r: &Reader, b: &Value, i: usize, count: usize) -> Result<Bone, SceneError> {
+    let path = format!("bones[{i}]");
+    let o = r.object(b, &path)?;
+    let name = match Reader::optional(o, "name") {
+        Some(v) => r.string(v, &join(&path, "name"))?.to_string(),
+        None => format!("bone{i}"),
+    };
+    let parent = match Reader::optional(o, "parent") {
+        None => None,
+        Some(v) => {
+            let p = join(&path, "parent");
+            if v.as_f64() == Some(-1.0) {
+                None
+            } else {
+                let idx = r.index(v, &p, count)?;
+                if idx == i {
+                    return Err(r.err(&p, format!("bone {i} cannot be its own parent")));
+                }
+                Some(idx)
+            }
+        }
+    };
+    let mut rest = Transform::IDENTITY;
+    if let Some(v) = Reader::optional(o, "position") {
+        rest.translation = r.vec3(v, &join(&path, "position"))?;
+    }
+    if let Some(v) = Reader::optional(o, "quaternion") {
+        rest.rotation = r.quat(v, &join(&path, "quaternion"))?;
+    }
+    if let Some(v) = Reader::optional(o, "scale") {
+        rest.scale = r.vec3(v, &join(&path, "scale"))?;
+    }
+    Ok(Bone { name, parent, rest })
+}
+
+/// The optional `mesh` block: the SkinnedMesh transform (identity when absent).
+fn parse_mesh(r: &Reader, top: &Map<String, Value>) -> Result<Transform, SceneError> {
+    let mut mesh = Transform::IDENTITY;
+    if let Some(m) = Reader::optional(top, "mesh") {
+        let o = r.object(m, "mesh")?;
+        if let Some(v) = Reader::optional(o, "position") {
+            mesh.translation = r.vec3(v, "mesh.position")?;
+        }
+        if let Some(v) = Reader::optional(o, "quaternion") {
+            mesh.rotation = r.quat(v, "mesh.quaternion")?;
+        }
+        if let Some(v) = Reader::optional(o, "scale") {
+            mesh.scale = r.vec3(v, "mesh.scale")?;
+            if mesh.scale.min_element() <= 0.0 {
+                return Err(r.err("mesh.scale", "scale must be positive"));
+            }
+        }
+    }
+    Ok(mesh)
 }
 
 fn skeleton_error(r: &Reader, e: SkeletonError) -> SceneError {

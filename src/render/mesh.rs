@@ -315,30 +315,9 @@ pub(crate) fn upload(
         view,
         sampler,
     );
-    let max_joint = mesh
-        .joints
-        .iter()
-        .flat_map(|j| j.iter())
-        .copied()
-        .max()
-        .unwrap_or(0) as u32;
-    let (lo, hi) = mesh.positions.iter().fold(
-        (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
-        |(lo, hi), p| (lo.min((*p).into()), hi.max((*p).into())),
-    );
-    let centre = if mesh.positions.is_empty() {
-        [0.0; 3]
-    } else {
-        ((lo + hi) * 0.5).to_array()
-    };
-    let mut used_joints: Vec<u16> = mesh
-        .joints
-        .iter()
-        .zip(&mesh.weights)
-        .flat_map(|(j, w)| (0..4).filter(|&k| w[k] > 0.0).map(|k| j[k]))
-        .collect();
-    used_joints.sort_unstable();
-    used_joints.dedup();
+    let max_joint = max_joint(mesh);
+    let centre = bounds_centre(&mesh.positions);
+    let used_joints = used_joints(mesh);
     Ok(GpuMesh {
         surface,
         rest,
@@ -353,6 +332,42 @@ pub(crate) fn upload(
         centre,
         used_joints,
     })
+}
+
+/// Largest joint index any vertex names (0 for a rigid mesh).
+fn max_joint(mesh: &MeshData) -> u32 {
+    mesh.joints
+        .iter()
+        .flat_map(|j| j.iter())
+        .copied()
+        .max()
+        .unwrap_or(0) as u32
+}
+
+/// Centre of the bounding box of `positions` (the origin when there are none).
+fn bounds_centre(positions: &[[f32; 3]]) -> [f32; 3] {
+    let (lo, hi) = positions.iter().fold(
+        (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min((*p).into()), hi.max((*p).into())),
+    );
+    if positions.is_empty() {
+        [0.0; 3]
+    } else {
+        ((lo + hi) * 0.5).to_array()
+    }
+}
+
+/// Joints that some vertex gives a positive weight, sorted and unique.
+fn used_joints(mesh: &MeshData) -> Vec<u16> {
+    let mut used_joints: Vec<u16> = mesh
+        .joints
+        .iter()
+        .zip(&mesh.weights)
+        .flat_map(|(j, w)| (0..4).filter(|&k| w[k] > 0.0).map(|k| j[k]))
+        .collect();
+    used_joints.sort_unstable();
+    used_joints.dedup();
+    used_joints
 }
 
 /// `[x, y, z, w]`.

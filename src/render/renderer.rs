@@ -362,6 +362,24 @@ impl Renderer {
             pass.set_pipeline(&self.grid.grid);
             pass.draw(0..6, 0..1);
         }
+        self.draw_meshes(&mut pass, xray);
+
+        pass.set_bind_group(0, &self.frame_bind_group, &[]);
+        if frame.grid && !xray {
+            pass.set_pipeline(&self.grid.grid);
+            pass.draw(0..6, 0..1);
+        }
+        let overlay_count = self.overlay.vertices.len() as u32;
+        if overlay_count > 0 {
+            pass.set_pipeline(&self.overlay_pipeline);
+            pass.set_vertex_buffer(0, self.overlay_vertices.buffer.slice(..));
+            pass.draw(0..overlay_count, 0..1);
+        }
+        Ok(())
+    }
+
+    /// The prepared draw list's meshes, in order: x-ray or solid pipelines by `xray`.
+    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, xray: bool) {
         let pipelines = if xray {
             &self.xray_pipelines
         } else {
@@ -392,19 +410,6 @@ impl Renderer {
             pass.set_index_buffer(mesh.indices.slice(..), wgpu::IndexFormat::Uint32);
             pass.draw_indexed(0..mesh.index_count, 0, 0..1);
         }
-
-        pass.set_bind_group(0, &self.frame_bind_group, &[]);
-        if frame.grid && !xray {
-            pass.set_pipeline(&self.grid.grid);
-            pass.draw(0..6, 0..1);
-        }
-        let overlay_count = self.overlay.vertices.len() as u32;
-        if overlay_count > 0 {
-            pass.set_pipeline(&self.overlay_pipeline);
-            pass.set_vertex_buffer(0, self.overlay_vertices.buffer.slice(..));
-            pass.draw(0..overlay_count, 0..1);
-        }
-        Ok(())
     }
 
     /// The skinning pass of the prepared frame: each skinned draw's vertices, once.

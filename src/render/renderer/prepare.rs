@@ -32,6 +32,28 @@ impl Renderer {
         self.draw_list.clear();
         let view = Mat4::from_cols_array_2d(&frame.camera.view_from_world);
         let stride = self.draw_stride as usize;
+        let skinned_count = self.push_skinned_draws(frame, &view, stride);
+        self.push_rigid_draws(frame, &view, stride);
+        if matches!(frame.mesh_style, MeshStyle::XRay { .. }) {
+            // See-through meshes blend in order: far to near (by their centres).
+            self.draw_list.sort_by(|a, b| {
+                b.distance
+                    .partial_cmp(&a.distance)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        }
+        self.write_draw_buffers(skinned_count);
+        self.overlay.build(&frame.overlays, &frame.camera);
+        self.overlay_vertices.write(
+            &self.device,
+            &self.queue,
+            bytemuck::cast_slice::<OverlayVertex, u8>(&self.overlay.vertices),
+        );
+    }
+
+    /// Appends the frame's skinned draws (palettes, draw uniforms, draw items); returns the
+    /// number of vertices they put in the skinned-vertex buffer.
+    fn push_skinned_draws(&mut self, frame: &FrameData, view: &Mat4, stride: usize) -> u32 {
         let mut skinned_count = 0u32;
         for draw in &frame.skinned {
             let Some(mesh) = self.meshes.get(draw.mesh.0) else {
@@ -58,11 +80,16 @@ impl Renderer {
             self.draw_list.push(DrawItem {
                 mesh: draw.mesh.0,
                 slot: self.draw_list.len() as u32,
-                distance: view_distance(&view, centre),
+                distance: view_distance(view, centre),
                 skinned_first,
                 faces: Faces::of_draw(mesh.double_sided, false),
             });
         }
+        skinned_count
+    }
+
+    /// Appends the frame's rigid draws (draw uniforms, draw items); non-finite models are skipped.
+    fn push_rigid_draws(&mut self, frame: &FrameData, view: &Mat4, stride: usize) {
         for draw in &frame.rigid {
             let Some(mesh) = self.meshes.get(draw.mesh.0) else {
                 continue;
@@ -94,19 +121,16 @@ impl Renderer {
             self.draw_list.push(DrawItem {
                 mesh: draw.mesh.0,
                 slot: self.draw_list.len() as u32,
-                distance: view_distance(&view, centre),
+                distance: view_distance(view, centre),
                 skinned_first: None,
                 faces,
             });
         }
-        if matches!(frame.mesh_style, MeshStyle::XRay { .. }) {
-            // See-through meshes blend in order: far to near (by their centres).
-            self.draw_list.sort_by(|a, b| {
-                b.distance
-                    .partial_cmp(&a.distance)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-        }
+    }
+
+    /// Uploads palettes and draw uniforms, reserves the skinned-vertex buffer for
+    /// `skinned_count` vertices and rebuilds the bind groups whose buffers grew.
+    fn write_draw_buffers(&mut self, skinned_count: u32) {
         if self.palette.is_empty() {
             self.palette.push(IDENTITY);
         }
@@ -140,12 +164,6 @@ impl Renderer {
                 &self.skinned_vertices.buffer,
             );
         }
-        self.overlay.build(&frame.overlays, &frame.camera);
-        self.overlay_vertices.write(
-            &self.device,
-            &self.queue,
-            bytemuck::cast_slice::<OverlayVertex, u8>(&self.overlay.vertices),
-        );
     }
 }
 

@@ -389,44 +389,11 @@ pub(super) fn detect_body(
             notes.push("legs found from the skeleton's shape (names did not match)".to_string());
         }
     }
-    // Hips: a named hips bone above both thighs, else the thighs' common ancestor.
-    let thighs: Vec<usize> = legs.iter().filter_map(|l| l.thigh).collect();
-    let mut hips = named_hips.filter(|&h| thighs.iter().all(|&t| strict_ancestor(skel, h, t)));
-    if hips.is_none() && thighs.len() == 2 {
-        hips = common_ancestor(skel, &thighs);
+    let hips = hips_above_thighs(skel, named_hips, &legs);
+    if method == MapMethod::Topology {
+        put_left_leg_first(rest, &mut legs, upper_arms);
     }
-    // Left / right of shape-found legs: the leg on the left side of the body (left of the
-    // upper arms' line when known).
-    if method == MapMethod::Topology
-        && let (Some(a), Some(b)) = (legs[0].thigh, legs[1].thigh)
-        && let [Some(la), Some(ra)] = upper_arms
-    {
-        let left = rest.world_position(la) - rest.world_position(ra);
-        if (rest.world_position(a) - rest.world_position(b)).dot(left) < 0.0 {
-            legs.swap(0, 1);
-        }
-    }
-    let mut missing = Vec::new();
-    if hips.is_none() {
-        missing.push(BodyRole::Hips);
-    }
-    if head.is_none() {
-        missing.push(BodyRole::Head);
-    }
-    for (side, l) in [Side::Left, Side::Right].into_iter().zip(&legs) {
-        if l.thigh.is_none() {
-            missing.push(BodyRole::Thigh(side));
-        }
-        if l.shin.is_none() {
-            missing.push(BodyRole::Shin(side));
-        }
-        if l.foot.is_none() {
-            missing.push(BodyRole::Foot(side));
-        }
-        if l.toe.is_none() {
-            missing.push(BodyRole::Toe(side));
-        }
-    }
+    let mut missing = missing_roles(hips, head, &legs);
     let (Some(hips), Some(head)) = (hips, head) else {
         return BodyFound {
             body: None,
@@ -466,21 +433,7 @@ pub(super) fn detect_body(
             notes,
         };
     }
-    let path = path_between(skel, hips, head);
-    let neck = path
-        .iter()
-        .copied()
-        .find(|&b| n.parsed[b].kind == NameKind::Neck)
-        .or_else(|| {
-            // Unnamed: the head's parent when it sits above the chest.
-            let parent = *path.last()?;
-            (Some(parent) != chest && chest.is_none_or(|c| strict_ancestor(skel, c, parent)))
-                .then_some(parent)
-        });
-    let spine = match neck {
-        Some(nk) => path.iter().copied().take_while(|&b| b != nk).collect(),
-        None => path,
-    };
+    let (neck, spine) = neck_and_spine(skel, n, hips, head, chest);
     missing.retain(|r| matches!(r, BodyRole::Toe(_)));
     if neck.is_none() {
         missing.push(BodyRole::Neck);
@@ -498,4 +451,88 @@ pub(super) fn detect_body(
         missing,
         notes,
     }
+}
+
+/// The hips: a named hips bone above both thighs, else the thighs' common ancestor.
+fn hips_above_thighs(
+    skel: &Skeleton,
+    named_hips: Option<usize>,
+    legs: &[LegPartial; 2],
+) -> Option<usize> {
+    let thighs: Vec<usize> = legs.iter().filter_map(|l| l.thigh).collect();
+    let mut hips = named_hips.filter(|&h| thighs.iter().all(|&t| strict_ancestor(skel, h, t)));
+    if hips.is_none() && thighs.len() == 2 {
+        hips = common_ancestor(skel, &thighs);
+    }
+    hips
+}
+
+/// Left / right of shape-found legs: swaps `legs` so that the first is the leg on the left
+/// side of the body (left of the upper arms' line; unchanged unless both arms are known).
+fn put_left_leg_first(rest: &Pose, legs: &mut [LegPartial; 2], upper_arms: [Option<usize>; 2]) {
+    if let (Some(a), Some(b)) = (legs[0].thigh, legs[1].thigh)
+        && let [Some(la), Some(ra)] = upper_arms
+    {
+        let left = rest.world_position(la) - rest.world_position(ra);
+        if (rest.world_position(a) - rest.world_position(b)).dot(left) < 0.0 {
+            legs.swap(0, 1);
+        }
+    }
+}
+
+/// The body roles not found: hips, head, then per side thigh, shin, foot and toe.
+fn missing_roles(
+    hips: Option<usize>,
+    head: Option<usize>,
+    legs: &[LegPartial; 2],
+) -> Vec<BodyRole> {
+    let mut missing = Vec::new();
+    if hips.is_none() {
+        missing.push(BodyRole::Hips);
+    }
+    if head.is_none() {
+        missing.push(BodyRole::Head);
+    }
+    for (side, l) in [Side::Left, Side::Right].into_iter().zip(legs) {
+        if l.thigh.is_none() {
+            missing.push(BodyRole::Thigh(side));
+        }
+        if l.shin.is_none() {
+            missing.push(BodyRole::Shin(side));
+        }
+        if l.foot.is_none() {
+            missing.push(BodyRole::Foot(side));
+        }
+        if l.toe.is_none() {
+            missing.push(BodyRole::Toe(side));
+        }
+    }
+    missing
+}
+
+/// The neck and the spine between `hips` and `head`: a bone on the path named as neck, else
+/// the head's parent when it sits strictly below `chest`; the spine is the path below it.
+fn neck_and_spine(
+    skel: &Skeleton,
+    n: &Names,
+    hips: usize,
+    head: usize,
+    chest: Option<usize>,
+) -> (Option<usize>, Vec<usize>) {
+    let path = path_between(skel, hips, head);
+    let neck = path
+        .iter()
+        .copied()
+        .find(|&b| n.parsed[b].kind == NameKind::Neck)
+        .or_else(|| {
+            // Unnamed: the head's parent when it sits above the chest.
+            let parent = *path.last()?;
+            (Some(parent) != chest && chest.is_none_or(|c| strict_ancestor(skel, c, parent)))
+                .then_some(parent)
+        });
+    let spine = match neck {
+        Some(nk) => path.iter().copied().take_while(|&b| b != nk).collect(),
+        None => path,
+    };
+    (neck, spine)
 }
