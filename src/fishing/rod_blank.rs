@@ -1,5 +1,5 @@
 //! The blank of an artist's rod model as measured in the file (file units), and where its
-//! reel sits on it: the measurements [`super::rod_model`] builds the rod's frame from.
+//! reel sits on it: the measurements `rod_model` builds the rod's frame from.
 
 use super::prop_geometry::{BINS, geometric_median, median};
 use super::reel_shape::{AxisOffset, ReelCircle, find_trigger, fit_reel_circle};
