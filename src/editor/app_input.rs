@@ -157,16 +157,42 @@ impl UiState {
         }
     }
 
-    pub(super) fn viewport(
-        &mut self,
-        ui: &mut egui::Ui,
-        ed: &EditorState,
-        image: ViewportImage,
-        out: &mut Commands,
-    ) {
-        let rect = ui.available_rect_before_wrap();
-        let ppp = ui.ctx().pixels_per_point();
-        // Rounded edges, as the UI pass rounds the viewport's paint callback rectangle.
+    /// The hint in the viewport's corner: what a drag does now, what the selection offers,
+    /// or how to start.
+    fn hint(&self, ed: &EditorState) -> String {
+        match (&ed.drag, ed.selection) {
+            (Some(d), _) => format!(
+                "{} {} · X/Y/Z constrain{} · type a number{} · Enter finishes · Shift snaps · Esc cancels",
+                if d.rotate { "rotating" } else { "moving" },
+                d.handle.label(),
+                d.axis
+                    .map(|a| format!(" ({a:?}{})", if d.local { ", local" } else { "" }))
+                    .unwrap_or_default(),
+                if self.typed.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ": {} {}",
+                        self.typed,
+                        if d.rotate { "°" } else { "m" }
+                    )
+                }
+            ),
+            (None, Some(h)) => format!(
+                "{} selected · drag it or its gizmo · W move, E rotate, Q {} axes · F frames it",
+                h.label(),
+                match ed.gizmo_space {
+                    GizmoSpace::World => "local",
+                    GizmoSpace::Local => "world",
+                }
+            ),
+            (None, None) => "click a sphere, grip or the rod · drag empty space to orbit, right/middle to pan, wheel to zoom".into(),
+        }
+    }
+
+    /// Records where the viewport lies in physical pixels: its size and origin, with
+    /// rounded edges, as the UI pass rounds the viewport's paint callback rectangle.
+    fn place_viewport(&mut self, rect: egui::Rect, ppp: f32) {
         let px = |v: f32| (v * ppp).round();
         self.viewport_pixels = [
             (px(rect.max.x) - px(rect.min.x)).max(1.0) as u32,
@@ -178,20 +204,20 @@ impl UiState {
             self.viewport_pixels[0],
             self.viewport_pixels[1],
         ];
+    }
+
+    pub(super) fn viewport(
+        &mut self,
+        ui: &mut egui::Ui,
+        ed: &EditorState,
+        image: ViewportImage,
+        out: &mut Commands,
+    ) {
+        let rect = ui.available_rect_before_wrap();
+        let ppp = ui.ctx().pixels_per_point();
+        self.place_viewport(rect, ppp);
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
-        match image {
-            ViewportImage::None => {}
-            ViewportImage::Texture(id) => {
-                let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
-                ui.painter().image(id, rect, uv, Color32::WHITE);
-            }
-            ViewportImage::InPlace => {
-                ui.painter().add(egui::PaintCallback {
-                    rect,
-                    callback: std::sync::Arc::new(InPlaceViewport),
-                });
-            }
-        }
+        paint_viewport(ui, rect, image);
         let to_px = |p: egui::Pos2| {
             [
                 f64::from((p.x - rect.min.x) * ppp),
@@ -289,64 +315,9 @@ impl UiState {
             out.push(DragCommand::EndDrag);
         }
         if response.hovered() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            if scroll != 0.0 {
-                out.push(ViewCommand::Zoom {
-                    steps: f64::from(scroll) / 50.0,
-                });
-            }
-            if zoom != 1.0 {
-                out.push(ViewCommand::Zoom {
-                    steps: f64::from(zoom.ln()) / 0.105,
-                });
-            }
+            wheel_zoom(ui, out);
         }
-        // Hint in the corner.
-        let hint = match (&ed.drag, ed.selection) {
-            (Some(d), _) => format!(
-                "{} {} · X/Y/Z constrain{} · type a number{} · Enter finishes · Shift snaps · Esc cancels",
-                if d.rotate { "rotating" } else { "moving" },
-                d.handle.label(),
-                d.axis
-                    .map(|a| format!(" ({a:?}{})", if d.local { ", local" } else { "" }))
-                    .unwrap_or_default(),
-                if self.typed.is_empty() {
-                    String::new()
-                } else {
-                    format!(
-                        ": {} {}",
-                        self.typed,
-                        if d.rotate { "°" } else { "m" }
-                    )
-                }
-            ),
-            (None, Some(h)) => format!(
-                "{} selected · drag it or its gizmo · W move, E rotate, Q {} axes · F frames it",
-                h.label(),
-                match ed.gizmo_space {
-                    GizmoSpace::World => "local",
-                    GizmoSpace::Local => "world",
-                }
-            ),
-            (None, None) => "click a sphere, grip or the rod · drag empty space to orbit, right/middle to pan, wheel to zoom".into(),
-        };
-        label(
-            ui.painter(),
-            rect.left_bottom() + egui::vec2(10.0, -10.0),
-            egui::Align2::LEFT_BOTTOM,
-            hint,
-        );
-        let projection = if ed.camera.orthographic {
-            "orthographic"
-        } else {
-            "perspective"
-        };
-        label(
-            ui.painter(),
-            rect.left_top() + egui::vec2(10.0, 8.0),
-            egui::Align2::LEFT_TOP,
-            format!("{projection} · {}", ed.doc.stage.inputs.state.phase.name()),
-        );
+        corner_labels(ui.painter(), rect, ed, self.hint(ed));
     }
 }
 
@@ -360,4 +331,57 @@ fn label(painter: &egui::Painter, at: egui::Pos2, align: egui::Align2, text: Str
     let rect = align.anchor_size(at, galley.size());
     painter.rect_filled(rect.expand(4.0), 4.0, Color32::from_black_alpha(150));
     painter.galley(rect.min, galley, Color32::from_gray(235));
+}
+
+/// The wheel and pinch over the viewport zoom the camera.
+fn wheel_zoom(ui: &egui::Ui, out: &mut Commands) {
+    let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+    if scroll != 0.0 {
+        out.push(ViewCommand::Zoom {
+            steps: f64::from(scroll) / 50.0,
+        });
+    }
+    if zoom != 1.0 {
+        out.push(ViewCommand::Zoom {
+            steps: f64::from(zoom.ln()) / 0.105,
+        });
+    }
+}
+
+/// The viewport's corner labels: `hint` bottom left, the projection and phase top left.
+fn corner_labels(painter: &egui::Painter, rect: egui::Rect, ed: &EditorState, hint: String) {
+    label(
+        painter,
+        rect.left_bottom() + egui::vec2(10.0, -10.0),
+        egui::Align2::LEFT_BOTTOM,
+        hint,
+    );
+    let projection = if ed.camera.orthographic {
+        "orthographic"
+    } else {
+        "perspective"
+    };
+    label(
+        painter,
+        rect.left_top() + egui::vec2(10.0, 8.0),
+        egui::Align2::LEFT_TOP,
+        format!("{projection} · {}", ed.doc.stage.inputs.state.phase.name()),
+    );
+}
+
+/// Paints the 3D view's `image` into `rect`: a texture, or the renderer drawing in place.
+fn paint_viewport(ui: &egui::Ui, rect: egui::Rect, image: ViewportImage) {
+    match image {
+        ViewportImage::None => {}
+        ViewportImage::Texture(id) => {
+            let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+            ui.painter().image(id, rect, uv, Color32::WHITE);
+        }
+        ViewportImage::InPlace => {
+            ui.painter().add(egui::PaintCallback {
+                rect,
+                callback: std::sync::Arc::new(InPlaceViewport),
+            });
+        }
+    }
 }

@@ -339,6 +339,88 @@ fn pole_candidates(actor: &ActorRig, side: Side) -> Vec<DVec3> {
     out
 }
 
+/// Stage 1's candidates: `calib` with the rod shifted in its own frame (across, along,
+/// toward the reel) by 0, ±8 and ±16% of the mean arm's reach on each axis.
+fn rod_candidates(actor: &ActorRig, calib: &GripCalibration) -> Vec<GripCalibration> {
+    let r = 0.5 * (reach(actor, Side::Left) + reach(actor, Side::Right));
+    let steps = [0.0, -0.08, 0.08, -0.16, 0.16].map(|k| k * r);
+    let origin = calib.rod_adjust.offset_in_object;
+    let mut candidates = Vec::with_capacity(125);
+    for dx in steps {
+        for dy in steps {
+            for dz in steps {
+                let mut c = calib.clone();
+                c.rod_adjust.offset_in_object = origin + DVec3::new(dx, dy, dz);
+                candidates.push(c);
+            }
+        }
+    }
+    candidates
+}
+
+/// Stage 2's candidates: `calib` with grip `kind` slid along the handle by each of
+/// `shifts` metres (0: as it is).
+fn grip_candidates(
+    calib: &GripCalibration,
+    kind: GripKind,
+    shifts: &[f64],
+) -> Vec<GripCalibration> {
+    shifts
+        .iter()
+        .map(|&dy| {
+            let mut c = calib.clone();
+            if dy != 0.0 {
+                c.grips.insert(
+                    kind,
+                    GripOffset {
+                        offset_in_object: DVec3::new(0.0, dy, 0.0),
+                        ..GripOffset::default()
+                    },
+                );
+            }
+            c
+        })
+        .collect()
+}
+
+impl Search<'_> {
+    /// Stage 4: a per-phase pole for each arm's phases that still flip, clamp or miss with
+    /// `calib`, kept where it does better. Returns the calibration and its analysis.
+    fn per_phase_poles(
+        &mut self,
+        mut calib: GripCalibration,
+    ) -> Result<(GripCalibration, TimelineAnalysis), SessionError> {
+        let (actor, settings, params) = (self.actor, self.settings, self.params);
+        let mut analysis =
+            analyse_timeline_on(actor, &calib, settings, params, self.samples, self.threads)?;
+        self.evaluations += 1;
+        for side in SIDES {
+            for phase in Phase::ALL {
+                let bad = analysis
+                    .samples
+                    .get(side)
+                    .iter()
+                    .any(|s| s.phase == phase && (s.flipped || s.limited || !on_grip(s)));
+                if !bad {
+                    continue;
+                }
+                let mut candidates = vec![calib.clone()];
+                for p in pole_candidates(actor, side) {
+                    let mut c = calib.clone();
+                    c.poles.get_mut(side).per_phase.insert(phase, p);
+                    candidates.push(c);
+                }
+                let (k, a) = self.pick_pole(side, Some(phase), &candidates)?;
+                if k != 0 {
+                    calib = candidates[k].clone();
+                    analysis = a;
+                }
+            }
+        }
+        Ok((calib, analysis))
+    }
+}
+
 /// Calibrates `actor` for a session with `params` over `samples` timeline samples (≥ 2),
 /// using up to `threads` threads. Starts from the actor's default calibration and chooses,
 /// in turn: a rod adjustment in rod space, grip offsets along the handle (rear and front
@@ -427,19 +509,7 @@ pub fn refine_with(
     // 1. The rod in the hands: shift it in its own frame (across, along, toward the reel) so
     //    both hands and the reel handle come within reach of this body.
     {
-        let r = 0.5 * (reach(actor, Side::Left) + reach(actor, Side::Right));
-        let steps = [0.0, -0.08, 0.08, -0.16, 0.16].map(|k| k * r);
-        let origin = calib.rod_adjust.offset_in_object;
-        let mut candidates = Vec::with_capacity(125);
-        for dx in steps {
-            for dy in steps {
-                for dz in steps {
-                    let mut c = calib.clone();
-                    c.rod_adjust.offset_in_object = origin + DVec3::new(dx, dy, dz);
-                    candidates.push(c);
-                }
-            }
-        }
+        let candidates = rod_candidates(actor, &calib);
         let (k, _) = search.pick(&candidates, &both)?;
         calib = candidates[k].clone();
     }
@@ -463,22 +533,7 @@ pub fn refine_with(
     .take(grip_stages)
     .filter(|(kind, _)| !(front_placed && *kind == GripKind::RodFront))
     {
-        let candidates: Vec<GripCalibration> = shifts
-            .iter()
-            .map(|&dy| {
-                let mut c = calib.clone();
-                if dy != 0.0 {
-                    c.grips.insert(
-                        kind,
-                        GripOffset {
-                            offset_in_object: DVec3::new(0.0, dy, 0.0),
-                            ..GripOffset::default()
-                        },
-                    );
-                }
-                c
-            })
-            .collect();
+        let candidates = grip_candidates(&calib, kind, shifts);
         let (k, _) = search.pick(&candidates, &both)?;
         calib = candidates[k].clone();
     }
@@ -496,32 +551,7 @@ pub fn refine_with(
         calib = candidates[k].clone();
     }
     // 4. Per-phase poles where a phase still flips or clamps.
-    let mut analysis =
-        analyse_timeline_on(actor, &calib, settings, params, samples, search.threads)?;
-    search.evaluations += 1;
-    for side in SIDES {
-        for phase in Phase::ALL {
-            let bad = analysis
-                .samples
-                .get(side)
-                .iter()
-                .any(|s| s.phase == phase && (s.flipped || s.limited || !on_grip(s)));
-            if !bad {
-                continue;
-            }
-            let mut candidates = vec![calib.clone()];
-            for p in pole_candidates(actor, side) {
-                let mut c = calib.clone();
-                c.poles.get_mut(side).per_phase.insert(phase, p);
-                candidates.push(c);
-            }
-            let (k, a) = search.pick_pole(side, Some(phase), &candidates)?;
-            if k != 0 {
-                calib = candidates[k].clone();
-                analysis = a;
-            }
-        }
-    }
+    let (calib, analysis) = search.per_phase_poles(calib)?;
     let threads = search.threads;
     let margins = timeline_margins(actor, &calib, settings, params, samples, threads)?;
     let flip_margins = timeline_margins_to(
