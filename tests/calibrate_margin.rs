@@ -7,8 +7,8 @@
 mod support;
 
 use anglerpose::fishing::{
-    Boundary, CalibrationReport, MARGIN_QUANTUM, MARGIN_REACH, SessionState, calibrate,
-    refine_with, search_poles, timeline_margins_to,
+    Boundary, CalibrationReport, GripCalibration, MARGIN_QUANTUM, MARGIN_REACH, SessionState,
+    calibrate, refine_with, search_poles, timeline_margins_to,
 };
 use anglerpose::gltf_io;
 use anglerpose::rig::Side;
@@ -43,6 +43,15 @@ fn flip_margin(report: &CalibrationReport, side: Side) -> f64 {
         .fold(MARGIN_REACH, f64::min)
 }
 
+/// `stage`'s calibration as `calibrate` makes it without the margin term: poles by score
+/// alone.
+fn by_score_alone(stage: &Stage) -> (GripCalibration, CalibrationReport) {
+    let (actor, s) = (&stage.actor, &stage.inputs.settings);
+    let params = &stage.inputs.state.params;
+    let start = actor.default_calibration();
+    refine_with(actor, s, params, start, (true, false), SAMPLES, 2).unwrap()
+}
+
 #[test]
 fn calibration_keeps_its_distance_from_the_flip_boundary() {
     let mut widened = Vec::new();
@@ -52,16 +61,7 @@ fn calibration_keeps_its_distance_from_the_flip_boundary() {
             &stage.inputs.settings,
             &stage.inputs.state.params,
         );
-        let (_, before) = refine_with(
-            actor,
-            s,
-            params,
-            actor.default_calibration(),
-            (true, false),
-            SAMPLES,
-            2,
-        )
-        .unwrap();
+        let (_, before) = by_score_alone(&stage);
         let (calib, after) = calibrate(actor, s, params, SAMPLES, 2).unwrap();
         assert_eq!((before.flips, after.flips), (0, 0), "{name}: no flips kept");
         assert_eq!(
@@ -121,16 +121,7 @@ fn the_pole_search_proposes_the_pole_that_keeps_its_distance() {
         &stage.inputs.settings,
         &stage.inputs.state.params,
     );
-    let (calib, _) = refine_with(
-        actor,
-        s,
-        params,
-        actor.default_calibration(),
-        (true, false),
-        SAMPLES,
-        2,
-    )
-    .unwrap();
+    let (calib, _) = by_score_alone(&stage);
     let proposals = search_poles(actor, &calib, s, params, SAMPLES).unwrap();
     for side in [Side::Left, Side::Right] {
         let p = proposals.get(side);

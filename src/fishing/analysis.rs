@@ -3,11 +3,11 @@
 
 use super::actor::ActorRig;
 use super::calibration::{GripCalibration, PoleKeys};
-use super::poser::{Poser, SessionError};
+use super::poser::{PoseEvaluation, Poser, SessionError};
 use super::session::{Phase, SessionParams, SessionState};
 use super::{PerSide, SIDES};
 use super::{PoseInputs, SolverSettings};
-use crate::rig::{Side, Transform};
+use crate::rig::{Pose, Side, Transform};
 use glam::DVec3;
 
 /// One arm at one timeline sample.
@@ -152,6 +152,63 @@ pub fn analyse_timeline(
 /// One sample's arms, before flips are known: the sample and its bend normal.
 type Posed = PerSide<(ArmSample, DVec3)>;
 
+/// The session posed at `samples` instants spread evenly over it (both ends included; at
+/// least two), one instant at a time, each a pure function of the state: the pose starts
+/// from the actor's base pose, the actor at the origin. The sampling every timeline
+/// measure shares (flips, margins).
+pub(crate) struct SessionSampler<'a> {
+    actor: &'a ActorRig,
+    params: SessionParams,
+    samples: usize,
+    poser: Poser,
+    inputs: PoseInputs,
+    /// The pose of the instant posed last.
+    pub(crate) pose: Pose,
+}
+
+impl<'a> SessionSampler<'a> {
+    pub(crate) fn new(
+        actor: &'a ActorRig,
+        calib: &GripCalibration,
+        settings: &SolverSettings,
+        params: &SessionParams,
+        samples: usize,
+    ) -> Self {
+        Self {
+            actor,
+            params: *params,
+            samples: samples.max(2),
+            poser: Poser::new(),
+            inputs: PoseInputs::new(calib.clone(), *settings, SessionState::default()),
+            pose: actor.base.clone(),
+        }
+    }
+
+    /// The session's state at instant `k` (of `0..samples`).
+    pub(crate) fn state_at(&self, k: usize) -> SessionState {
+        SessionState::at_fraction(k as f64 / (self.samples - 1) as f64, self.params)
+    }
+
+    /// Poses instant `k` into [`SessionSampler::pose`]: its state and the evaluation.
+    ///
+    /// # Errors
+    /// As [`Poser::evaluate`].
+    pub(crate) fn pose_at(
+        &mut self,
+        k: usize,
+    ) -> Result<(SessionState, PoseEvaluation), SessionError> {
+        let state = self.state_at(k);
+        self.inputs.state = state;
+        let eval = self.poser.evaluate(
+            self.actor,
+            &self.inputs,
+            &Transform::IDENTITY,
+            &mut self.pose,
+        )?;
+        Ok((state, eval))
+    }
+}
+
 /// Poses samples `range` of `samples` with a poser of its own (each pose is a pure function
 /// of the state: the pose starts from the actor's base pose every time).
 fn pose_samples(
@@ -163,15 +220,11 @@ fn pose_samples(
     range: std::ops::Range<usize>,
     normals: &PerSide<DVec3>,
 ) -> Result<Vec<Posed>, SessionError> {
-    let mut poser = Poser::new();
-    let mut pose = actor.base.clone();
+    let mut session = SessionSampler::new(actor, calib, settings, params, samples);
     let mut out = Vec::with_capacity(range.len());
-    let mut inputs = PoseInputs::new(calib.clone(), *settings, SessionState::default());
     for k in range {
-        let u = k as f64 / (samples - 1) as f64;
-        let state = SessionState::at_fraction(u, *params);
-        inputs.state = state;
-        let eval = poser.evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
+        let (state, eval) = session.pose_at(k)?;
+        let pose = &session.pose;
         out.push(eval.arms.map(|side, r| {
             let sample = ArmSample {
                 time: state.time(),
@@ -410,13 +463,8 @@ pub fn search_poles(
         let best = (0..tried.len())
             .reduce(|b, k| if tried[k].0 < tried[b].0 { k } else { b })
             .unwrap_or(0);
-        let mut finalists: Vec<usize> = (0..tried.len())
-            .filter(|&k| {
-                tried[k].1 == tried[best].1 && tried[k].0 <= tried[best].0 + super::MARGIN_SLACK
-            })
-            .collect();
-        finalists.sort_by(|&a, &b| tried[a].0.total_cmp(&tried[b].0).then(a.cmp(&b)));
-        finalists.truncate(super::MARGIN_FINALISTS);
+        let costs: Vec<f64> = tried.iter().map(|(cost, _, _)| *cost).collect();
+        let finalists = super::margin_finalists(&costs, best, |k| tried[k].1 == tried[best].1);
         let margin = |k: usize, stop_at: f64| {
             let walk = (side, super::Boundary::Flip, None);
             super::smallest_margin(actor, &tried[k].2, settings, params, samples, walk, stop_at)

@@ -12,8 +12,8 @@ use super::poser::SessionError;
 use super::session::{Phase, SessionParams};
 use super::stability::Boundary;
 use super::stability_timeline::{
-    MARGIN_FINALISTS, MARGIN_REACH, MARGIN_SLACK, smallest_margin, timeline_margins,
-    timeline_margins_to, widest_margin,
+    MARGIN_REACH, margin_finalists, smallest_margin, timeline_margins, timeline_margins_to,
+    widest_margin,
 };
 use super::{PerSide, SIDES};
 use crate::rig::Side;
@@ -178,7 +178,8 @@ fn arm_score(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> f64 {
     score / n
 }
 
-/// An arm's misses, flips and clamps over a timeline: what [`MARGIN_SLACK`] never trades.
+/// An arm's misses, flips and clamps over a timeline: what [`super::MARGIN_SLACK`] never
+/// trades.
 fn hard_counts(samples: &[ArmSample]) -> [usize; 3] {
     [
         samples.iter().filter(|s| !on_grip(s)).count(),
@@ -277,10 +278,9 @@ impl Search<'_> {
 
     /// The pole candidate to keep for `side`'s arm (in `phase` alone when given): the lowest
     /// [`arm_score`] (first on ties), or, keeping the margin, of the candidates with that
-    /// one's misses, flips and clamps and a score within [`MARGIN_SLACK`] of it (at most
-    /// [`MARGIN_FINALISTS`], best score first), the one whose arm keeps the largest smallest
-    /// margin to the flip boundary ([`widest_margin`]). The margin is what the pole
-    /// decides: the reach boundary does not move with it.
+    /// one's misses, flips and clamps ([`margin_finalists`]), the one whose arm keeps the
+    /// largest smallest margin to the flip boundary ([`widest_margin`]). The margin is what
+    /// the pole decides: the reach boundary does not move with it.
     fn pick_pole(
         &mut self,
         side: Side,
@@ -294,13 +294,8 @@ impl Search<'_> {
         let mut chosen = best;
         if self.keep_margin {
             let counts = |k: usize| hard_counts(scored[k].1.samples.get(side));
-            let mut finalists: Vec<usize> = (0..scored.len())
-                .filter(|&k| {
-                    counts(k) == counts(best) && scored[k].0 <= scored[best].0 + MARGIN_SLACK
-                })
-                .collect();
-            finalists.sort_by(|&a, &b| scored[a].0.total_cmp(&scored[b].0).then(a.cmp(&b)));
-            finalists.truncate(MARGIN_FINALISTS);
+            let scores: Vec<f64> = scored.iter().map(|(score, _)| *score).collect();
+            let finalists = margin_finalists(&scores, best, |k| counts(k) == counts(best));
             let measure = |k: usize, stop_at: f64| {
                 let walk = (side, Boundary::Flip, phase);
                 let (s, p, n) = (self.settings, self.params, self.samples);

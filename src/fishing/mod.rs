@@ -66,8 +66,8 @@ pub use stability::{
     StabilityReport, StabilitySample,
 };
 pub use stability_timeline::{
-    MARGIN_FINALISTS, MARGIN_QUANTUM, MARGIN_REACH, MARGIN_SLACK, MARGIN_STEP, margin_text,
-    smallest_margin, timeline_margins, timeline_margins_to, widest_margin,
+    MARGIN_FINALISTS, MARGIN_QUANTUM, MARGIN_REACH, MARGIN_SLACK, MARGIN_STEP, margin_finalists,
+    margin_text, smallest_margin, timeline_margins, timeline_margins_to, widest_margin,
 };
 
 use crate::rig::Side;

@@ -5,16 +5,13 @@
 //! `analyse_timeline_on`.
 
 use super::actor::ActorRig;
-use super::analysis::in_sample_chunks;
+use super::analysis::{SessionSampler, in_sample_chunks};
 use super::calibration::GripCalibration;
-use super::inputs::PoseInputs;
-use super::poser::Poser;
-use super::session::Phase;
-use super::session::{SessionParams, SessionState};
+use super::session::{Phase, SessionParams};
 use super::settings::SolverSettings;
 use super::stability::{Boundary, StabilityError, StabilityGrid, StabilityJob};
 use super::{PerSide, SIDES};
-use crate::rig::{Side, Transform};
+use crate::rig::Side;
 use glam::DVec3;
 
 /// How far from each target the session's margin looks, metres: a margin this large means
@@ -42,6 +39,19 @@ pub fn margin_text(margin: f64) -> String {
     } else {
         format!("{:.1}", margin * 1000.0)
     }
+}
+
+/// The candidates that may be kept for their margin instead of `best` (the best-scoring):
+/// those `alike(k)` it (as many misses and flips) whose score is within [`MARGIN_SLACK`] of
+/// its, best score first (candidate order on ties: `best` leads), at most
+/// [`MARGIN_FINALISTS`]. `scores[k]` is candidate `k`'s score, lower is better.
+pub fn margin_finalists(scores: &[f64], best: usize, alike: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut finalists: Vec<usize> = (0..scores.len())
+        .filter(|&k| alike(k) && scores[k] <= scores[best] + MARGIN_SLACK)
+        .collect();
+    finalists.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(a.cmp(&b)));
+    finalists.truncate(MARGIN_FINALISTS);
+    finalists
 }
 
 /// Of `finalists` (candidates, best first by whatever else ranks them), the one whose
@@ -114,20 +124,17 @@ pub fn timeline_margins_to(
     let samples = samples.max(2);
     let threads = threads.clamp(1, (samples / 32).max(1));
     let margins = in_sample_chunks(samples, threads, |range| {
-        let mut poser = Poser::new();
-        let mut pose = actor.base.clone();
-        let mut inputs = PoseInputs::new(calib.clone(), *settings, SessionState::default());
+        let mut session = SessionSampler::new(actor, calib, settings, params, samples);
         let mut out = Vec::with_capacity(range.len());
         for k in range {
-            let u = k as f64 / (samples - 1) as f64;
-            inputs.state = SessionState::at_fraction(u, *params);
-            let eval = poser.evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
+            let (_, eval) = session.pose_at(k)?;
+            let pose = &session.pose;
             let mut margins = [0.0; 2];
             for (slot, side) in margins.iter_mut().zip(SIDES) {
                 *slot = StabilityJob::for_arm(
                     actor,
                     settings,
-                    &pose,
+                    pose,
                     (side, eval.arms.get(side)),
                     RAYS_ONLY,
                 )
@@ -163,19 +170,15 @@ pub fn smallest_margin(
     stop_at: f64,
 ) -> Result<f64, StabilityError> {
     let samples = samples.max(2);
-    let mut poser = Poser::new();
-    let mut pose = actor.base.clone();
-    let mut inputs = PoseInputs::new(calib.clone(), *settings, SessionState::default());
+    let mut session = SessionSampler::new(actor, calib, settings, params, samples);
     let mut smallest = MARGIN_REACH;
     for k in 0..samples {
-        let u = k as f64 / (samples - 1) as f64;
-        inputs.state = SessionState::at_fraction(u, *params);
-        if phase.is_some_and(|p| p != inputs.state.phase) {
+        if phase.is_some_and(|p| p != session.state_at(k).phase) {
             continue;
         }
-        let eval = poser.evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)?;
+        let (_, eval) = session.pose_at(k)?;
         let arm = (side, eval.arms.get(side));
-        let job = StabilityJob::for_arm(actor, settings, &pose, arm, RAYS_ONLY);
+        let job = StabilityJob::for_arm(actor, settings, &session.pose, arm, RAYS_ONLY);
         let m = job.margin_to(boundary, MARGIN_STEP.min(smallest), smallest)?;
         smallest = smallest.min(m.margin);
         if smallest <= stop_at {

@@ -185,14 +185,7 @@ fn margin_lane_ui(
             plot.vline(VLine::new("now", now).color(Color32::WHITE).width(1.0));
             plot.pointer_coordinate()
         });
-    if !response.response.clicked() {
-        return None;
-    }
-    Some(snap(
-        response.inner?.x,
-        &marks,
-        response.transform.bounds().width(),
-    ))
+    clicked_time(&response, &marks)
 }
 
 fn hover_text(side: Side, a: &crate::fishing::TimelineAnalysis) -> String {
@@ -283,14 +276,7 @@ fn arm_plot_ui(
             plot.vline(VLine::new("now", now).color(Color32::WHITE).width(1.0));
             plot.pointer_coordinate()
         });
-    if !response.response.clicked() {
-        return None;
-    }
-    Some(snap(
-        response.inner?.x,
-        &flips,
-        response.transform.bounds().width(),
-    ))
+    clicked_time(&response, &flips)
 }
 
 /// The plot position under the mouse, near a data point or not.
@@ -301,13 +287,21 @@ fn hovered(pos: &egui_plot::HoverPosition) -> egui_plot::PlotPoint {
     }
 }
 
-/// A click at time `x` snaps to the nearest of `marks` within 2% of the view's `width`, else
-/// scrubs where clicked.
-fn snap(x: f64, marks: &[f64], width: f64) -> f64 {
-    marks
+/// The time a click on a plot scrubs to (`None` without a click): the nearest of `marks`
+/// within 2% of the view's width, else where it was clicked.
+fn clicked_time(
+    response: &egui_plot::PlotResponse<Option<egui_plot::PlotPoint>>,
+    marks: &[f64],
+) -> Option<f64> {
+    if !response.response.clicked() {
+        return None;
+    }
+    let x = response.inner?.x;
+    let width = response.transform.bounds().width();
+    let near = marks
         .iter()
         .map(|&t| (t, (t - x).abs()))
         .filter(|(_, d)| *d < 0.02 * width)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map_or(x, |(t, _)| t)
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    Some(near.map_or(x, |(t, _)| t))
 }
