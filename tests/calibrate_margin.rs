@@ -102,12 +102,22 @@ fn calibration_keeps_its_distance_from_the_flip_boundary() {
             }
         }
     }
-    // The bundled angler's left arm: by score alone its pole keeps the elbow 9 cm from a
-    // flip; a pole that scores the same keeps it over 12 cm away.
-    assert!(
-        widened.iter().any(|w| w.starts_with("angler Left")),
-        "the margin term widened nothing: {widened:?}"
-    );
+    // The bundled angler's left arm: by score alone its pole keeps the elbow 8 cm from a
+    // flip; a pole that scores the same keeps it nearly 30 cm away. Every shared character
+    // has an arm that the margin term moves farther from its flip (their margins by score
+    // alone are 14-23 cm, inside what the margin looks at).
+    let mut want = vec!["angler Left".to_string()];
+    if shared_models("calibration_keeps_its_distance").is_some() {
+        want.extend(
+            ["mannequiny-0.3.0.glb", "CesiumMan.glb", "RiggedFigure.glb"].map(String::from),
+        );
+    }
+    for who in want {
+        assert!(
+            widened.iter().any(|w| w.starts_with(&who)),
+            "the margin term widened no arm of {who}: {widened:?}"
+        );
+    }
 }
 
 /// The editor's pole search measures and keeps the margin the same way: proposed on the

@@ -15,8 +15,10 @@ use crate::rig::Side;
 use glam::DVec3;
 
 /// How far from each target the session's margin looks, metres: a margin this large means
-/// no boundary within it along any ray.
-pub const MARGIN_REACH: f64 = 0.12;
+/// no boundary within it along any ray. 30 cm: the calibrated shared characters keep their
+/// elbows 14-30 cm from a flip, and a shorter look (it was 12 cm) read them all as "no
+/// boundary near", so the margin term could not tell their poles apart.
+pub const MARGIN_REACH: f64 = 0.30;
 /// The rays' step before bisection, metres.
 pub const MARGIN_STEP: f64 = 0.01;
 /// One candidate keeps a larger margin than a better-scoring one only when its margin is
@@ -31,7 +33,7 @@ pub const MARGIN_SLACK: f64 = 0.005;
 /// Candidates within [`MARGIN_SLACK`] whose margins are measured, best score first.
 pub const MARGIN_FINALISTS: usize = 12;
 
-/// A margin as people read it: millimetres to a tenth, or `≥120` when it is
+/// A margin as people read it: millimetres to a tenth, or `≥300` when it is
 /// [`MARGIN_REACH`] (no boundary that near).
 pub fn margin_text(margin: f64) -> String {
     if margin >= MARGIN_REACH {
