@@ -3,6 +3,7 @@
 
 use super::calibration::{GripCalibration, PoleKeys};
 use super::gear::Gear;
+use super::grip_memo::GripMemo;
 use super::hand_shape::{ContactFinger, HandShape};
 use super::seat::BodyFit;
 use super::settings::SolverSettings;
@@ -72,6 +73,9 @@ pub struct ArmRig {
     pub contact: Vec<ContactFinger>,
     /// World scale of the hand bone at the base pose.
     pub hand_scale: f64,
+    /// The contact grips this hand has solved, shared by every poser of the arm and its
+    /// clones (a memo: it answers only for the hand it solved them with).
+    pub grip_memo: GripMemo,
 }
 
 /// A character ready for the fishing pipeline.
@@ -260,6 +264,7 @@ impl ActorRig {
             shape: HandShape::default(),
             contact: Vec::new(),
             hand_scale: super::hand_shape::bone_scale(base, hand),
+            grip_memo: GripMemo::default(),
         };
         let shape = HandShape::from_bones(skeleton, base, &arm_rig.fingers);
         arm_rig.set_shape(base, shape);

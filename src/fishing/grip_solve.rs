@@ -6,6 +6,7 @@
 
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
+use super::grip_memo::GripMemo;
 use super::hand_contact::{
     ArmTerm, FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
 };
@@ -14,8 +15,9 @@ use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob, palm_cle
 use crate::rig::{Finger, Transform};
 use glam::{DAffine3, DQuat, DVec3};
 
+/// What a solved grip depends on besides the hand ([`HandContactInputs`]).
 #[derive(Clone, Debug, PartialEq)]
-struct Key {
+pub(crate) struct Key {
     // Compared in this order: the cheap fields that differ most first.
     kind: GripKind,
     correction: i32,
@@ -50,6 +52,8 @@ pub struct HandContactInputs<'a> {
     pub hand_scale: f64,
     /// Wrist to middle knuckle, hand units.
     pub palm_length: f64,
+    /// Grips solved by this hand before, by any poser ([`super::ArmRig::grip_memo`]).
+    pub memo: &'a GripMemo,
 }
 
 impl ContactCache {
@@ -103,18 +107,25 @@ impl ContactCache {
             self.entries[i].2 = self.clock;
             return (i, false);
         }
-        // A corrected grip keeps the place along the palm its uncorrected grip chose.
-        let start = if key.correction != 0 {
-            let base = Key {
-                correction: 0,
-                ..key.clone()
-            };
-            let (b, _) = self.index(inputs, &base);
-            Some(self.entries[b].1.place_start)
-        } else {
-            None
+        let contact = match inputs.memo.get(inputs, key) {
+            Some(contact) => contact,
+            None => {
+                // A corrected grip keeps the place along the palm its uncorrected grip chose.
+                let start = if key.correction != 0 {
+                    let base = Key {
+                        correction: 0,
+                        ..key.clone()
+                    };
+                    let (b, _) = self.index(inputs, &base);
+                    Some(self.entries[b].1.place_start)
+                } else {
+                    None
+                };
+                let contact = solve_grip(inputs, key, start);
+                inputs.memo.put(inputs, key, &contact);
+                contact
+            }
         };
-        let contact = solve_grip(inputs, key, start);
         if self.entries.len() >= CACHE_SIZE {
             let oldest = (0..self.entries.len())
                 .filter(|&i| self.entries[i].2 != self.clock)

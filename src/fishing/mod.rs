@@ -13,6 +13,7 @@ mod calibrate;
 mod calibration;
 mod ccd_arm;
 pub mod gear;
+pub mod grip_memo;
 pub mod grip_solve;
 pub mod hand_contact;
 pub mod hand_shape;

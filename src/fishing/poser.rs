@@ -193,6 +193,7 @@ impl Poser {
             chains: &arm.fingers,
             hand_scale: arm.hand_scale,
             palm_length: arm.hand_frame.palm_length / arm.hand_scale,
+            memo: &arm.grip_memo,
         };
         let kinds = (grip.hold.from, grip.hold.to);
         let w = grip.hold.blend;
