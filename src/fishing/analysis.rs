@@ -2,6 +2,7 @@
 //! proposes poles without flips and with natural elbows.
 
 use super::actor::ActorRig;
+use super::arm_report::ArmReport;
 use super::calibration::{GripCalibration, PoleKeys};
 use super::poser::{PoseEvaluation, Poser, SessionError};
 use super::session::{Phase, SessionParams, SessionState};
@@ -122,7 +123,7 @@ impl PoleProposal {
 }
 
 /// Rest bend normal of each arm (actor space): (wrist − shoulder) × (elbow − shoulder).
-fn rest_normals(actor: &ActorRig) -> PerSide<DVec3> {
+pub(crate) fn rest_normals(actor: &ActorRig) -> PerSide<DVec3> {
     actor.arms.map(|_, arm| {
         let a = actor.base.world_position(arm.upper);
         let b = actor.base.world_position(arm.fore);
@@ -207,6 +208,127 @@ impl<'a> SessionSampler<'a> {
         )?;
         Ok((state, eval))
     }
+
+    /// [`SessionSampler::pose_at`] for the arm on `side` alone ([`Poser::evaluate_arm`]):
+    /// its state and the arm's report; the other arm stays at the base pose.
+    ///
+    /// # Errors
+    /// As [`Poser::evaluate`].
+    pub(crate) fn pose_arm_at(
+        &mut self,
+        k: usize,
+        side: Side,
+    ) -> Result<(SessionState, ArmReport), SessionError> {
+        let state = self.state_at(k);
+        self.inputs.state = state;
+        let report = self.poser.evaluate_arm(
+            self.actor,
+            &self.inputs,
+            &Transform::IDENTITY,
+            &mut self.pose,
+            side,
+        )?;
+        Ok((state, report))
+    }
+}
+
+/// The sample of the arm on `side` whose report is `r`, posed in `pose` at `state`, and its
+/// bend normal (`normals`: the arms' rest bend normals); not yet marked flipped.
+pub(crate) fn arm_sample(
+    actor: &ActorRig,
+    side: Side,
+    state: &SessionState,
+    r: &ArmReport,
+    pose: &Pose,
+    normals: &PerSide<DVec3>,
+) -> (ArmSample, DVec3) {
+    let sample = ArmSample {
+        time: state.time(),
+        phase: state.phase,
+        elbow_bend: r.ik.elbow_bend,
+        bend_side: r.ik.bend_normal.dot(*normals.get(side)),
+        reached: r.ik.reached,
+        residual: r.ik.residual,
+        limited: r.ik.elbow_limited,
+        flipped: false,
+        elbow_in_actor: pose.world_position(actor.arm(side).fore),
+        fingers_on_grip: r.contact.fingers.iter().flatten().count() as u32,
+        fingers_touching: r
+            .contact
+            .fingers
+            .iter()
+            .flatten()
+            .filter(|c| c.touches)
+            .count() as u32,
+        worst_finger_gap: r
+            .contact
+            .fingers
+            .iter()
+            .flatten()
+            .map(|c| c.gap)
+            .fold(0.0, |a, g| if g.abs() > a.abs() { g } else { a }),
+    };
+    (sample, r.ik.bend_normal)
+}
+
+/// A timeline analysis built one instant at a time, in sample order: flips are found as the
+/// samples come (a bend normal turned by more than 90° since the arm's previous sample).
+pub(crate) struct TimelineBuilder {
+    params: SessionParams,
+    samples: usize,
+    pub(crate) out: PerSide<Vec<ArmSample>>,
+    flips: Vec<FlipEvent>,
+    previous: PerSide<Option<DVec3>>,
+}
+
+impl TimelineBuilder {
+    /// An empty analysis of `samples` instants of the session with `params`.
+    pub(crate) fn new(params: &SessionParams, samples: usize) -> Self {
+        Self {
+            params: *params,
+            samples: samples.max(2),
+            out: PerSide::new(Vec::with_capacity(samples), Vec::with_capacity(samples)),
+            flips: Vec::new(),
+            previous: PerSide::default(),
+        }
+    }
+
+    /// Adds the next sample of the arm on `side` (the arms of one instant in [`SIDES`]
+    /// order). With its bend `normal` it is marked flipped against the arm's previous one;
+    /// without, it keeps its own mark (a sample taken from another analysis of the same arm).
+    pub(crate) fn push(&mut self, side: Side, mut sample: ArmSample, normal: Option<DVec3>) {
+        if let Some(normal) = normal {
+            let before = self.previous.get_mut(side);
+            sample.flipped = before.is_some_and(|n| n.dot(normal) < 0.0);
+            *before = Some(normal);
+        }
+        let k = self.out.get(side).len();
+        if sample.flipped {
+            let fraction = k as f64 / (self.samples - 1) as f64;
+            let state = SessionState::at_fraction(fraction, self.params);
+            self.flips.push(FlipEvent {
+                side,
+                sample: k,
+                time: sample.time,
+                phase: sample.phase,
+                t: state.t_clamped(),
+            });
+        }
+        self.out.get_mut(side).push(sample);
+    }
+
+    /// The analysis of the samples pushed.
+    pub(crate) fn finish(self) -> TimelineAnalysis {
+        let out = self.out;
+        let out_of_reach = runs(&out, |_, _, s| (!s.reached).then_some(s.residual), f64::max);
+        let limit_clamps = runs(&out, |_, _, s| s.limited.then_some(s.elbow_bend), f64::max);
+        TimelineAnalysis {
+            samples: out,
+            flips: self.flips,
+            out_of_reach,
+            limit_clamps,
+        }
+    }
 }
 
 /// Poses samples `range` of `samples` with a poser of its own (each pose is a pure function
@@ -225,35 +347,10 @@ fn pose_samples(
     for k in range {
         let (state, eval) = session.pose_at(k)?;
         let pose = &session.pose;
-        out.push(eval.arms.map(|side, r| {
-            let sample = ArmSample {
-                time: state.time(),
-                phase: state.phase,
-                elbow_bend: r.ik.elbow_bend,
-                bend_side: r.ik.bend_normal.dot(*normals.get(side)),
-                reached: r.ik.reached,
-                residual: r.ik.residual,
-                limited: r.ik.elbow_limited,
-                flipped: false,
-                elbow_in_actor: pose.world_position(actor.arm(side).fore),
-                fingers_on_grip: r.contact.fingers.iter().flatten().count() as u32,
-                fingers_touching: r
-                    .contact
-                    .fingers
-                    .iter()
-                    .flatten()
-                    .filter(|c| c.touches)
-                    .count() as u32,
-                worst_finger_gap: r
-                    .contact
-                    .fingers
-                    .iter()
-                    .flatten()
-                    .map(|c| c.gap)
-                    .fold(0.0, |a, g| if g.abs() > a.abs() { g } else { a }),
-            };
-            (sample, r.ik.bend_normal)
-        }));
+        out.push(
+            eval.arms
+                .map(|side, r| arm_sample(actor, side, &state, r, pose, normals)),
+        );
     }
     Ok(out)
 }
@@ -313,36 +410,14 @@ pub fn analyse_timeline_on(
     let posed = in_sample_chunks(samples, threads, |range| {
         pose_samples(actor, calib, settings, params, samples, range, &normals)
     })?;
-    let mut out = PerSide::new(Vec::with_capacity(samples), Vec::with_capacity(samples));
-    let mut flips = Vec::new();
-    let mut previous: PerSide<Option<DVec3>> = PerSide::default();
-    for (k, posed) in posed.iter().enumerate() {
+    let mut timeline = TimelineBuilder::new(params, samples);
+    for posed in &posed {
         for side in SIDES {
-            let (mut sample, normal) = *posed.get(side);
-            let before = previous.get_mut(side);
-            sample.flipped = before.is_some_and(|n| n.dot(normal) < 0.0);
-            *before = Some(normal);
-            if sample.flipped {
-                let state = SessionState::at_fraction(k as f64 / (samples - 1) as f64, *params);
-                flips.push(FlipEvent {
-                    side,
-                    sample: k,
-                    time: sample.time,
-                    phase: sample.phase,
-                    t: state.t_clamped(),
-                });
-            }
-            out.get_mut(side).push(sample);
+            let (sample, normal) = *posed.get(side);
+            timeline.push(side, sample, Some(normal));
         }
     }
-    let out_of_reach = runs(&out, |_, _, s| (!s.reached).then_some(s.residual), f64::max);
-    let limit_clamps = runs(&out, |_, _, s| s.limited.then_some(s.elbow_bend), f64::max);
-    Ok(TimelineAnalysis {
-        samples: out,
-        flips,
-        out_of_reach,
-        limit_clamps,
-    })
+    Ok(timeline.finish())
 }
 
 /// The runs of consecutive samples, per arm, that `measure` finds bad (`Some(value)`), each

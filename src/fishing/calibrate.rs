@@ -6,8 +6,12 @@
 
 use super::SolverSettings;
 use super::actor::ActorRig;
-use super::analysis::{ArmSample, TimelineAnalysis, analyse_timeline_on};
+use super::analysis::{ArmSample, TimelineAnalysis};
 use super::calibration::{GripCalibration, GripKind, GripOffset, PoleKeys};
+use super::candidate_score::{
+    ScoreJob, Scored, ScoredArms, hard_counts, inside, lowest, on_grip, outward, reach, score_all,
+    shoulder,
+};
 use super::poser::SessionError;
 use super::session::{Phase, SessionParams};
 use super::stability::Boundary;
@@ -15,6 +19,7 @@ use super::stability_timeline::{
     MARGIN_REACH, margin_finalists, smallest_margin, timeline_margins, timeline_margins_to,
     widest_margin,
 };
+use super::timeline_bound::PosedArms;
 use super::{PerSide, SIDES};
 use crate::rig::Side;
 use glam::DVec3;
@@ -129,112 +134,6 @@ impl CalibrationReport {
     }
 }
 
-fn on_grip(s: &ArmSample) -> bool {
-    s.reached && s.residual <= REACH_RESIDUAL
-}
-
-fn shoulder(actor: &ActorRig, side: Side) -> DVec3 {
-    actor.base.world_position(actor.arm(side).upper)
-}
-
-fn reach(actor: &ActorRig, side: Side) -> f64 {
-    let arm = actor.arm(side);
-    let p = |b| actor.base.world_position(b);
-    (p(arm.fore) - p(arm.upper)).length() + (p(arm.hand) - p(arm.fore)).length()
-}
-
-fn outward(side: Side) -> f64 {
-    if side == Side::Left { 1.0 } else { -1.0 }
-}
-
-/// The elbow nearer the body's midline than the shoulder by more than 5% of the arm: inside
-/// the torso.
-fn inside(actor: &ActorRig, side: Side, s: &ArmSample) -> bool {
-    let sh = shoulder(actor, side);
-    outward(side) * (sh.x - s.elbow_in_actor.x) > 0.05 * reach(actor, side)
-}
-
-/// Score of one arm over a timeline (lower is better): misses and flips dominate, then
-/// residuals, limit clamps and unnatural elbows (above the shoulder, inside the torso).
-fn arm_score(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> f64 {
-    let sh = shoulder(actor, side);
-    let r = reach(actor, side);
-    let n = samples.len().max(1) as f64;
-    let mut score = 0.0;
-    for s in samples {
-        if !on_grip(s) {
-            score += 10.0 + s.residual / r;
-        }
-        if s.flipped {
-            score += 1000.0;
-        }
-        if s.limited {
-            score += 1.0;
-        }
-        let above = (s.elbow_in_actor.y - sh.y).max(0.0) / r;
-        let into = (outward(side) * (sh.x - s.elbow_in_actor.x) + 0.05 * r).max(0.0) / r;
-        score += 2.0 * (above + into);
-    }
-    score / n
-}
-
-/// An arm's misses, flips and clamps over a timeline: what [`super::MARGIN_SLACK`] never
-/// trades.
-fn hard_counts(samples: &[ArmSample]) -> [usize; 3] {
-    [
-        samples.iter().filter(|s| !on_grip(s)).count(),
-        samples.iter().filter(|s| s.flipped).count(),
-        samples.iter().filter(|s| s.limited).count(),
-    ]
-}
-
-/// The index of the lowest score (first on ties).
-fn lowest(scored: &[(f64, TimelineAnalysis)]) -> Option<usize> {
-    (0..scored.len()).reduce(|b, k| if scored[k].0 < scored[b].0 { k } else { b })
-}
-
-/// Evaluates `candidates` (each a full calibration) on up to `threads` threads and returns
-/// each one's score and analysis, in candidate order.
-fn score_all(
-    actor: &ActorRig,
-    settings: &SolverSettings,
-    params: &SessionParams,
-    samples: usize,
-    candidates: &[GripCalibration],
-    score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
-    threads: usize,
-) -> Result<Vec<(f64, TimelineAnalysis)>, SessionError> {
-    let threads = threads.clamp(1, candidates.len().max(1));
-    let chunk = candidates.len().div_ceil(threads);
-    let results: Vec<Result<Vec<(f64, TimelineAnalysis)>, SessionError>> =
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = candidates
-                .chunks(chunk.max(1))
-                .map(|part| {
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|c| {
-                                // This worker is one of `threads`: its timelines run on it.
-                                let a =
-                                    analyse_timeline_on(actor, c, settings, params, samples, 1)?;
-                                Ok((score(&a), a))
-                            })
-                            .collect::<Result<Vec<_>, SessionError>>()
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| Ok(Vec::new())))
-                .collect()
-        });
-    let mut all = Vec::with_capacity(candidates.len());
-    for part in results {
-        all.extend(part?);
-    }
-    Ok(all)
-}
-
 /// The fixed inputs of one calibration and how many timelines it has evaluated.
 struct Search<'a> {
     actor: &'a ActorRig,
@@ -248,52 +147,65 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The lowest-scoring candidate (first on ties) and its analysis.
+    /// The lowest-scoring candidate by both arms (first on ties) and its analysis.
     fn pick(
         &mut self,
         candidates: &[GripCalibration],
-        score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
     ) -> Result<(usize, TimelineAnalysis), SessionError> {
-        let mut scored = self.score_all(candidates, score)?;
+        let arms = (ScoredArms::Both, PosedArms::Both);
+        let mut scored = self.score_all(candidates, arms, 0.0)?;
         let k = lowest(&scored).ok_or_else(no_candidates)?;
-        Ok((k, scored.swap_remove(k).1))
+        Ok((k, scored.swap_remove(k).1.ok_or_else(no_candidates)?))
     }
 
     fn score_all(
         &mut self,
         candidates: &[GripCalibration],
-        score: &(dyn Fn(&TimelineAnalysis) -> f64 + Sync),
-    ) -> Result<Vec<(f64, TimelineAnalysis)>, SessionError> {
+        arms: (ScoredArms, PosedArms<'_>),
+        slack: f64,
+    ) -> Result<Vec<Scored>, SessionError> {
         self.evaluations += candidates.len();
-        score_all(
-            self.actor,
-            self.settings,
-            self.params,
-            self.samples,
-            candidates,
-            score,
-            self.threads,
-        )
+        let job = ScoreJob {
+            actor: self.actor,
+            settings: self.settings,
+            params: self.params,
+            samples: self.samples,
+            arms,
+            slack,
+            threads: self.threads,
+        };
+        score_all(&job, candidates)
     }
 
     /// The pole candidate to keep for `side`'s arm (in `phase` alone when given): the lowest
-    /// [`arm_score`] (first on ties), or, keeping the margin, of the candidates with that
+    /// [`super::candidate_score::arm_score`] (first on ties), or, keeping the margin, of the candidates with that
     /// one's misses, flips and clamps ([`margin_finalists`]), the one whose arm keeps the
     /// largest smallest margin to the flip boundary ([`widest_margin`]). The margin is what
-    /// the pole decides: the reach boundary does not move with it.
+    /// the pole decides: the reach boundary does not move with it. `current`: the analysis
+    /// of a calibration that differs from every candidate in `side`'s poles alone (only
+    /// that arm is posed; the other's samples are taken from it).
     fn pick_pole(
         &mut self,
         side: Side,
         phase: Option<Phase>,
         candidates: &[GripCalibration],
+        current: &TimelineAnalysis,
     ) -> Result<(usize, TimelineAnalysis), SessionError> {
         let actor = self.actor;
-        let score = |a: &TimelineAnalysis| arm_score(actor, side, a.samples.get(side));
-        let mut scored = self.score_all(candidates, &score)?;
+        let arms = (ScoredArms::One(side), PosedArms::One(side, current));
+        let slack = if self.keep_margin {
+            super::MARGIN_SLACK
+        } else {
+            0.0
+        };
+        let mut scored = self.score_all(candidates, arms, slack)?;
         let best = lowest(&scored).ok_or_else(no_candidates)?;
         let mut chosen = best;
         if self.keep_margin {
-            let counts = |k: usize| hard_counts(scored[k].1.samples.get(side));
+            let counts = |k: usize| {
+                let a: &Option<TimelineAnalysis> = &scored[k].1;
+                a.as_ref().map(|a| hard_counts(a.samples.get(side)))
+            };
             let scores: Vec<f64> = scored.iter().map(|(score, _)| *score).collect();
             let finalists = margin_finalists(&scores, best, |k| counts(k) == counts(best));
             let measure = |k: usize, stop_at: f64| {
@@ -307,7 +219,8 @@ impl Search<'_> {
                 chosen = k;
             }
         }
-        Ok((chosen, scored.swap_remove(chosen).1))
+        let analysis = scored.swap_remove(chosen).1.ok_or_else(no_candidates)?;
+        Ok((chosen, analysis))
     }
 }
 
@@ -380,15 +293,14 @@ fn grip_candidates(
 
 impl Search<'_> {
     /// Stage 4: a per-phase pole for each arm's phases that still flip, clamp or miss with
-    /// `calib`, kept where it does better. Returns the calibration and its analysis.
+    /// `calib` (whose analysis is `analysis`), kept where it does better. Returns the
+    /// calibration and its analysis.
     fn per_phase_poles(
         &mut self,
         mut calib: GripCalibration,
+        mut analysis: TimelineAnalysis,
     ) -> Result<(GripCalibration, TimelineAnalysis), SessionError> {
-        let (actor, settings, params) = (self.actor, self.settings, self.params);
-        let mut analysis =
-            analyse_timeline_on(actor, &calib, settings, params, self.samples, self.threads)?;
-        self.evaluations += 1;
+        let actor = self.actor;
         for side in SIDES {
             for phase in Phase::ALL {
                 let bad = analysis
@@ -405,7 +317,7 @@ impl Search<'_> {
                     c.poles.get_mut(side).per_phase.insert(phase, p);
                     candidates.push(c);
                 }
-                let (k, a) = self.pick_pole(side, Some(phase), &candidates)?;
+                let (k, a) = self.pick_pole(side, Some(phase), &candidates, &analysis)?;
                 if k != 0 {
                     calib = candidates[k].clone();
                     analysis = a;
@@ -495,19 +407,15 @@ pub fn refine_with(
         evaluations: 0,
         keep_margin,
     };
-    let both = |a: &TimelineAnalysis| {
-        SIDES
-            .iter()
-            .map(|&s| arm_score(actor, s, a.samples.get(s)))
-            .sum::<f64>()
-    };
     // 1. The rod in the hands: shift it in its own frame (across, along, toward the reel) so
     //    both hands and the reel handle come within reach of this body.
-    {
+    // `current`: the analysis of `calib` as chosen so far.
+    let mut current = {
         let candidates = rod_candidates(actor, &calib);
-        let (k, _) = search.pick(&candidates, &both)?;
+        let (k, a) = search.pick(&candidates)?;
         calib = candidates[k].clone();
-    }
+        a
+    };
     // 2. Grips along the handle: slide each grip toward or away from the butt in 2 cm
     //    steps (the hands stay on the handle: the rear grip never past the butt). A front
     //    hand whose fingers straddle the reel's stem sits where the stem is, wherever its
@@ -529,8 +437,9 @@ pub fn refine_with(
     .filter(|(kind, _)| !(front_placed && *kind == GripKind::RodFront))
     {
         let candidates = grip_candidates(&calib, kind, shifts);
-        let (k, _) = search.pick(&candidates, &both)?;
+        let (k, a) = search.pick(&candidates)?;
         calib = candidates[k].clone();
+        current = a;
     }
     // 3. A constant pole per arm (the other arm's pole held).
     for side in SIDES {
@@ -542,11 +451,12 @@ pub fn refine_with(
                 c
             })
             .collect();
-        let (k, _) = search.pick_pole(side, None, &candidates)?;
+        let (k, a) = search.pick_pole(side, None, &candidates, &current)?;
         calib = candidates[k].clone();
+        current = a;
     }
     // 4. Per-phase poles where a phase still flips or clamps.
-    let (calib, analysis) = search.per_phase_poles(calib)?;
+    let (calib, analysis) = search.per_phase_poles(calib, current)?;
     let threads = search.threads;
     let margins = timeline_margins(actor, &calib, settings, params, samples, threads)?;
     let flip_margins = timeline_margins_to(

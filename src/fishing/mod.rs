@@ -11,6 +11,7 @@ mod analysis;
 mod arm_report;
 mod calibrate;
 mod calibration;
+mod candidate_score;
 mod ccd_arm;
 pub mod gear;
 pub mod grip_memo;
@@ -33,6 +34,7 @@ mod session_frames;
 mod settings;
 pub mod stability;
 pub mod stability_timeline;
+mod timeline_bound;
 
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
 pub use analysis::{

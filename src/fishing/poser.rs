@@ -16,7 +16,7 @@ use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::ArmSolverKind;
 use crate::ik::hand::{CurlBends, HandError, PalmJob};
 use crate::ik::two_bone::{TwoBoneError, TwoBoneJob};
-use crate::rig::{Pose, Transform};
+use crate::rig::{Pose, Side, Transform};
 use glam::DVec3;
 use thiserror::Error;
 
@@ -137,6 +137,49 @@ impl Poser {
         world_from_actor: &Transform,
         pose: &mut Pose,
     ) -> Result<PoseEvaluation, SessionError> {
+        let frames = Self::begin(actor, inputs, world_from_actor, pose)?;
+        let arms = PerSide::try_from_fn(|side| {
+            let arm = actor.arm(side);
+            let grip = *frames.grips.get(side);
+            self.pose_arm(actor, arm, inputs, world_from_actor, &grip, pose)
+        })?;
+        Ok(PoseEvaluation { frames, arms })
+    }
+
+    /// [`Poser::evaluate`] for the arm on `side` alone: the other arm stays at the base pose.
+    /// Each arm's pose and report depend only on its own inputs (its grip, pole, hand and
+    /// settings), so this arm's report is the one `evaluate` gives it.
+    ///
+    /// # Errors
+    /// As [`Poser::evaluate`].
+    pub(crate) fn evaluate_arm(
+        &mut self,
+        actor: &ActorRig,
+        inputs: &PoseInputs,
+        world_from_actor: &Transform,
+        pose: &mut Pose,
+        side: Side,
+    ) -> Result<ArmReport, SessionError> {
+        let frames = Self::begin(actor, inputs, world_from_actor, pose)?;
+        let grip = *frames.grips.get(side);
+        self.pose_arm(
+            actor,
+            actor.arm(side),
+            inputs,
+            world_from_actor,
+            &grip,
+            pose,
+        )
+    }
+
+    /// Checks the inputs, restores the base pose at the actor's placement and returns the
+    /// session's frames.
+    fn begin(
+        actor: &ActorRig,
+        inputs: &PoseInputs,
+        world_from_actor: &Transform,
+        pose: &mut Pose,
+    ) -> Result<SessionFrames, SessionError> {
         inputs.validate()?;
         if !world_from_actor.is_finite() {
             return Err(SessionError::Placement);
@@ -150,18 +193,12 @@ impl Poser {
             pose.refresh_all(&actor.skeleton);
         }
         // Current grips (copies; the calibration stays as stored).
-        let frames = SessionFrames::evaluate_geared(
+        Ok(SessionFrames::evaluate_geared(
             &inputs.state,
             &inputs.calibration,
             &actor.fit,
             &actor.gear,
-        );
-        let arms = PerSide::try_from_fn(|side| {
-            let arm = actor.arm(side);
-            let grip = *frames.grips.get(side);
-            self.pose_arm(actor, arm, inputs, world_from_actor, &grip, pose)
-        })?;
-        Ok(PoseEvaluation { frames, arms })
+        ))
     }
 
     fn pose_arm(
