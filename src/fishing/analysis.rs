@@ -545,7 +545,7 @@ pub fn search_poles(
             super::smallest_margin(actor, &tried[k].2, settings, params, samples, walk, stop_at)
         };
         let (chosen, margin_after) =
-            super::widest_margin(&finalists, margin)?.unwrap_or((best, 0.0));
+            super::widest_margin(&finalists, 1, margin)?.unwrap_or((best, 0.0));
         let margin_before = if chosen == 0 {
             margin_after
         } else {

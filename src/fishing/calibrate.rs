@@ -214,7 +214,9 @@ impl Search<'_> {
                 smallest_margin(actor, &candidates[k], s, p, n, walk, stop_at)
             };
             if let Some((k, _)) =
-                widest_margin::<SessionError>(&finalists, |k, stop| Ok(measure(k, stop)?))?
+                widest_margin::<SessionError>(&finalists, self.threads, |k, stop| {
+                    Ok(measure(k, stop)?)
+                })?
             {
                 chosen = k;
             }

@@ -13,6 +13,8 @@ use super::stability::{Boundary, StabilityError, StabilityGrid, StabilityJob};
 use super::{PerSide, SIDES};
 use crate::rig::Side;
 use glam::DVec3;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// How far from each target the session's margin looks, metres: a margin this large means
 /// no boundary within it along any ray. 30 cm: the calibrated shared characters keep their
@@ -62,26 +64,90 @@ pub fn margin_finalists(scores: &[f64], best: usize, alike: impl Fn(usize) -> bo
 /// more than [`MARGIN_QUANTUM`], with its margin: the first when none is. Stops measuring
 /// once a margin reaches [`MARGIN_REACH`]. `None` without finalists.
 ///
+/// Measures on up to `threads` threads, each taking the next finalist: a finalist is
+/// measured with `stop_at` from the finalists before it already measured (never above what
+/// measuring them one by one would give it), and a measure that stops there decides as one
+/// that stops later would (both at most `stop_at`). The result is the one-by-one result on
+/// any number of threads.
+///
 /// # Errors
-/// The first error `measure` returns.
-pub fn widest_margin<E>(
+/// The first error `measure` returns, in finalist order, among the finalists one by one
+/// would measure.
+pub fn widest_margin<E: Send>(
     finalists: &[usize],
-    mut measure: impl FnMut(usize, f64) -> Result<f64, E>,
+    threads: usize,
+    measure: impl Fn(usize, f64) -> Result<f64, E> + Sync,
 ) -> Result<Option<(usize, f64)>, E> {
-    let Some((&first, rest)) = finalists.split_first() else {
+    if finalists.is_empty() {
         return Ok(None);
+    }
+    let measured: Mutex<Vec<Option<Result<f64, E>>>> =
+        Mutex::new(finalists.iter().map(|_| None).collect());
+    let next = AtomicUsize::new(0);
+    let lock = || measured.lock().unwrap_or_else(PoisonError::into_inner);
+    let work = || {
+        loop {
+            // The widest margin over the finalists measured so far in a row from the first:
+            // a lower bound of the one-by-one `stop_at`.
+            let (widest, done) = widest_of(finalists, &lock());
+            if done {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&k) = finalists.get(i) else { break };
+            let stop_at = widest.map_or(0.0, |(_, m)| m + MARGIN_QUANTUM);
+            let m = measure(k, stop_at);
+            lock()[i] = Some(m);
+        }
     };
-    let mut widest = (first, measure(first, 0.0)?);
-    for &k in rest {
-        if widest.1 >= MARGIN_REACH {
+    std::thread::scope(|scope| {
+        for _ in 1..threads.clamp(1, finalists.len()) {
+            scope.spawn(work);
+        }
+        work();
+    });
+    let mut measured = measured
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    let mut widest: Option<(usize, f64)> = None;
+    for (i, &k) in finalists.iter().enumerate() {
+        if widest.is_some_and(|(_, m)| m >= MARGIN_REACH) {
             break;
         }
-        let m = measure(k, widest.1 + MARGIN_QUANTUM)?;
-        if m > widest.1 + MARGIN_QUANTUM {
-            widest = (k, m);
+        let Some(m) = measured[i].take() else { break };
+        keep_wider(&mut widest, k, m?);
+    }
+    Ok(widest)
+}
+
+/// The one-by-one rule: the first finalist's margin, then a later one's only where it is
+/// larger by more than [`MARGIN_QUANTUM`].
+fn keep_wider(widest: &mut Option<(usize, f64)>, k: usize, m: f64) {
+    match *widest {
+        Some((_, w)) if !(m > w + MARGIN_QUANTUM) => {}
+        _ => *widest = Some((k, m)),
+    }
+}
+
+/// The one-by-one widest margin over the finalists measured in a row from the first, and
+/// whether the search is over (a margin at [`MARGIN_REACH`], or every finalist measured).
+fn widest_of<E>(
+    finalists: &[usize],
+    measured: &[Option<Result<f64, E>>],
+) -> (Option<(usize, f64)>, bool) {
+    let mut widest: Option<(usize, f64)> = None;
+    for (i, &k) in finalists.iter().enumerate() {
+        if widest.is_some_and(|(_, m)| m >= MARGIN_REACH) {
+            return (widest, true);
+        }
+        match &measured[i] {
+            Some(Ok(m)) => keep_wider(&mut widest, k, *m),
+            // An error ends the search there.
+            Some(Err(_)) => return (widest, true),
+            None => return (widest, false),
         }
     }
-    Ok(Some(widest))
+    (widest, false)
 }
 
 /// Per arm, the margin at each of `samples` instants spread evenly over the session (as
