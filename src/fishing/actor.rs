@@ -346,6 +346,8 @@ impl ArmRig {
             &self.fingers,
         );
         self.shape = shape;
+        // Grips solved with the old shape are for another hand.
+        self.grip_memo = GripMemo::default();
     }
 }
 

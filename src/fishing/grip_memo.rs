@@ -2,14 +2,20 @@
 //! function of the hand's data and its [`super::grip_solve`] key, so the timelines that
 //! calibration, the stability map and the pole search evaluate — each with a poser of its
 //! own, each of which used to solve the same grips again — look them up here once their own
-//! cache misses. Results are the same with or without it: it only remembers.
+//! cache misses. Results are the same with or without it: it only remembers. A poser's cache
+//! binds it to its hand once ([`GripMemo::bind`], a comparison of the whole hand); a memo
+//! bound to another hand since answers nothing to the caches bound before.
 
 use super::grip_solve::{HandContactInputs, Key};
 use super::hand_contact::GripContact;
 use super::hand_shape::{ContactFinger, HandShape};
 use crate::ik::hand::FingerChain;
 use crate::rig::Finger;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+
+/// The next memo generation (see [`Entries::generation`]).
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 
 /// The hand data the grips were solved for: a memo only answers for the same hand (an arm
 /// whose shape is replaced, or a clone given another hand, starts over).
@@ -45,8 +51,16 @@ impl Hand {
 #[derive(Debug, Default)]
 struct Entries {
     hand: Option<Hand>,
+    /// Which hand this memo holds grips for, unique among all memos (0: none yet): a
+    /// [`Binding`] to another is stale, also one a poser cache made with another arm's memo.
+    generation: u64,
     solved: Vec<(Key, Arc<GripContact>)>,
 }
+
+/// A poser cache's claim on a memo ([`GripMemo::bind`]): the memo's grips are for its hand
+/// while the memo's generation is the one bound.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Binding(Option<u64>);
 
 /// The grips solved for one arm's hand, shared between threads and between clones of the
 /// arm (an `Arc`). At most [`GripMemo::CAPACITY`] grips: when full it starts over.
@@ -58,10 +72,23 @@ impl GripMemo {
     /// The most grips one memo keeps.
     pub const CAPACITY: usize = 1024;
 
-    /// The grip solved for `key` by the hand of `inputs`, if this memo has it.
-    pub(crate) fn get(&self, inputs: &HandContactInputs<'_>, key: &Key) -> Option<GripContact> {
-        let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+    /// Binds this memo to the hand of `inputs`: compares it with the hand the memo holds
+    /// grips for (the whole hand, once per poser cache) and, when it differs, starts over
+    /// for this one.
+    pub(crate) fn bind(&self, inputs: &HandContactInputs<'_>) -> Binding {
+        let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if !entries.hand.as_ref().is_some_and(|h| h.is(inputs)) {
+            entries.hand = Some(Hand::of(inputs));
+            entries.generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
+            entries.solved.clear();
+        }
+        Binding(Some(entries.generation))
+    }
+
+    /// The grip solved for `key`, if this memo has it for the hand `bound`.
+    pub(crate) fn get(&self, bound: Binding, key: &Key) -> Option<GripContact> {
+        let entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if bound.0 != Some(entries.generation) {
             return None;
         }
         entries
@@ -71,14 +98,10 @@ impl GripMemo {
             .map(|(_, c)| GripContact::clone(c))
     }
 
-    /// Remembers `contact`, solved for `key` by the hand of `inputs`.
-    pub(crate) fn put(&self, inputs: &HandContactInputs<'_>, key: &Key, contact: &GripContact) {
+    /// Remembers `contact`, solved for `key` by the hand `bound`.
+    pub(crate) fn put(&self, bound: Binding, key: &Key, contact: &GripContact) {
         let mut entries = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if !entries.hand.as_ref().is_some_and(|h| h.is(inputs)) {
-            entries.hand = Some(Hand::of(inputs));
-            entries.solved.clear();
-        }
-        if entries.solved.iter().any(|(k, _)| k == key) {
+        if bound.0 != Some(entries.generation) || entries.solved.iter().any(|(k, _)| k == key) {
             return;
         }
         if entries.solved.len() >= Self::CAPACITY {

@@ -6,7 +6,7 @@
 
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
-use super::grip_memo::GripMemo;
+use super::grip_memo::{Binding, GripMemo};
 use super::hand_contact::{
     ArmTerm, FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
 };
@@ -36,6 +36,8 @@ pub(crate) struct Key {
 pub struct ContactCache {
     entries: Vec<(Key, GripContact, u64)>,
     clock: u64,
+    /// The arm's memo bound to this cache's hand, once used.
+    memo: Option<Binding>,
 }
 
 /// What [`ContactCache::pair`] needs of the hand.
@@ -107,7 +109,8 @@ impl ContactCache {
             self.entries[i].2 = self.clock;
             return (i, false);
         }
-        let contact = match inputs.memo.get(inputs, key) {
+        let bound = *self.memo.get_or_insert_with(|| inputs.memo.bind(inputs));
+        let contact = match inputs.memo.get(bound, key) {
             Some(contact) => contact,
             None => {
                 // A corrected grip keeps the place along the palm its uncorrected grip chose.
@@ -122,7 +125,7 @@ impl ContactCache {
                     None
                 };
                 let contact = solve_grip(inputs, key, start);
-                inputs.memo.put(inputs, key, &contact);
+                inputs.memo.put(bound, key, &contact);
                 contact
             }
         };
