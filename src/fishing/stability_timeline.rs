@@ -123,9 +123,9 @@ pub fn widest_margin<E: Send>(
 /// The one-by-one rule: the first finalist's margin, then a later one's only where it is
 /// larger by more than [`MARGIN_QUANTUM`].
 fn keep_wider(widest: &mut Option<(usize, f64)>, k: usize, m: f64) {
-    match *widest {
-        Some((_, w)) if !(m > w + MARGIN_QUANTUM) => {}
-        _ => *widest = Some((k, m)),
+    let wider = widest.is_none_or(|(_, w)| m > w + MARGIN_QUANTUM);
+    if wider {
+        *widest = Some((k, m));
     }
 }
 
