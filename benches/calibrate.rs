@@ -1,11 +1,13 @@
 //! `anglerpose calibrate` per character: the prepared actor (framed, seated, fitted)
 //! calibrated over 600 timeline samples on all cores. Loading and preparing are outside the
-//! timed loop. Characters from ../shared/models are skipped when absent.
+//! timed loop; every iteration calibrates a stage of its own, as `anglerpose calibrate`
+//! does (an actor's grip memo would otherwise hold every grip from the iteration before).
+//! Characters from ../shared/models are skipped when absent.
 
 use anglerpose::fishing::calibrate;
 use anglerpose::gltf_io;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -36,18 +38,22 @@ fn calibrate_characters(c: &mut Criterion) {
         }
         let character = gltf_io::load(&path).expect("loads");
         let props = Props::load(&bundled_assets_dir()).expect("props");
-        let stage = Stage::new(character, props).expect("humanoid");
+        let stage = || Stage::new(character.clone(), props.clone()).expect("humanoid");
         group.bench_function(name, |b| {
-            b.iter(|| {
-                calibrate(
-                    black_box(&stage.actor),
-                    &stage.inputs.settings,
-                    &stage.inputs.state.params,
-                    600,
-                    threads,
-                )
-                .expect("calibrates")
-            })
+            b.iter_batched(
+                stage,
+                |stage| {
+                    calibrate(
+                        black_box(&stage.actor),
+                        &stage.inputs.settings,
+                        &stage.inputs.state.params,
+                        600,
+                        threads,
+                    )
+                    .expect("calibrates")
+                },
+                BatchSize::PerIteration,
+            )
         });
     }
     group.finish();

@@ -29,8 +29,7 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Residual below which a wrist counts as on its grip when scoring (metres).
-pub const REACH_RESIDUAL: f64 = 1e-3;
+pub use super::candidate_score::REACH_RESIDUAL;
 
 /// One phase of one arm in the report.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]

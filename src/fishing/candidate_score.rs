@@ -8,7 +8,6 @@
 
 use super::actor::ActorRig;
 use super::analysis::{ArmSample, TimelineAnalysis};
-use super::calibrate::REACH_RESIDUAL;
 use super::calibration::GripCalibration;
 use super::poser::SessionError;
 use super::session::SessionParams;
@@ -19,6 +18,9 @@ use crate::rig::Side;
 use glam::DVec3;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+/// Residual below which a wrist counts as on its grip when scoring (metres).
+pub const REACH_RESIDUAL: f64 = 1e-3;
 
 pub(crate) fn on_grip(s: &ArmSample) -> bool {
     s.reached && s.residual <= REACH_RESIDUAL

@@ -1,21 +1,53 @@
 //! Solved contact grips shared by every poser of one arm (issue 37): a grip solve is a pure
-//! function of the hand's data and its [`super::grip_solve`] key, so the timelines that
+//! function of the hand's data and its key (`grip_solve`), so the timelines that
 //! calibration, the stability map and the pole search evaluate — each with a poser of its
 //! own, each of which used to solve the same grips again — look them up here once their own
 //! cache misses. Results are the same with or without it: it only remembers. A poser's cache
 //! binds it to its hand once ([`GripMemo::bind`], a comparison of the whole hand); a memo
 //! bound to another hand since answers nothing to the caches bound before.
 
-use super::grip_solve::{HandContactInputs, Key};
-use super::hand_contact::GripContact;
+use super::calibration::{GripKind, HandCalibration};
+use super::hand_contact::{GripContact, GripStyle};
 use super::hand_shape::{ContactFinger, HandShape};
 use crate::ik::hand::FingerChain;
-use crate::rig::Finger;
+use crate::rig::{Finger, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The next memo generation (see [`Entries::generation`]).
 static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+/// What a solved grip depends on besides the hand ([`HandContactInputs`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Key {
+    // Compared in this order: the cheap fields that differ most first.
+    pub(crate) kind: GripKind,
+    pub(crate) correction: i32,
+    pub(crate) radius: f64,
+    /// Half the held part's length (infinite for a handle), metres.
+    pub(crate) half_length: f64,
+    pub(crate) hand_from_grip: Transform,
+    pub(crate) style: GripStyle,
+    pub(crate) hand: HandCalibration,
+}
+
+/// What a poser's contact cache (`ContactCache::pair`) needs of the hand.
+#[derive(Clone, Copy, Debug)]
+pub struct HandContactInputs<'a> {
+    /// The hand's fingers for the contact solve.
+    pub fingers: &'a [ContactFinger],
+    /// The hand's shape (its palm points).
+    pub shape: &'a HandShape,
+    /// The hand's finger chains ([`super::ArmRig::fingers`]): their full curls bend the free
+    /// fingers.
+    pub chains: &'a [(Finger, crate::ik::hand::FingerChain)],
+    /// World scale of the hand bone.
+    pub hand_scale: f64,
+    /// Wrist to middle knuckle, hand units.
+    pub palm_length: f64,
+    /// Grips solved by this hand before, by any poser ([`super::ArmRig::grip_memo`]).
+    pub memo: &'a GripMemo,
+}
 
 /// The hand data the grips were solved for: a memo only answers for the same hand (an arm
 /// whose shape is replaced, or a clone given another hand, starts over).

@@ -6,28 +6,14 @@
 
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
-use super::grip_memo::{Binding, GripMemo};
+use super::grip_memo::{Binding, HandContactInputs, Key};
 use super::hand_contact::{
     ArmTerm, FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
 };
-use super::hand_shape::{ContactFinger, HandShape, PalmPoint};
+use super::hand_shape::{ContactFinger, PalmPoint};
 use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob, palm_clearance};
 use crate::rig::{Finger, Transform};
 use glam::{DAffine3, DQuat, DVec3};
-
-/// What a solved grip depends on besides the hand ([`HandContactInputs`]).
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Key {
-    // Compared in this order: the cheap fields that differ most first.
-    kind: GripKind,
-    correction: i32,
-    radius: f64,
-    /// Half the held part's length (infinite for a handle), metres.
-    half_length: f64,
-    hand_from_grip: Transform,
-    style: GripStyle,
-    hand: HandCalibration,
-}
 
 /// The solved grips of one hand, per grip kind and arm correction: a pose update reuses them
 /// while their inputs are the same (exact comparison), so closing the fingers costs nothing
@@ -38,24 +24,6 @@ pub struct ContactCache {
     clock: u64,
     /// The arm's memo bound to this cache's hand, once used.
     memo: Option<Binding>,
-}
-
-/// What [`ContactCache::pair`] needs of the hand.
-#[derive(Clone, Copy, Debug)]
-pub struct HandContactInputs<'a> {
-    /// The hand's fingers for the contact solve.
-    pub fingers: &'a [ContactFinger],
-    /// The hand's shape (its palm points).
-    pub shape: &'a HandShape,
-    /// The hand's finger chains ([`super::ArmRig::fingers`]): their full curls bend the free
-    /// fingers.
-    pub chains: &'a [(Finger, crate::ik::hand::FingerChain)],
-    /// World scale of the hand bone.
-    pub hand_scale: f64,
-    /// Wrist to middle knuckle, hand units.
-    pub palm_length: f64,
-    /// Grips solved by this hand before, by any poser ([`super::ArmRig::grip_memo`]).
-    pub memo: &'a GripMemo,
 }
 
 impl ContactCache {
