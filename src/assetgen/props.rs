@@ -489,7 +489,7 @@ pub fn mesh_glb(name: &str, mesh: &TriMesh) -> Vec<u8> {
 
 /// `rod.glb`: butt at the origin, tip at +Y, reel and guides on the −Z side; empties
 /// `grip_rear`, `grip_front`, `tip` on the rod axis; the reel's crank as the child node
-/// `reel_crank` (see [`crank_mesh`]), which the session turns, with the empty `reel_knob` at
+/// `reel_crank` (see `crank_mesh`), which the session turns, with the empty `reel_knob` at
 /// the knob's middle.
 pub fn rod_glb() -> Vec<u8> {
     let mut glb = GlbBuilder::default();

@@ -3,7 +3,7 @@
 //! calibration, the stability map and the pole search evaluate — each with a poser of its
 //! own, each of which used to solve the same grips again — look them up here once their own
 //! cache misses. Results are the same with or without it: it only remembers. A poser's cache
-//! binds it to its hand once ([`GripMemo::bind`], a comparison of the whole hand); a memo
+//! binds it to its hand once (`GripMemo::bind`, a comparison of the whole hand); a memo
 //! bound to another hand since answers nothing to the caches bound before.
 
 use super::calibration::{GripKind, HandCalibration};

@@ -181,7 +181,7 @@ pub struct PalmArm {
     /// `knob_pinch::knob_end_on_palm`); infinite for a handle. (The default, 0, has no
     /// points to correct.)
     pub half_length: f64,
-    /// [`palm_clearance`] of the points the hand and fingers carry alone.
+    /// `palm_clearance` of the points the hand and fingers carry alone.
     pub fixed_clearance: f64,
     /// The points other bones carry too (only those that can reach the handle).
     pub moving: Vec<MovingPoint>,
