@@ -134,7 +134,7 @@ const PINCH_RESOLUTION: f64 = 0.05;
 impl PinchJob<'_> {
     /// The pinch whose pinching finger, closing from straight, ends nearest the knob's
     /// surface without entering it: over the supporting finger's curl (the calibrated share
-    /// first, then [`SUPPORT_SHARES`]) and the place along it ([`PIECES`]). Deterministic.
+    /// first, then `SUPPORT_SHARES`) and the place along it (`PIECES`). Deterministic.
     /// `None` when no place could be found (see [`knob_against_support`]).
     pub fn solve(&self) -> Option<Pinch> {
         let (pincher, pincher_spread) = self.pincher;
