@@ -98,7 +98,7 @@ fn close_up_camera(target: glam::Vec3, dir: glam::Vec3, size: [u32; 2], k: f32) 
 
 /// A close-up of a hand pinching the reel's knob whose grip frame is `world_from_grip` (see
 /// [`grip_close_up`]), looking at the knob from `from` (world, any length; see
-/// [`KNOB_VIEWS`]).
+/// `KNOB_VIEWS`).
 pub fn knob_close_up(
     world_from_grip: &crate::rig::Transform,
     from: glam::DVec3,
