@@ -244,8 +244,9 @@ pub fn smallest_margin(
         if phase.is_some_and(|p| p != session.state_at(k).phase) {
             continue;
         }
-        let (_, eval) = session.pose_at(k)?;
-        let arm = (side, eval.arms.get(side));
+        // Only this arm is posed: the other one's pose changes nothing on its rays.
+        let (_, report) = session.pose_arm_at(k, side)?;
+        let arm = (side, &report);
         let job = StabilityJob::for_arm(actor, settings, &session.pose, arm, RAYS_ONLY);
         let m = job.margin_to(boundary, MARGIN_STEP.min(smallest), smallest)?;
         smallest = smallest.min(m.margin);
