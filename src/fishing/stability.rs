@@ -13,7 +13,7 @@ use super::actor::ActorRig;
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::poser::{SessionError, restore_arm, solve_arm};
 use super::settings::SolverSettings;
-use crate::rig::{Pose, Side};
+use crate::rig::{BoneStates, Pose, Side};
 use glam::DVec3;
 
 /// Elbow motion per target motion above which a sample is sensitive: the elbow moves three
@@ -128,6 +128,10 @@ struct ArmSolves<'j, 'a> {
     job: &'j StabilityJob<'a>,
     work: Pose,
     ccd: super::ccd_arm::CcdArmWork,
+    /// The arm as the first restore left it, put back before every later solve (a copy of
+    /// the same numbers, not recomputed); `None` until then, or where the arm's links are
+    /// not parent and child (twist bones between them are refreshed by `restore_arm`).
+    restored: Option<BoneStates>,
 }
 
 impl<'j, 'a> ArmSolves<'j, 'a> {
@@ -136,6 +140,7 @@ impl<'j, 'a> ArmSolves<'j, 'a> {
             job,
             work: job.pose.clone(),
             ccd: Default::default(),
+            restored: None,
         }
     }
 
@@ -143,7 +148,20 @@ impl<'j, 'a> ArmSolves<'j, 'a> {
     fn at(&mut self, target: DVec3) -> Result<(ArmIk, SolverDetail), SessionError> {
         let (actor, j) = (self.job.actor, self.job);
         let arm = actor.arm(j.side);
-        restore_arm(actor, arm, &mut self.work);
+        match &self.restored {
+            Some(states) => self.work.put_back(states),
+            None => {
+                restore_arm(actor, arm, &mut self.work);
+                let skel = &actor.skeleton;
+                let direct = skel.parent(arm.fore) == Some(arm.upper)
+                    && skel.parent(arm.hand) == Some(arm.fore);
+                if direct {
+                    let links = [arm.upper, arm.fore, arm.hand];
+                    let bones: Vec<usize> = links.iter().chain(&arm.hand_group).copied().collect();
+                    self.restored = Some(self.work.bone_states(&bones));
+                }
+            }
+        }
         solve_arm(
             &mut self.ccd,
             actor,

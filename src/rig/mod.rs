@@ -13,7 +13,7 @@ mod skeleton;
 mod transform;
 
 pub use humanoid::*;
-pub use pose::Pose;
+pub use pose::{BoneStates, Pose};
 pub use rotation::{apply_world_rotation, rotation_between};
 pub use skeleton::{Bone, Skeleton, SkeletonError};
 pub use transform::Transform;

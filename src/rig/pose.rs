@@ -32,6 +32,10 @@ pub struct Pose {
     nonuniform_locals: usize,
 }
 
+/// Some bones' locals and world transforms, taken by [`Pose::bone_states`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoneStates(Vec<(usize, (Transform, DAffine3, DAffine3, DQuat))>);
+
 impl Pose {
     /// The rest pose of `skeleton`, refreshed.
     pub fn rest(skeleton: &Skeleton) -> Self {
@@ -262,6 +266,48 @@ impl Pose {
             translation: world_position,
         };
         self.world_rot[bone] = self.world_rot[p] * self.local[bone].rotation;
+    }
+
+    /// The local and world state of `bones`, to put back bit for bit with
+    /// [`Pose::put_back`].
+    ///
+    /// # Panics
+    ///
+    /// If a bone is out of range.
+    pub fn bone_states(&self, bones: &[usize]) -> BoneStates {
+        BoneStates(
+            bones
+                .iter()
+                .map(|&b| {
+                    let state = (
+                        self.local[b],
+                        self.local_affine[b],
+                        self.world[b],
+                        self.world_rot[b],
+                    );
+                    (b, state)
+                })
+                .collect(),
+        )
+    }
+
+    /// Puts `states` back (locals and world transforms): what setting those locals and
+    /// refreshing those bones would give, when every other bone they depend on is as it was
+    /// when the states were taken (precondition; not checked). Other bones are untouched.
+    ///
+    /// # Panics
+    ///
+    /// If a bone is out of range.
+    pub fn put_back(&mut self, states: &BoneStates) {
+        for &(b, (local, local_affine, world, world_rot)) in &states.0 {
+            let was = !self.local[b].has_uniform_scale();
+            self.nonuniform_locals =
+                self.nonuniform_locals - usize::from(was) + usize::from(!local.has_uniform_scale());
+            self.local[b] = local;
+            self.local_affine[b] = local_affine;
+            self.world[b] = world;
+            self.world_rot[b] = world_rot;
+        }
     }
 
     /// True when every local transform is finite (the actor placement is not checked).
