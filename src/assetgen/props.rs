@@ -86,15 +86,24 @@ fn crank_mesh() -> TriMesh {
 
 fn rod_mesh() -> TriMesh {
     let mut m = TriMesh::default();
+    blank_and_grips(&mut m);
+    spinning_reel(&mut m);
+    // The crank turns: it is its own node (`reel_crank`, see `crank_mesh`).
+    guides_and_tip(&mut m);
+    m
+}
+
+/// The blank in tapered sections, the butt cap, the cork grips and the reel seat.
+fn blank_and_grips(m: &mut TriMesh) {
     let (cork, rubber, blank) = (srgb(196, 160, 112), srgb(38, 38, 40), srgb(46, 52, 64));
-    let (metal, silver, reel) = (srgb(58, 60, 66), srgb(168, 170, 176), srgb(44, 46, 52));
+    let (metal, silver) = (srgb(58, 60, 66), srgb(168, 170, 176));
     // Blank in tapered sections (inside the grips where it is hidden).
     let stations = [0.28, 0.6, 0.9, 1.2, 1.5, 1.8, 2.1, ROD_LENGTH];
     for w in stations.windows(2) {
         let (a, b) = (w[0], w[1]);
         let cap = b >= ROD_LENGTH;
         tube(
-            &mut m,
+            m,
             v(0.0, a, 0.0),
             v(0.0, b, 0.0),
             blank_radius(a),
@@ -105,7 +114,7 @@ fn rod_mesh() -> TriMesh {
         );
     }
     tube(
-        &mut m,
+        m,
         v(0.0, 0.0, 0.0),
         v(0.0, 0.014, 0.0),
         0.0135,
@@ -121,9 +130,9 @@ fn rod_mesh() -> TriMesh {
         (0.25, 0.0128),
         (0.30, 0.0112),
     ];
-    lathe(&mut m, DVec3::ZERO, DVec3::Y, &rear, 20, cork);
+    lathe(m, DVec3::ZERO, DVec3::Y, &rear, 20, cork);
     tube(
-        &mut m,
+        m,
         v(0.0, 0.30, 0.0),
         v(0.0, 0.312, 0.0),
         0.0095,
@@ -133,7 +142,7 @@ fn rod_mesh() -> TriMesh {
         true,
     );
     lathe(
-        &mut m,
+        m,
         v(0.0, 0.34, 0.0),
         DVec3::Y,
         &[(0.0, 0.0105), (0.12, 0.0105)],
@@ -142,7 +151,7 @@ fn rod_mesh() -> TriMesh {
     );
     for y in [0.34, 0.445] {
         tube(
-            &mut m,
+            m,
             v(0.0, y, 0.0),
             v(0.0, y + 0.015, 0.0),
             0.0118,
@@ -153,18 +162,22 @@ fn rod_mesh() -> TriMesh {
         );
     }
     lathe(
-        &mut m,
+        m,
         v(0.0, 0.46, 0.0),
         DVec3::Y,
         &[(0.0, 0.0112), (0.04, 0.0108), (0.075, 0.0092)],
         16,
         cork,
     );
+}
 
+/// The spinning reel below the rod (−Z), its foot on the reel seat.
+fn spinning_reel(m: &mut TriMesh) {
+    let (metal, silver, reel) = (srgb(58, 60, 66), srgb(168, 170, 176), srgb(44, 46, 52));
     // Spinning reel below the rod (−Z), foot on the reel seat.
     let body = v(0.0, 0.392, -0.082);
     tube(
-        &mut m,
+        m,
         v(0.0, 0.365, -0.011),
         v(0.0, 0.425, -0.011),
         0.003,
@@ -174,7 +187,7 @@ fn rod_mesh() -> TriMesh {
         true,
     );
     tube(
-        &mut m,
+        m,
         v(0.0, 0.398, -0.012),
         body + v(0.0, 0.0, 0.024),
         0.0055,
@@ -184,7 +197,7 @@ fn rod_mesh() -> TriMesh {
         true,
     );
     tube(
-        &mut m,
+        m,
         body - DVec3::X * 0.018,
         body + DVec3::X * 0.018,
         0.027,
@@ -195,7 +208,7 @@ fn rod_mesh() -> TriMesh {
     );
     let rotor = body + DVec3::Y * 0.014;
     tube(
-        &mut m,
+        m,
         rotor,
         rotor + DVec3::Y * 0.03,
         0.026,
@@ -206,7 +219,7 @@ fn rod_mesh() -> TriMesh {
     );
     let spool = rotor + DVec3::Y * 0.03;
     tube(
-        &mut m,
+        m,
         spool,
         spool + DVec3::Y * 0.026,
         0.020,
@@ -216,7 +229,7 @@ fn rod_mesh() -> TriMesh {
         true,
     );
     tube(
-        &mut m,
+        m,
         spool + DVec3::Y * 0.026,
         spool + DVec3::Y * 0.03,
         0.023,
@@ -226,7 +239,7 @@ fn rod_mesh() -> TriMesh {
         true,
     );
     tube(
-        &mut m,
+        m,
         spool + DVec3::Y * 0.03,
         spool + DVec3::Y * 0.044,
         0.011,
@@ -236,7 +249,7 @@ fn rod_mesh() -> TriMesh {
         true,
     );
     torus(
-        &mut m,
+        m,
         spool + DVec3::Y * 0.012,
         DVec3::Y,
         0.027,
@@ -245,8 +258,11 @@ fn rod_mesh() -> TriMesh {
         6,
         silver,
     );
-    // The crank turns: it is its own node (`reel_crank`, see [`crank_mesh`]).
+}
 
+/// The guides on the reel's side, shrinking toward the tip, and the tip-top ring.
+fn guides_and_tip(m: &mut TriMesh) {
+    let (metal, silver) = (srgb(58, 60, 66), srgb(168, 170, 176));
     // Guides on the reel's side, shrinking toward the tip; a tip-top ring at the end.
     let guides = [
         (0.80, 0.016),
@@ -258,19 +274,11 @@ fn rod_mesh() -> TriMesh {
         (2.28, 0.0034),
     ];
     for (y, ring) in guides {
-        guide(
-            &mut m,
-            y,
-            blank_radius(y),
-            ring,
-            (0.022, 0.018),
-            silver,
-            metal,
-        );
+        guide(m, y, blank_radius(y), ring, (0.022, 0.018), silver, metal);
     }
     let tip_ring = 0.0026;
     torus(
-        &mut m,
+        m,
         v(0.0, ROD_LENGTH - 0.002, -(0.0013 + tip_ring)),
         DVec3::Y,
         tip_ring,
@@ -279,7 +287,6 @@ fn rod_mesh() -> TriMesh {
         6,
         silver,
     );
-    m
 }
 
 fn net_mesh() -> TriMesh {
