@@ -104,32 +104,7 @@ fn aabb_around(field: &Field, margin: f64, voxel: f64) -> Region {
 /// Torso, hips, neck base, arms to just short of the wrists, legs and boots.
 pub fn body(joints: &[Joint]) -> BodyRegion {
     let mut f = Field::new(0.06);
-    let torso = f.add(
-        Part::new("torso", 0.06)
-            .with(
-                Shape::ellipsoid(v(0.0, 0.72, 0.025), v(0.150, 0.13, 0.112)),
-                jacket(),
-            )
-            // The chest is narrow enough (0.14 m half-width) that the hanging arms meet it only
-            // in the armpits, 10 cm below the shoulders: a longer crease binds more torso skin
-            // to the arm, which a raised arm then stretches (see `tests/angler_skin.rs`).
-            .with(
-                Shape::ellipsoid(v(0.0, 0.89, 0.04), v(0.140, 0.135, 0.105)),
-                jacket(),
-            )
-            .with(
-                Shape::capsule(v(-0.13, 0.995, 0.045), v(0.13, 0.995, 0.045), 0.065),
-                jacket(),
-            )
-            .with(
-                Shape::capsule(v(-0.04, 1.04, 0.04), v(-0.15, 1.015, 0.045), 0.05),
-                jacket(),
-            )
-            .with(
-                Shape::capsule(v(0.04, 1.04, 0.04), v(0.15, 1.015, 0.045), 0.05),
-                jacket(),
-            ),
-    );
+    let torso = torso(&mut f);
     let hips = f.add(Part::new("hips", 0.04).with(
         Shape::ellipsoid(v(0.0, 0.575, -0.005), v(0.165, 0.11, 0.12)),
         trousers(),
@@ -142,57 +117,8 @@ pub fn body(joints: &[Joint]) -> BodyRegion {
     ));
     f.join(torso, neck, 0.04);
     for s in ["L", "R"] {
-        let shoulder = head_of(joints, &format!("upperarm.{s}"));
-        let elbow = head_of(joints, &format!("forearm.{s}"));
-        let wrist = head_of(joints, &format!("hand.{s}"));
-        let fore_dir = (wrist - elbow).normalize_or(DVec3::NEG_Y);
-        let cap = f.add(Part::new("shoulder", 0.0).with(Shape::sphere(shoulder, 0.054), jacket()));
-        let upper = f.add(
-            Part::new("upperarm", 0.0)
-                .with(Shape::round_cone(shoulder, elbow, 0.050, 0.040), jacket()),
-        );
-        let fore = f.add(Part::new("forearm", 0.0).with(
-            Shape::round_cone(elbow, wrist - fore_dir * 0.045, 0.040, 0.030),
-            jacket(),
-        ));
-        f.join(torso, cap, 0.035);
-        f.join(cap, upper, 0.04);
-        f.join(upper, fore, 0.025);
-
-        let hip = head_of(joints, &format!("thigh.{s}"));
-        let knee = head_of(joints, &format!("shin.{s}"));
-        let ankle = head_of(joints, &format!("foot.{s}"));
-        let ball = head_of(joints, &format!("toe.{s}"));
-        let toe = tail_of(joints, &format!("toe.{s}"));
-        let thigh = f.add(
-            Part::new("thigh", 0.0).with(Shape::round_cone(hip, knee, 0.082, 0.058), trousers()),
-        );
-        let shin = f.add(Part::new("shin", 0.0).with(
-            Shape::round_cone(knee, ankle + DVec3::Y * 0.06, 0.056, 0.043),
-            trousers(),
-        ));
-        let ground = (DVec3::ZERO, DVec3::NEG_Y);
-        let toe_dir = (toe - ball).normalize_or(DVec3::Z);
-        let heel = ankle + v(0.0, -0.035, -0.045);
-        // Boots are a hard union with the trouser leg, which gives a clean boot top.
-        f.add(
-            Part::new("boot", 0.03)
-                .with(
-                    Shape::round_cone(ankle + DVec3::Y * 0.11, ankle, 0.051, 0.047),
-                    boots(),
-                )
-                .with(
-                    Shape::round_cone(heel, ball, 0.042, 0.040).cut(ground.0, ground.1),
-                    boots(),
-                )
-                .with(
-                    Shape::round_cone(ball, toe - toe_dir * 0.03, 0.039, 0.031)
-                        .cut(ground.0, ground.1),
-                    boots(),
-                ),
-        );
-        f.join(hips, thigh, 0.05);
-        f.join(thigh, shin, 0.03);
+        arm(&mut f, joints, s, torso);
+        leg(&mut f, joints, s, hips);
     }
     let voxel = 0.017;
     let region = aabb_around(&f, 2.0 * voxel, voxel);
@@ -223,6 +149,92 @@ pub fn body(joints: &[Joint]) -> BodyRegion {
         joints: weighted,
         skin_blend: 5.0 * voxel,
     }
+}
+
+/// The torso's part (chest, shoulders' yoke), added to `f`.
+fn torso(f: &mut Field) -> usize {
+    f.add(
+        Part::new("torso", 0.06)
+            .with(
+                Shape::ellipsoid(v(0.0, 0.72, 0.025), v(0.150, 0.13, 0.112)),
+                jacket(),
+            )
+            // The chest is narrow enough (0.14 m half-width) that the hanging arms meet it only
+            // in the armpits, 10 cm below the shoulders: a longer crease binds more torso skin
+            // to the arm, which a raised arm then stretches (see `tests/angler_skin.rs`).
+            .with(
+                Shape::ellipsoid(v(0.0, 0.89, 0.04), v(0.140, 0.135, 0.105)),
+                jacket(),
+            )
+            .with(
+                Shape::capsule(v(-0.13, 0.995, 0.045), v(0.13, 0.995, 0.045), 0.065),
+                jacket(),
+            )
+            .with(
+                Shape::capsule(v(-0.04, 1.04, 0.04), v(-0.15, 1.015, 0.045), 0.05),
+                jacket(),
+            )
+            .with(
+                Shape::capsule(v(0.04, 1.04, 0.04), v(0.15, 1.015, 0.045), 0.05),
+                jacket(),
+            ),
+    )
+}
+
+/// The arm on side `s` (`L`/`R`): shoulder cap, upper arm and forearm to just short of the
+/// wrist, joined to the torso.
+fn arm(f: &mut Field, joints: &[Joint], s: &str, torso: usize) {
+    let shoulder = head_of(joints, &format!("upperarm.{s}"));
+    let elbow = head_of(joints, &format!("forearm.{s}"));
+    let wrist = head_of(joints, &format!("hand.{s}"));
+    let fore_dir = (wrist - elbow).normalize_or(DVec3::NEG_Y);
+    let cap = f.add(Part::new("shoulder", 0.0).with(Shape::sphere(shoulder, 0.054), jacket()));
+    let upper = f.add(
+        Part::new("upperarm", 0.0).with(Shape::round_cone(shoulder, elbow, 0.050, 0.040), jacket()),
+    );
+    let fore = f.add(Part::new("forearm", 0.0).with(
+        Shape::round_cone(elbow, wrist - fore_dir * 0.045, 0.040, 0.030),
+        jacket(),
+    ));
+    f.join(torso, cap, 0.035);
+    f.join(cap, upper, 0.04);
+    f.join(upper, fore, 0.025);
+}
+
+/// The leg on side `s`: thigh, shin and boot, joined to the hips.
+fn leg(f: &mut Field, joints: &[Joint], s: &str, hips: usize) {
+    let hip = head_of(joints, &format!("thigh.{s}"));
+    let knee = head_of(joints, &format!("shin.{s}"));
+    let ankle = head_of(joints, &format!("foot.{s}"));
+    let ball = head_of(joints, &format!("toe.{s}"));
+    let toe = tail_of(joints, &format!("toe.{s}"));
+    let thigh =
+        f.add(Part::new("thigh", 0.0).with(Shape::round_cone(hip, knee, 0.082, 0.058), trousers()));
+    let shin = f.add(Part::new("shin", 0.0).with(
+        Shape::round_cone(knee, ankle + DVec3::Y * 0.06, 0.056, 0.043),
+        trousers(),
+    ));
+    let ground = (DVec3::ZERO, DVec3::NEG_Y);
+    let toe_dir = (toe - ball).normalize_or(DVec3::Z);
+    let heel = ankle + v(0.0, -0.035, -0.045);
+    // Boots are a hard union with the trouser leg, which gives a clean boot top.
+    f.add(
+        Part::new("boot", 0.03)
+            .with(
+                Shape::round_cone(ankle + DVec3::Y * 0.11, ankle, 0.051, 0.047),
+                boots(),
+            )
+            .with(
+                Shape::round_cone(heel, ball, 0.042, 0.040).cut(ground.0, ground.1),
+                boots(),
+            )
+            .with(
+                Shape::round_cone(ball, toe - toe_dir * 0.03, 0.039, 0.031).cut(ground.0, ground.1),
+                boots(),
+            ),
+    );
+    f.join(hips, thigh, 0.05);
+    f.join(thigh, shin, 0.03);
 }
 
 /// Head with face hints (nose, ears; painted eyes, brows, mouth, hair) and a cap with a visor.
