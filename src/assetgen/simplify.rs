@@ -51,68 +51,14 @@ pub fn simplify_part(
         .iter()
         .map(|p| p.as_vec3().to_array())
         .collect();
-    // Attributes: colour, normal, then one skin weight per joint the part uses, so a
-    // collapse that the linear blend across its triangles would not reproduce (where the
-    // skin bends) costs error too.
-    let mut slots: Vec<u16> = Vec::new();
-    for (j, w) in joints.iter().zip(weights) {
-        for k in 0..4 {
-            if w[k] > 0.0 && !slots.contains(&j[k]) {
-                slots.push(j[k]);
-            }
-        }
-    }
-    slots.sort_unstable();
-    let slots = &slots[..slots.len().min(MAX_ATTRIBUTES - 6)];
-    let stride = 6 + slots.len();
-    let mut attributes = vec![0.0f32; stride * positions.len()];
-    for (i, row) in attributes.chunks_exact_mut(stride).enumerate() {
-        let n = mesh.normals[i].as_vec3();
-        row[..6].copy_from_slice(&[
-            mesh.colours[i][0],
-            mesh.colours[i][1],
-            mesh.colours[i][2],
-            n.x,
-            n.y,
-            n.z,
-        ]);
-        for k in 0..4 {
-            if let Ok(slot) = slots.binary_search(&joints[i][k]) {
-                row[6 + slot] += weights[i][k];
-            }
-        }
-    }
-    let mut attribute_weights = vec![COLOUR_WEIGHT; 3];
-    attribute_weights.extend([NORMAL_WEIGHT; 3]);
-    attribute_weights.resize(stride, SKIN_WEIGHT);
+    let (attributes, attribute_weights, stride) = simplify_attributes(mesh, joints, weights);
     let adapter = meshopt::VertexDataAdapter::new(
         bytemuck::cast_slice(&positions),
         std::mem::size_of::<[f32; 3]>(),
         0,
     )
     .expect("tightly packed f32 positions");
-    let mut locks = vec![false; positions.len()];
-    // The part's extreme vertices along each axis stay, so its bounds do not move: the stage
-    // seats a character by its lowest and highest points.
-    for axis in 0..3 {
-        let key = |i: &usize| mesh.positions[*i][axis];
-        let all = 0..mesh.positions.len();
-        for v in [
-            all.clone().min_by(|a, b| key(a).total_cmp(&key(b))),
-            all.max_by(|a, b| key(a).total_cmp(&key(b))),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            locks[v] = true;
-        }
-    }
-    for (a, b) in half_edges(&mesh.indices) {
-        if painted_edge(mesh, a, b) {
-            locks[a as usize] = true;
-            locks[b as usize] = true;
-        }
-    }
+    let mut locks = locked_vertices(mesh);
     // Thin, then lock what strayed past MAX_SURFACE_DEVIATION (each such vertex and its
     // neighbours) and thin again, until none does; a part that will not settle stays whole.
     let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); positions.len()];
@@ -145,12 +91,94 @@ pub fn simplify_part(
             }
         }
     }
-    // Keep the vertices some triangle uses, in their order.
-    let mut used = vec![false; positions.len()];
-    for &i in &indices {
+    kept_vertices(mesh, joints, weights, &indices)
+}
+
+/// The attributes meshoptimizer weighs per vertex: colour, normal, then one skin weight per
+/// joint the part uses (at most `MAX_ATTRIBUTES − 6`), with their weights and the stride.
+fn simplify_attributes(
+    mesh: &TriMesh,
+    joints: &[[u16; 4]],
+    weights: &[[f32; 4]],
+) -> (Vec<f32>, Vec<f32>, usize) {
+    // Attributes: colour, normal, then one skin weight per joint the part uses, so a
+    // collapse that the linear blend across its triangles would not reproduce (where the
+    // skin bends) costs error too.
+    let mut slots: Vec<u16> = Vec::new();
+    for (j, w) in joints.iter().zip(weights) {
+        for k in 0..4 {
+            if w[k] > 0.0 && !slots.contains(&j[k]) {
+                slots.push(j[k]);
+            }
+        }
+    }
+    slots.sort_unstable();
+    let slots = &slots[..slots.len().min(MAX_ATTRIBUTES - 6)];
+    let stride = 6 + slots.len();
+    let mut attributes = vec![0.0f32; stride * mesh.positions.len()];
+    for (i, row) in attributes.chunks_exact_mut(stride).enumerate() {
+        let n = mesh.normals[i].as_vec3();
+        row[..6].copy_from_slice(&[
+            mesh.colours[i][0],
+            mesh.colours[i][1],
+            mesh.colours[i][2],
+            n.x,
+            n.y,
+            n.z,
+        ]);
+        for k in 0..4 {
+            if let Ok(slot) = slots.binary_search(&joints[i][k]) {
+                row[6 + slot] += weights[i][k];
+            }
+        }
+    }
+    let mut attribute_weights = vec![COLOUR_WEIGHT; 3];
+    attribute_weights.extend([NORMAL_WEIGHT; 3]);
+    attribute_weights.resize(stride, SKIN_WEIGHT);
+    (attributes, attribute_weights, stride)
+}
+
+/// The vertices simplification must keep: the part's extreme vertices along each axis and
+/// both ends of every painted edge.
+fn locked_vertices(mesh: &TriMesh) -> Vec<bool> {
+    let mut locks = vec![false; mesh.positions.len()];
+    // The part's extreme vertices along each axis stay, so its bounds do not move: the stage
+    // seats a character by its lowest and highest points.
+    for axis in 0..3 {
+        let key = |i: &usize| mesh.positions[*i][axis];
+        let all = 0..mesh.positions.len();
+        for v in [
+            all.clone().min_by(|a, b| key(a).total_cmp(&key(b))),
+            all.max_by(|a, b| key(a).total_cmp(&key(b))),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            locks[v] = true;
+        }
+    }
+    for (a, b) in half_edges(&mesh.indices) {
+        if painted_edge(mesh, a, b) {
+            locks[a as usize] = true;
+            locks[b as usize] = true;
+        }
+    }
+    locks
+}
+
+/// The vertices some triangle of `indices` uses, in their order, with their skin, and the
+/// triangles renumbered to them.
+fn kept_vertices(
+    mesh: &TriMesh,
+    joints: &[[u16; 4]],
+    weights: &[[f32; 4]],
+    indices: &[u32],
+) -> (TriMesh, Vec<[u16; 4]>, Vec<[f32; 4]>) {
+    let mut used = vec![false; mesh.positions.len()];
+    for &i in indices {
         used[i as usize] = true;
     }
-    let mut remap = vec![u32::MAX; positions.len()];
+    let mut remap = vec![u32::MAX; mesh.positions.len()];
     let mut out = TriMesh::default();
     let (mut out_joints, mut out_weights) = (Vec::new(), Vec::new());
     for (i, _) in used.iter().enumerate().filter(|(_, u)| **u) {
