@@ -3,7 +3,7 @@
 
 use super::calibration::{GripCalibration, PoleKeys};
 use super::gear::Gear;
-use super::grip_memo::GripMemo;
+use super::grip_memo::{GripMemo, HandContactInputs};
 use super::hand_shape::{ContactFinger, HandShape};
 use super::seat::BodyFit;
 use super::settings::SolverSettings;
@@ -338,6 +338,18 @@ impl ActorRig {
 }
 
 impl ArmRig {
+    /// What the contact grip solve needs of this arm's hand.
+    pub(crate) fn contact_inputs(&self) -> HandContactInputs<'_> {
+        HandContactInputs {
+            fingers: &self.contact,
+            shape: &self.shape,
+            chains: &self.fingers,
+            hand_scale: self.hand_scale,
+            palm_length: self.hand_frame.palm_length / self.hand_scale,
+            memo: &self.grip_memo,
+        }
+    }
+
     fn set_shape(&mut self, base: &Pose, shape: HandShape) {
         self.contact = shape.contact_fingers(
             base,

@@ -9,7 +9,6 @@ use super::PerSide;
 use super::actor::{ActorRig, ArmRig};
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
 use super::ccd_arm::{CcdArmWork, solve_ccd_arm};
-use super::grip_memo::HandContactInputs;
 use super::grip_solve::{CORRECTION_STEP, ContactCache};
 use super::hand_contact::{GripContact, HandContact};
 use super::inputs::PoseInputs;
@@ -217,7 +216,6 @@ impl Poser {
             state,
         } = inputs;
         let side = arm.side;
-        let name = side.name();
         let hand_cal = calib.hands.get(side);
         let skel = &actor.skeleton;
         // Convert to world.
@@ -225,14 +223,7 @@ impl Poser {
         let hand_from_grip = arm_hand_from_grip(arm, hand_cal);
         let pole_in_actor = calib.poles.get(side).at(state.phase, state.t_clamped());
         let pole_in_world = world_from_actor.to_affine().transform_point3(pole_in_actor);
-        let contact_inputs = HandContactInputs {
-            fingers: &arm.contact,
-            shape: &arm.shape,
-            chains: &arm.fingers,
-            hand_scale: arm.hand_scale,
-            palm_length: arm.hand_frame.palm_length / arm.hand_scale,
-            memo: &arm.grip_memo,
-        };
+        let contact_inputs = arm.contact_inputs();
         let kinds = (grip.hold.from, grip.hold.to);
         let w = grip.hold.blend;
         let holding = (w == 0.0 || w == 1.0 || kinds.0 == kinds.1) && grip.opening == 1.0;
@@ -290,34 +281,13 @@ impl Poser {
             }
             break (ik, solver, wrist_target, palm_turn, pair);
         };
-        if let Some((from, to)) = held {
-            let hand_contact = close_fingers(pose, arm, from, to, grip);
-            pose.refresh_subtree(skel, arm.upper);
-            return Ok(self.finish_arm(
-                side,
-                ik,
-                solver,
-                wrist_target,
-                pole_in_world,
-                palm_turn,
-                grip,
-                hand_contact,
-            ));
-        }
-        let curls = self.curls.get_mut(side);
-        curls.resize_with(arm.fingers.len(), CurlBends::default);
-        for ((finger, chain), bends) in arm.fingers.iter().zip(curls) {
-            let amount = if *finger == crate::rig::Finger::Thumb {
-                hand_cal.thumb_curl
-            } else {
-                hand_cal.finger_curl
-            } * grip.curl_scale;
-            // The pose was restored from the base pose and the solvers above touched only the
-            // arm and hand bones, so the fingers' current locals are their base rotations.
-            chain
-                .curl_with(pose, amount, bends)
-                .map_err(|source| SessionError::Hand { side: name, source })?;
-        }
+        let hand_contact = match held {
+            Some((from, to)) => close_fingers(pose, arm, from, to, grip),
+            None => {
+                curl_fingers(self.curls.get_mut(side), arm, hand_cal, grip, pose)?;
+                HandContact::default()
+            }
+        };
         pose.refresh_subtree(skel, arm.upper);
         Ok(self.finish_arm(
             side,
@@ -327,7 +297,7 @@ impl Poser {
             pole_in_world,
             palm_turn,
             grip,
-            HandContact::default(),
+            hand_contact,
         ))
     }
 
@@ -432,6 +402,34 @@ fn solve_arm_and_palm(
         .map_err(|source| SessionError::Hand { side: name, source })?;
     turn_hand_group(pose, arm, &hand_before);
     Ok((ik, solver, wrist_target, palm_turn))
+}
+
+/// Curls every finger by the calibration's curl (the parametric grip, contact grips off, or
+/// a hand between grips), keeping each finger's bends for its last amount in `curls`.
+fn curl_fingers(
+    curls: &mut Vec<CurlBends>,
+    arm: &ArmRig,
+    hand_cal: &super::calibration::HandCalibration,
+    grip: &GripTarget,
+    pose: &mut Pose,
+) -> Result<(), SessionError> {
+    curls.resize_with(arm.fingers.len(), CurlBends::default);
+    for ((finger, chain), bends) in arm.fingers.iter().zip(curls) {
+        let amount = if *finger == crate::rig::Finger::Thumb {
+            hand_cal.thumb_curl
+        } else {
+            hand_cal.finger_curl
+        } * grip.curl_scale;
+        // The pose was restored from the base pose and the solvers above touched only the
+        // arm and hand bones, so the fingers' current locals are their base rotations.
+        chain
+            .curl_with(pose, amount, bends)
+            .map_err(|source| SessionError::Hand {
+                side: arm.side.name(),
+                source,
+            })?;
+    }
+    Ok(())
 }
 
 /// Bends every finger by its contact grip: on one grip at full closing, the kept bends; while
