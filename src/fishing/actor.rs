@@ -9,7 +9,7 @@ use super::seat::BodyFit;
 use super::settings::SolverSettings;
 use super::{PerSide, SIDES};
 use crate::ik::hand::{FingerChain, basis_from_directions};
-use crate::rig::{Finger, HumanoidMap, Pose, Side, Skeleton, Transform};
+use crate::rig::{ArmMap, Finger, HumanoidMap, Pose, Side, Skeleton, Transform};
 use glam::DVec3;
 use std::collections::BTreeMap;
 use thiserror::Error;
@@ -210,24 +210,7 @@ impl ActorRig {
             palm_length: world_from_hand.transform_vector3(knuckle).length(),
         };
 
-        let n_world = base.world_rotation(hand) * n;
-        let mut fingers = Vec::new();
-        for finger in [
-            Finger::Index,
-            Finger::Middle,
-            Finger::Ring,
-            Finger::Little,
-            Finger::Thumb,
-        ] {
-            let joints = arm.finger(finger);
-            if joints.is_empty() {
-                continue;
-            }
-            fingers.push((
-                finger,
-                finger_chain(skeleton, base, joints, n_world, finger),
-            ));
-        }
+        let fingers = finger_chains(skeleton, base, arm, base.world_rotation(hand) * n);
 
         let shoulder = base.world_position(arm.upper_arm);
         let reach = arm.upper_arm_length + arm.forearm_length;
@@ -238,19 +221,7 @@ impl ActorRig {
         // Palm bones beside the hand: siblings whose origin is at the wrist (within half the
         // palm or a quarter of the forearm; twist bones sit nearer the elbow).
         let near = (0.5 * hand_frame.palm_length).max(0.25 * arm.forearm_length);
-        let wrist = base.world_position(hand);
-        let hand_group = skeleton
-            .parent(hand)
-            .map(|p| {
-                skeleton
-                    .children(p)
-                    .iter()
-                    .copied()
-                    .filter(|&c| c != hand && c != arm.forearm)
-                    .filter(|&c| (base.world_position(c) - wrist).length() <= near)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let hand_group = hand_group(skeleton, base, arm, near);
         let mut arm_rig = ArmRig {
             side,
             upper: arm.upper_arm,
@@ -361,6 +332,52 @@ impl ArmRig {
         // Grips solved with the old shape are for another hand.
         self.grip_memo = GripMemo::default();
     }
+}
+
+/// The arm's fingers that have bones (index, middle, ring, little, then the thumb), each
+/// with its bend axes turning toward the palm normal `n_world`.
+fn finger_chains(
+    skeleton: &Skeleton,
+    base: &Pose,
+    arm: &ArmMap,
+    n_world: DVec3,
+) -> Vec<(Finger, FingerChain)> {
+    [
+        Finger::Index,
+        Finger::Middle,
+        Finger::Ring,
+        Finger::Little,
+        Finger::Thumb,
+    ]
+    .into_iter()
+    .filter(|&finger| !arm.finger(finger).is_empty())
+    .map(|finger| {
+        let joints = arm.finger(finger);
+        (
+            finger,
+            finger_chain(skeleton, base, joints, n_world, finger),
+        )
+    })
+    .collect()
+}
+
+/// Palm bones beside the hand: the hand's siblings (not the forearm) whose origin is within
+/// `near` of the wrist.
+fn hand_group(skeleton: &Skeleton, base: &Pose, arm: &ArmMap, near: f64) -> Vec<usize> {
+    let hand = arm.hand;
+    let wrist = base.world_position(hand);
+    skeleton
+        .parent(hand)
+        .map(|p| {
+            skeleton
+                .children(p)
+                .iter()
+                .copied()
+                .filter(|&c| c != hand && c != arm.forearm)
+                .filter(|&c| (base.world_position(c) - wrist).length() <= near)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Bend axes from the rest pose: each joint turns its direction toward the palm normal.
