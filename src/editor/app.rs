@@ -271,51 +271,14 @@ impl App {
         if let Some([w, h]) = self.driver.resize_before_acquire.take() {
             let _ = window.request_inner_size(winit::dpi::PhysicalSize::new(w, h));
         }
-        match gfx.acquire(&mut self.driver.surface_fault) {
-            Ok(Acquired::Texture(target)) => {
-                let (drawn, viewport) = gfx.draw_ui(target, &jobs, ppp, clear, &self.ed);
-                if let Err(e) = viewport {
-                    self.ed.message = Some(format!("render: {e}"));
-                }
-                if drawn != laid_out {
-                    // The window changed size between layout and acquire (a resize burst):
-                    // this frame was clipped to the surface; lay out again for the new size.
-                    tracing::info!(
-                        "window resized mid-frame: drew {}x{} (laid out at {}x{})",
-                        drawn[0],
-                        drawn[1],
-                        laid_out[0],
-                        laid_out[1]
-                    );
-                    window.request_redraw();
-                }
-            }
-            Ok(Acquired::Hidden) => {}
-            Ok(Acquired::Retry) => {
-                self.repaint_at = Some(Instant::now() + Duration::from_millis(100));
-            }
-            Err(e) => {
-                tracing::warn!("window surface: {e}");
-                self.repaint_at = Some(Instant::now() + Duration::from_millis(500));
-            }
+        let ui = (&jobs[..], ppp, clear);
+        if let Some(at) = present(gfx, &mut self.driver, &mut self.ed, &window, ui, laid_out) {
+            self.repaint_at = Some(at);
         }
         for id in &free {
             gfx.egui_renderer.free_texture(id);
         }
-        let errors = gfx.gpu.errors.take();
-        if !errors.is_empty() {
-            // wgpu reported what no error scope caught (the handler logged it): this frame may
-            // be wrong, so draw another with a rebuilt renderer and freshly uploaded meshes.
-            gfx.rebuild_renderer();
-            self.ed.message = Some(match gfx.upload_stage(&self.ed.doc.stage) {
-                Ok(()) => format!(
-                    "GPU error (renderer rebuilt): {}",
-                    errors.last().map(String::as_str).unwrap_or_default()
-                ),
-                Err(e) => format!("GPU error; uploading meshes again: {e}"),
-            });
-            window.request_redraw();
-        }
+        recover_from_gpu_errors(gfx, &mut self.ed, &window);
         let title = self.ed.title();
         if title != self.title {
             window.set_title(&title);
@@ -502,5 +465,66 @@ impl ApplicationHandler for App {
             Some(_) => ControlFlow::Poll,
             None => ControlFlow::Wait,
         });
+    }
+}
+
+/// Draws the egui pass (`jobs` at `ppp`, cleared to `clear`) into the window's next surface
+/// texture and presents it; asks for another layout when the texture's size is not
+/// `laid_out` (the window's size when this frame was laid out). Returns when to try again where the surface gave no texture.
+fn present(
+    gfx: &mut Gfx,
+    driver: &mut Driver,
+    ed: &mut EditorState,
+    window: &Window,
+    (jobs, ppp, clear): (&[egui::ClippedPrimitive], f32, egui::Color32),
+    laid_out: [u32; 2],
+) -> Option<Instant> {
+    match gfx.acquire(&mut driver.surface_fault) {
+        Ok(Acquired::Texture(target)) => {
+            let (drawn, viewport) = gfx.draw_ui(target, &jobs, ppp, clear, ed);
+            if let Err(e) = viewport {
+                ed.message = Some(format!("render: {e}"));
+            }
+            if drawn != laid_out {
+                // The window changed size between layout and acquire (a resize burst):
+                // this frame was clipped to the surface; lay out again for the new size.
+                tracing::info!(
+                    "window resized mid-frame: drew {}x{} (laid out at {}x{})",
+                    drawn[0],
+                    drawn[1],
+                    laid_out[0],
+                    laid_out[1]
+                );
+                window.request_redraw();
+            }
+        }
+        Ok(Acquired::Hidden) => {}
+        Ok(Acquired::Retry) => {
+            return Some(Instant::now() + Duration::from_millis(100));
+        }
+        Err(e) => {
+            tracing::warn!("window surface: {e}");
+            return Some(Instant::now() + Duration::from_millis(500));
+        }
+    }
+    None
+}
+
+/// After wgpu reported errors that no error scope caught (the handler logged them), this
+/// frame may be wrong: rebuilds the renderer, uploads the meshes again and draws another.
+fn recover_from_gpu_errors(gfx: &mut Gfx, ed: &mut EditorState, window: &Window) {
+    let errors = gfx.gpu.errors.take();
+    if !errors.is_empty() {
+        // wgpu reported what no error scope caught (the handler logged it): this frame may
+        // be wrong, so draw another with a rebuilt renderer and freshly uploaded meshes.
+        gfx.rebuild_renderer();
+        ed.message = Some(match gfx.upload_stage(&ed.doc.stage) {
+            Ok(()) => format!(
+                "GPU error (renderer rebuilt): {}",
+                errors.last().map(String::as_str).unwrap_or_default()
+            ),
+            Err(e) => format!("GPU error; uploading meshes again: {e}"),
+        });
+        window.request_redraw();
     }
 }
