@@ -314,33 +314,9 @@ impl UiState {
         let Some(dialog) = self.dialog.clone() else {
             return;
         };
-        let window = |title: &str| {
-            egui::Window::new(title)
-                .collapsible(false)
-                .resizable(false)
-                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        };
         match dialog {
             Dialog::ConfirmQuit | Dialog::ConfirmOpen(_) => {
-                window("Unsaved changes").show(ctx, |ui| {
-                    ui.label(format!("{} has unsaved changes.", ed.title()));
-                    ui.horizontal(|ui| {
-                        if ui.button("Save").clicked() {
-                            self.save(ed, false, out);
-                            self.dialog = None;
-                        }
-                        if ui.button("Discard").clicked() {
-                            self.dialog = None;
-                            match &dialog {
-                                Dialog::ConfirmOpen(p) => self.open_now(p.clone()),
-                                _ => self.quit_confirmed = true,
-                            }
-                        }
-                        if ui.button("Cancel").clicked() {
-                            self.dialog = None;
-                        }
-                    });
-                });
+                self.unsaved_changes_dialog(ctx, ed, &dialog, out);
             }
             Dialog::DroppedModel { path, guess } => {
                 let mut open = None;
@@ -352,7 +328,7 @@ impl UiState {
                 }
             }
             Dialog::Error { title, message } => {
-                window(&title).show(ctx, |ui| {
+                dialog_window(&title).show(ctx, |ui| {
                     ui.set_max_width(520.0);
                     ui.label(message.as_str());
                     if ui.button("OK").clicked() {
@@ -361,7 +337,7 @@ impl UiState {
                 });
             }
             Dialog::Recover(path) => {
-                window("Recover unsaved work?").show(ctx, |ui| {
+                dialog_window("Recover unsaved work?").show(ctx, |ui| {
                     ui.label("The editor did not exit cleanly last time. An autosave exists:");
                     ui.monospace(path.display().to_string());
                     ui.horizontal(|ui| {
@@ -377,7 +353,7 @@ impl UiState {
                 });
             }
             Dialog::ExportAnimation => {
-                window("Export animation").show(ctx, |ui| {
+                dialog_window("Export animation").show(ctx, |ui| {
                     let pick = || {
                         rfd::FileDialog::new()
                             .add_filter("glTF binary", &["glb"])
@@ -394,43 +370,82 @@ impl UiState {
                     }
                 });
             }
-            Dialog::Screenshot => {
-                window("Screenshot").show(ctx, |ui| {
-                    ui.horizontal(|ui| {
-                        ui.add(
-                            egui::DragValue::new(&mut self.shot_size[0])
-                                .range(16..=8192)
-                                .suffix(" px"),
-                        );
-                        ui.label("×");
-                        ui.add(
-                            egui::DragValue::new(&mut self.shot_size[1])
-                                .range(16..=8192)
-                                .suffix(" px"),
-                        );
-                    });
-                    ui.checkbox(&mut self.shot_overlays, "overlays and gizmos");
-                    ui.horizontal(|ui| {
-                        let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
-                        if ui.button("Save PNG…  (Enter)").clicked() || enter {
-                            if let Some(path) = rfd::FileDialog::new()
-                                .add_filter("PNG", &["png"])
-                                .set_file_name("anglerpose.png")
-                                .save_file()
-                            {
-                                self.screenshot_request =
-                                    Some((path, self.shot_size, self.shot_overlays));
-                            }
-                            self.dialog = None;
-                        }
-                        if ui.button("Cancel").clicked() {
-                            self.dialog = None;
-                        }
-                    });
-                });
-            }
+            Dialog::Screenshot => self.screenshot_dialog(ctx),
         }
     }
+
+    /// Save, discard or cancel before quitting or opening another file.
+    fn unsaved_changes_dialog(
+        &mut self,
+        ctx: &egui::Context,
+        ed: &EditorState,
+        dialog: &Dialog,
+        out: &mut Commands,
+    ) {
+        dialog_window("Unsaved changes").show(ctx, |ui| {
+            ui.label(format!("{} has unsaved changes.", ed.title()));
+            ui.horizontal(|ui| {
+                if ui.button("Save").clicked() {
+                    self.save(ed, false, out);
+                    self.dialog = None;
+                }
+                if ui.button("Discard").clicked() {
+                    self.dialog = None;
+                    match dialog {
+                        Dialog::ConfirmOpen(p) => self.open_now(p.clone()),
+                        _ => self.quit_confirmed = true,
+                    }
+                }
+                if ui.button("Cancel").clicked() {
+                    self.dialog = None;
+                }
+            });
+        });
+    }
+
+    /// The screenshot's size and overlays, then where to save it.
+    fn screenshot_dialog(&mut self, ctx: &egui::Context) {
+        dialog_window("Screenshot").show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::DragValue::new(&mut self.shot_size[0])
+                        .range(16..=8192)
+                        .suffix(" px"),
+                );
+                ui.label("×");
+                ui.add(
+                    egui::DragValue::new(&mut self.shot_size[1])
+                        .range(16..=8192)
+                        .suffix(" px"),
+                );
+            });
+            ui.checkbox(&mut self.shot_overlays, "overlays and gizmos");
+            ui.horizontal(|ui| {
+                let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("Save PNG…  (Enter)").clicked() || enter {
+                    if let Some(path) = rfd::FileDialog::new()
+                        .add_filter("PNG", &["png"])
+                        .set_file_name("anglerpose.png")
+                        .save_file()
+                    {
+                        self.screenshot_request = Some((path, self.shot_size, self.shot_overlays));
+                    }
+                    self.dialog = None;
+                }
+                if ui.button("Cancel").clicked() {
+                    self.dialog = None;
+                }
+            });
+        });
+    }
+}
+
+/// A dialog's window: fixed, centred.
+fn dialog_window(title: &str) -> egui::Window<'static> {
+    egui::Window::new(title.to_owned())
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
 }
 
 fn status_bar(ui: &mut egui::Ui, ed: &EditorState) {
