@@ -481,7 +481,7 @@ fn present(
 ) -> Option<Instant> {
     match gfx.acquire(&mut driver.surface_fault) {
         Ok(Acquired::Texture(target)) => {
-            let (drawn, viewport) = gfx.draw_ui(target, &jobs, ppp, clear, ed);
+            let (drawn, viewport) = gfx.draw_ui(target, jobs, ppp, clear, ed);
             if let Err(e) = viewport {
                 ed.message = Some(format!("render: {e}"));
             }
