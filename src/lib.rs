@@ -5,6 +5,7 @@
 //! See `ARCHITECTURE.md` for the module map and data flow.
 
 pub mod assetgen;
+pub mod draw;
 pub mod editor;
 pub mod fishing;
 pub mod fuzz_entry;

@@ -20,9 +20,8 @@
 //! `test-support` feature (on for tests and benches), `skin_check` reads GPU-skinned
 //! positions back; the synthetic demo scene of the renderer's tests is `tests/support/demo.rs`.
 
-pub mod camera;
 pub mod capture;
-pub mod draw_data;
+mod frame_uniform;
 pub mod gpu;
 pub mod grid;
 pub mod mesh;
@@ -32,13 +31,12 @@ mod renderer;
 pub mod skin_check;
 pub mod skinned;
 
-pub use camera::Camera;
-pub use draw_data::{
-    FrameData, MeshStyle, OverlayArc, OverlayLine, OverlaySphere, OverlayTriangle, Overlays,
-    RigidDraw, SkinnedDraw,
+// The plain data it draws, where its users have always found it.
+pub use crate::draw::{
+    Camera, FrameData, MeshData, MeshHandle, MeshStyle, OverlayArc, OverlayLine, OverlaySphere,
+    OverlayTriangle, Overlays, RigidDraw, SkinnedDraw, TextureData,
 };
 pub use gpu::Gpu;
-pub use mesh::{MeshData, MeshHandle, TextureData};
 pub use renderer::Renderer;
 
 /// Everything that can go wrong in the renderer. Never a panic on bad input.

@@ -1,7 +1,7 @@
 //! The renderer: owns pipelines, uploaded meshes and per-frame buffers (reused, grown only
 //! when a frame needs more).
 
-use super::camera::FrameUniform;
+use super::frame_uniform::FrameUniform;
 use super::gpu::GrowBuffer;
 use super::grid::GridPipelines;
 use super::mesh::{GpuMesh, upload};

@@ -4,9 +4,10 @@
 //! draws from.
 
 use super::capture::CAPTURE_FORMAT;
-use super::mesh::{MeshData, interleave};
+use super::mesh::interleave;
 use super::skinned::StreamVertex;
 use super::{Camera, FrameData, Gpu, MeshStyle, Overlays, RenderError, Renderer, SkinnedDraw};
+use crate::draw::MeshData;
 
 /// Skins `mesh`'s positions with the renderer's skinning pass (the one every frame runs) and
 /// reads them back — the check path for GPU skinning.

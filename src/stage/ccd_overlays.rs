@@ -6,9 +6,9 @@
 
 use super::Stage;
 use super::colors;
+use crate::draw::OverlayArc;
 use crate::fishing::CcdLinkRole;
 use crate::ik::limits::{EulerLimit, HingeLimit, LimitArc};
-use crate::render::OverlayArc;
 use crate::rig::Side;
 use glam::{DQuat, DVec3};
 use std::f64::consts::PI;

@@ -6,9 +6,9 @@
 
 use super::Stage;
 use super::view::{KNOB_VIEW_DISTANCE, KNOB_VIEWS, grip_close_up, knob_close_up};
+use crate::draw::Camera;
 use crate::fishing::GripKind;
 use crate::gltf_io::skin_positions;
-use crate::render::Camera;
 use crate::rig::Side;
 use glam::DVec3;
 

@@ -2,8 +2,8 @@
 //! primitives with their placement inside the prop.
 
 use super::Props;
+use crate::draw::{MeshData, MeshHandle, TextureData};
 use crate::gltf_io::{Character, Primitive};
-use crate::render::{MeshData, MeshHandle, TextureData};
 use crate::rig::Pose;
 use glam::DAffine3;
 

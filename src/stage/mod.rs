@@ -27,11 +27,11 @@ pub use view::{
     CameraPreset, ViewOptions, camera_for, camera_for_scaled, grip_close_up, knob_close_up,
 };
 
+use crate::draw::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};
 use crate::fishing::{
     ActorError, ActorRig, PoseEvaluation, PoseInputs, Poser, SessionError, SessionState,
 };
 use crate::gltf_io::{self, Character, LoadError};
-use crate::render::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};
 use crate::rig::{CharacterFrame, HumanoidMap, HumanoidOverride, Pose, Transform};
 use glam::{DAffine3, DMat4};
 use std::path::{Path, PathBuf};
@@ -226,7 +226,7 @@ impl Stage {
     }
 
     /// Draw data for the current pose.
-    pub fn frame(&self, camera: crate::render::Camera, options: &ViewOptions) -> FrameData {
+    pub fn frame(&self, camera: crate::draw::Camera, options: &ViewOptions) -> FrameData {
         let mut frame = FrameData::new(camera);
         frame.grid = options.grid;
         if options.xray {

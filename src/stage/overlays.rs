@@ -8,10 +8,10 @@
 use super::Stage;
 use super::ccd_overlays::overlay_arc;
 use super::colors;
+use crate::draw::{OverlayLine, OverlaySphere, OverlayTriangle, Overlays};
 use crate::fishing::{ArmSolverKind, PoseEvaluation, SIDES};
 use crate::ik::limits::LimitArc;
 use crate::ik::two_bone::ElbowLimit;
-use crate::render::{OverlayLine, OverlaySphere, OverlayTriangle, Overlays};
 use crate::rig::Pose;
 use glam::{DQuat, DVec3};
 
@@ -152,7 +152,7 @@ pub fn arm_overlays(
     stage: &Stage,
     eval: &PoseEvaluation,
     options: &OverlayOptions,
-    camera: &crate::render::Camera,
+    camera: &crate::draw::Camera,
 ) -> Overlays {
     let pose: &Pose = &stage.pose;
     let radius = sphere_radius(stage) as f32;

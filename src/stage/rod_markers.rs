@@ -4,7 +4,7 @@
 
 use super::Stage;
 use super::colors;
-use crate::render::{OverlayLine, OverlaySphere, Overlays};
+use crate::draw::{OverlayLine, OverlaySphere, Overlays};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 

@@ -8,11 +8,11 @@
 //! the cell under the mouse.
 
 use super::{Stage, colors};
+use crate::draw::{Camera, OverlayTriangle, Overlays};
 use crate::fishing::{
     ArmReport, MARGIN_REACH, MARGIN_STEP, PoseEvaluation, RayMargin, SIDES, SampleClass,
     StabilityGrid, StabilityJob, StabilitySample,
 };
-use crate::render::{Camera, OverlayTriangle, Overlays};
 use crate::rig::Side;
 use glam::DVec3;
 

@@ -1,14 +1,14 @@
 //! View options and camera presets framing the seated angler with his rod.
 
 use super::OverlayOptions;
-use crate::render::Camera;
+use crate::draw::Camera;
 
 /// What to draw.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewOptions {
     /// Draw the character's skinned mesh (props stay visible either way).
     pub mesh_visible: bool,
-    /// Draw the character and props see-through ([`crate::render::MeshStyle::XRay`]).
+    /// Draw the character and props see-through ([`crate::draw::MeshStyle::XRay`]).
     pub xray: bool,
     pub grid: bool,
     pub overlays: OverlayOptions,

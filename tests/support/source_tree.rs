@@ -2,6 +2,7 @@
 //! each one is (`tests/no_import_cycles.rs`, `tests/architecture_table.rs`).
 #![allow(dead_code)]
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Every `.rs` file under `dir`, recursively.
@@ -54,4 +55,43 @@ pub fn path_heads<'a>(
             None
         })
     })
+}
+
+/// The top-level module each `crate::x` / `super::…::x` path in `text` reaches, seen from
+/// module `here` (comments included: a doc link to another module is a reader's dependency
+/// too, and the table is for readers).
+pub fn top_levels_used(text: &str, here: &[String]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let bytes = text.as_bytes();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (start, at) in path_heads(text, &["crate::", "super::"]) {
+        if at > 0 && bytes[at - 1] == b':' {
+            continue; // the tail of a longer path (`super::super::`), read from its head
+        }
+        let mut rest = &text[at..];
+        let mut level = here.len();
+        if start == "crate::" {
+            level = 0;
+            rest = &rest["crate::".len()..];
+        } else {
+            while let Some(r) = rest.strip_prefix("super::") {
+                level = level.saturating_sub(1);
+                rest = r;
+            }
+        }
+        if level == 0 {
+            let name = ident(rest);
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        } else {
+            // Still inside a top-level module: here[0] itself.
+            out.insert(here[0].clone());
+        }
+    }
+    out
 }

@@ -1,6 +1,6 @@
 //! [`Renderer::prepare`]: the CPU side of a frame (uniforms, palettes, draw list, overlays).
 
-use super::super::camera::FrameUniform;
+use super::super::frame_uniform::FrameUniform;
 use super::super::overlay::OverlayVertex;
 use super::super::skinned::{
     DrawUniform, Faces, IDENTITY, extend_palette, mesh_bind_group, skin_bind_group,

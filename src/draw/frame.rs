@@ -16,7 +16,7 @@ pub struct FrameData {
 }
 
 /// How the renderer draws meshes. Each style is its own pipeline, built once by the
-/// [`super::Renderer`].
+/// renderer (`render::Renderer`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum MeshStyle {
     /// Lit, opaque, depth-tested and depth-writing.
