@@ -10,7 +10,7 @@ use crate::editor::command::{DocumentCommand, PlaybackCommand, ViewCommand};
 use crate::fishing::{ArmSample, MARGIN_REACH, PerSide, SIDES, TimelineAnalysis, margin_text};
 use crate::rig::Side;
 use egui::{Color32, RichText};
-use egui_plot::{HLine, Line, Plot, PlotPoints, Points, Span, VLine};
+use egui_plot::{GridInput, GridMark, HLine, Line, Plot, PlotPoints, Points, Span, VLine};
 
 const ANGLE: Color32 = Color32::from_rgb(110, 190, 255);
 const SIDE_POS: Color32 = Color32::from_rgb(120, 220, 140);
@@ -147,6 +147,7 @@ fn margin_lane_ui(
     let response = Plot::new(("margin_lane", side.name()))
         .height(56.0)
         .y_axis_label("margin (mm)")
+        .y_grid_spacer(margin_marks)
         .include_x(0.0)
         .include_x(total)
         .include_y(0.0)
@@ -186,6 +187,25 @@ fn margin_lane_ui(
             plot.pointer_coordinate()
         });
     clicked_time(&response, &marks)
+}
+
+/// The margin lane's marks (millimetres): the smallest round step whose marks lie at least
+/// 32 points apart, where egui_plot writes their values (the default steps put them closer
+/// in a lane this low, so the axis had no numbers).
+fn margin_marks(input: GridInput) -> Vec<GridMark> {
+    // `base_step_size` spans the plot's smallest grid spacing, 8 points.
+    let step = [5.0, 10.0, 25.0, 50.0, 100.0, 150.0, 300.0, 600.0, 1200.0]
+        .into_iter()
+        .find(|&s| s >= 4.0 * input.base_step_size)
+        .unwrap_or(1200.0);
+    let (lo, hi) = input.bounds;
+    let (first, last) = ((lo / step).ceil() as i64, (hi / step).floor() as i64);
+    (first..=last)
+        .map(|k| GridMark {
+            value: k as f64 * step,
+            step_size: step,
+        })
+        .collect()
 }
 
 fn hover_text(side: Side, a: &crate::fishing::TimelineAnalysis) -> String {
@@ -304,4 +324,32 @@ fn clicked_time(
         .filter(|(_, d)| *d < 0.02 * width)
         .min_by(|a, b| a.1.total_cmp(&b.1));
     Some(near.map_or(x, |(t, _)| t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::margin_marks;
+    use egui_plot::GridInput;
+
+    /// The marks of a lane `points` high showing `bounds` (mm), as values.
+    fn marks(bounds: (f64, f64), points: f64) -> Vec<f64> {
+        let input = GridInput {
+            bounds,
+            // The value 8 points span (the plot's smallest grid spacing).
+            base_step_size: (bounds.1 - bounds.0) / points * 8.0,
+        };
+        margin_marks(input).iter().map(|m| m.value).collect()
+    }
+
+    #[test]
+    fn the_margin_lane_marks_round_steps_far_enough_apart_to_be_labelled() {
+        // The lane as drawn: about 40 points of plot for 0..300 mm and egui_plot's margins.
+        assert_eq!(marks((-15.0, 315.0), 40.0), vec![0.0, 300.0]);
+        // Zoomed in, finer round steps, still at least 32 points apart.
+        assert_eq!(marks((0.0, 60.0), 40.0), vec![0.0, 50.0]);
+        assert_eq!(
+            marks((0.0, 600.0), 160.0),
+            vec![0.0, 150.0, 300.0, 450.0, 600.0]
+        );
+    }
 }
