@@ -146,8 +146,13 @@ pub fn analyse_timeline(
     params: &SessionParams,
     samples: usize,
 ) -> Result<TimelineAnalysis, SessionError> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    analyse_timeline_on(actor, calib, settings, params, samples, threads)
+    analyse_timeline_on(actor, calib, settings, params, samples, default_threads())
+}
+
+/// Worker threads for timelines and calibration: every core the system offers (1 when it
+/// cannot tell).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// One sample's arms, before flips are known: the sample and its bend normal.
@@ -545,7 +550,7 @@ pub fn search_poles(
             super::smallest_margin(actor, &tried[k].2, settings, params, samples, walk, stop_at)
         };
         let (chosen, margin_after) =
-            super::widest_margin(&finalists, 1, margin)?.unwrap_or((best, 0.0));
+            super::widest_margin(&finalists, default_threads(), margin)?.unwrap_or((best, 0.0));
         let margin_before = if chosen == 0 {
             margin_after
         } else {

@@ -24,10 +24,7 @@ use super::{PerSide, SIDES};
 use crate::rig::Side;
 use glam::DVec3;
 
-/// Worker threads for calibration: every core the system offers (1 when it cannot tell).
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use super::analysis::default_threads;
 
 pub use super::candidate_score::REACH_RESIDUAL;
 
