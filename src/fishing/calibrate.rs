@@ -174,12 +174,12 @@ impl Search<'_> {
     }
 
     /// The pole candidate to keep for `side`'s arm (in `phase` alone when given): the lowest
-    /// [`super::candidate_score::arm_score`] (first on ties), or, keeping the margin, of the candidates with that
-    /// one's misses, flips and clamps ([`margin_finalists`]), the one whose arm keeps the
-    /// largest smallest margin to the flip boundary ([`widest_margin`]). The margin is what
-    /// the pole decides: the reach boundary does not move with it. `current`: the analysis
-    /// of a calibration that differs from every candidate in `side`'s poles alone (only
-    /// that arm is posed; the other's samples are taken from it).
+    /// score of that arm ([`ScoredArms::One`]; first on ties), or, keeping the margin, of the
+    /// candidates with that one's misses, flips and clamps ([`margin_finalists`]), the one
+    /// whose arm keeps the largest smallest margin to the flip boundary ([`widest_margin`]).
+    /// The margin is what the pole decides: the reach boundary does not move with it.
+    /// `current`: the analysis of a calibration that differs from every candidate in
+    /// `side`'s poles alone (only that arm is posed; the other's samples are taken from it).
     fn pick_pole(
         &mut self,
         side: Side,
@@ -199,8 +199,8 @@ impl Search<'_> {
         let mut chosen = best;
         if self.keep_margin {
             let counts = |k: usize| {
-                let a: &Option<TimelineAnalysis> = &scored[k].1;
-                a.as_ref().map(|a| hard_counts(a.samples.get(side)))
+                let analysis = scored[k].1.as_ref();
+                analysis.map(|a| hard_counts(a.samples.get(side)))
             };
             let scores: Vec<f64> = scored.iter().map(|(score, _)| *score).collect();
             let finalists = margin_finalists(&scores, best, |k| counts(k) == counts(best));

@@ -52,7 +52,7 @@ fn arm_measure(actor: &ActorRig, side: Side) -> (DVec3, f64) {
     (shoulder(actor, side), reach(actor, side))
 }
 
-/// Adds one sample's terms of [`arm_score`] to `score`, each `≥ 0`: misses and flips
+/// Adds one sample's terms of an arm's score to `score`, each `≥ 0`: misses and flips
 /// dominate, then residuals, limit clamps and unnatural elbows (above the shoulder, inside
 /// the torso).
 fn add_arm_terms(score: &mut f64, (sh, r): (DVec3, f64), side: Side, s: &ArmSample) {
@@ -70,18 +70,6 @@ fn add_arm_terms(score: &mut f64, (sh, r): (DVec3, f64), side: Side, s: &ArmSamp
     *score += 2.0 * (above + into);
 }
 
-/// Score of one arm over a timeline (lower is better): the mean of its samples' terms
-/// ([`add_arm_terms`]).
-pub(crate) fn arm_score(actor: &ActorRig, side: Side, samples: &[ArmSample]) -> f64 {
-    let at = arm_measure(actor, side);
-    let n = samples.len().max(1) as f64;
-    let mut score = 0.0;
-    for s in samples {
-        add_arm_terms(&mut score, at, side, s);
-    }
-    score / n
-}
-
 /// An arm's misses, flips and clamps over a timeline: what [`super::MARGIN_SLACK`] never
 /// trades.
 pub(crate) fn hard_counts(samples: &[ArmSample]) -> [usize; 3] {
@@ -92,31 +80,19 @@ pub(crate) fn hard_counts(samples: &[ArmSample]) -> [usize; 3] {
     ]
 }
 
-/// The arms a candidate is scored by.
+/// The arms a candidate is scored by: one arm's score is the mean over the timeline of its
+/// samples' terms ([`add_arm_terms`]); both arms' is the sum of theirs. Lower is better.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ScoredArms {
-    /// The sum of both arms' [`arm_score`]s.
+    /// The sum of both arms' scores.
     Both,
-    /// The one arm's [`arm_score`].
+    /// The one arm's score.
     One(Side),
 }
 
-impl ScoredArms {
-    /// The score of a complete analysis.
-    pub(crate) fn score(self, actor: &ActorRig, a: &TimelineAnalysis) -> f64 {
-        match self {
-            Self::Both => SIDES
-                .iter()
-                .map(|&s| arm_score(actor, s, a.samples.get(s)))
-                .sum::<f64>(),
-            Self::One(side) => arm_score(actor, side, a.samples.get(side)),
-        }
-    }
-}
-
-/// A candidate's score so far: the same additions as [`ScoredArms::score`] in the same
-/// order, over the samples seen, divided by the whole timeline's count; never above the
-/// complete score (every term is `≥ 0` and rounding is monotonic).
+/// A candidate's score as its samples come: the sums of their terms in sample order, divided
+/// by the whole timeline's count. Before the last sample it is a lower bound of the score
+/// (every term is `≥ 0` and rounding is monotonic); after it, the score.
 struct RunningScore {
     arms: ScoredArms,
     at: PerSide<(DVec3, f64)>,
@@ -139,7 +115,7 @@ impl RunningScore {
         }
     }
 
-    /// Takes in the samples not seen yet and returns the lower bound.
+    /// Takes in the samples not seen yet and returns the score so far.
     fn update(&mut self, out: &PerSide<Vec<ArmSample>>) -> f64 {
         let sides: &[Side] = match self.arms {
             ScoredArms::Both => &SIDES,
@@ -153,6 +129,11 @@ impl RunningScore {
             }
         }
         self.seen = upto;
+        self.value()
+    }
+
+    /// The score over the samples taken in so far.
+    fn value(&self) -> f64 {
         match self.arms {
             ScoredArms::Both => SIDES
                 .iter()
@@ -246,8 +227,9 @@ fn score_one(
             bound <= f64::from_bits(best.load(Ordering::Relaxed)) + job.slack
         },
     )?;
+    // Complete, the running score has taken in every sample: it is the score.
     Ok(match analysis {
-        Some(a) => (arms.score(job.actor, &a), Some(a)),
+        Some(a) => (running.value(), Some(a)),
         None => (f64::INFINITY, None),
     })
 }
