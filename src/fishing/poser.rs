@@ -341,22 +341,33 @@ fn arm_hand_from_grip(arm: &ArmRig, hand_cal: &super::calibration::HandCalibrati
 /// The arm's bones back at their base locals (world transforms refreshed), for a second solve.
 pub(crate) fn restore_arm(actor: &ActorRig, arm: &ArmRig, pose: &mut Pose) {
     let skel = &actor.skeleton;
-    let links = [arm.upper, arm.fore, arm.hand];
-    for &b in links.iter().chain(&arm.hand_group) {
+    for b in restored_bones(arm) {
         pose.set_local(b, *actor.base.local(b));
     }
-    let direct =
-        skel.parent(arm.fore) == Some(arm.upper) && skel.parent(arm.hand) == Some(arm.fore);
-    if direct {
+    if links_direct(skel, arm) {
         // The solvers read only the links' world transforms; the rest of the subtree is
         // refreshed once after the fingers.
-        for &b in links.iter().chain(&arm.hand_group) {
+        for b in restored_bones(arm) {
             pose.refresh_bone(skel, b);
         }
     } else {
         // Bones between the links (twist bones) keep their base locals; refresh the path.
         pose.refresh_subtree(skel, arm.upper);
     }
+}
+
+/// The bones [`restore_arm`] sets back to their base locals: the arm's links and the palm
+/// bones beside the hand.
+pub(crate) fn restored_bones(arm: &ArmRig) -> impl Iterator<Item = usize> + '_ {
+    [arm.upper, arm.fore, arm.hand]
+        .into_iter()
+        .chain(arm.hand_group.iter().copied())
+}
+
+/// Whether the arm's links are parent and child: then [`restore_arm`] refreshes only
+/// [`restored_bones`]; otherwise the twist bones between the links too.
+pub(crate) fn links_direct(skel: &crate::rig::Skeleton, arm: &ArmRig) -> bool {
+    skel.parent(arm.fore) == Some(arm.upper) && skel.parent(arm.hand) == Some(arm.fore)
 }
 
 /// The arm's solver onto the wrist target that puts `hand_from_grip` on the grip, then the

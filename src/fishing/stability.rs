@@ -11,7 +11,7 @@
 
 use super::actor::ActorRig;
 use super::arm_report::{ArmIk, ArmReport, SolverDetail};
-use super::poser::{SessionError, restore_arm, solve_arm};
+use super::poser::{SessionError, links_direct, restore_arm, restored_bones, solve_arm};
 use super::settings::SolverSettings;
 use crate::rig::{BoneStates, Pose, Side};
 use glam::DVec3;
@@ -152,12 +152,8 @@ impl<'j, 'a> ArmSolves<'j, 'a> {
             Some(states) => self.work.put_back(states),
             None => {
                 restore_arm(actor, arm, &mut self.work);
-                let skel = &actor.skeleton;
-                let direct = skel.parent(arm.fore) == Some(arm.upper)
-                    && skel.parent(arm.hand) == Some(arm.fore);
-                if direct {
-                    let links = [arm.upper, arm.fore, arm.hand];
-                    let bones: Vec<usize> = links.iter().chain(&arm.hand_group).copied().collect();
+                if links_direct(&actor.skeleton, arm) {
+                    let bones: Vec<usize> = restored_bones(arm).collect();
                     self.restored = Some(self.work.bone_states(&bones));
                 }
             }
