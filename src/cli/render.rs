@@ -54,9 +54,40 @@ pub struct RenderArgs {
     /// Normalised time within the phase, 0..1 (default: the preset's, else 0).
     #[arg(long)]
     pub t: Option<f64>,
+    /// Do not draw the water.
+    #[arg(long)]
+    pub no_water: bool,
+    /// Do not draw the line, the lure and the fish.
+    #[arg(long)]
+    pub no_line: bool,
+    /// The fish's pull on the line in the strike and the landing, newtons (0 = a straight
+    /// rod; default: the preset's, else 18).
+    #[arg(long)]
+    pub fish_pull: Option<f64>,
+    /// Where the rod bends: fast, moderate or slow (default: the preset's, else moderate).
+    #[arg(long, value_enum)]
+    pub rod_action: Option<RodActionArg>,
     /// Artist's props for `--character` or the bundled angler (a preset names its own).
     #[command(flatten)]
     pub props: super::prop_args::PropArgs,
+}
+
+/// `--rod-action` values.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum RodActionArg {
+    Fast,
+    Moderate,
+    Slow,
+}
+
+impl From<RodActionArg> for anglerpose::fishing::RodAction {
+    fn from(a: RodActionArg) -> Self {
+        match a {
+            RodActionArg::Fast => Self::Fast,
+            RodActionArg::Moderate => Self::Moderate,
+            RodActionArg::Slow => Self::Slow,
+        }
+    }
 }
 
 pub fn parse_size(s: &str) -> Result<[u32; 2], String> {
@@ -100,7 +131,14 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
     } else {
         stage.inputs.state.t
     });
-    stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
+    let mut params = stage.inputs.state.params;
+    if let Some(pull) = args.fish_pull {
+        params.line.fish_pull = pull;
+    }
+    if let Some(action) = args.rod_action {
+        params.rod_action = action.into();
+    }
+    stage.inputs.state = SessionState::new(phase, t, params);
     stage.update().context("posing the character")?;
     let mut view = ViewOptions::default();
     if args.no_overlays {
@@ -114,6 +152,8 @@ pub fn run(args: RenderArgs) -> anyhow::Result<()> {
         SliceArg::Rod => SliceFacing::Rod,
     };
     view.xray = args.xray;
+    view.water = !args.no_water;
+    view.line = !args.no_line;
     view.mesh_visible = !args.no_mesh;
     let camera = match args
         .close_up

@@ -4,7 +4,9 @@
 
 use super::camera::ViewPreset;
 use super::handles::{Axis, GizmoMode, GizmoPart, GizmoSpace, Handle};
-use crate::fishing::{ArmSolverKind, CcdLinkRole, GripKind, Handedness, Phase};
+use crate::fishing::{
+    ArmSolverKind, CcdLinkRole, GripKind, Handedness, LineParams, Phase, RodAction, WaterParams,
+};
 use crate::rig::{Finger, Side};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -23,6 +25,10 @@ pub enum ViewToggle {
     Stability,
     Mesh,
     Grid,
+    /// The water's surface (issue 34).
+    Water,
+    /// The line, the lure and the fish (issue 34).
+    Line,
     GripMarkers,
     /// The character and props drawn see-through (alpha-blended, no depth write), so bones,
     /// spheres, limit arcs and bend planes inside the body read clearly.
@@ -264,6 +270,18 @@ pub enum PoseEdit {
     },
     SetCastPower {
         value: f64,
+    },
+    /// The water's height and near edge (issue 34).
+    SetWater {
+        water: WaterParams,
+    },
+    /// The line's length out, drop, lure weight, fish pull and colour (issue 34).
+    SetLine {
+        line: LineParams,
+    },
+    /// Where the rod bends under the line's pull.
+    SetRodAction {
+        action: RodAction,
     },
 }
 

@@ -116,6 +116,9 @@ impl PoseEdit {
             E::SetHandedness { handedness } => state.params.handedness = handedness,
             E::SetRodLength { metres } => state.params.rod_length = metres,
             E::SetCastPower { value } => state.params.cast_power = value,
+            E::SetWater { water } => state.params.water = water,
+            E::SetLine { line } => state.params.line = line,
+            E::SetRodAction { action } => state.params.rod_action = action,
         }
         if s != *settings {
             crate::fishing::rules::first(s.problems("settings"))?;

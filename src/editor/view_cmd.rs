@@ -39,6 +39,8 @@ impl EditorState {
                     ViewToggle::Stability => o.stability = on,
                     ViewToggle::Mesh => self.view.mesh_visible = on,
                     ViewToggle::Grid => self.view.grid = on,
+                    ViewToggle::Water => self.view.water = on,
+                    ViewToggle::Line => self.view.line = on,
                     ViewToggle::GripMarkers => self.grip_markers = on,
                     ViewToggle::Xray => self.view.xray = on,
                 }

@@ -25,6 +25,7 @@ mod poser;
 mod prop_geometry;
 pub mod reel_shape;
 mod retarget;
+pub mod rod_bend;
 mod rod_blank;
 pub mod rod_model;
 pub mod rules;
@@ -34,6 +35,8 @@ mod session_frames;
 mod settings;
 pub mod stability;
 pub mod stability_timeline;
+pub mod tackle;
+mod tackle_params;
 mod timeline_bound;
 
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
@@ -72,6 +75,8 @@ pub use stability_timeline::{
     MARGIN_FINALISTS, MARGIN_QUANTUM, MARGIN_REACH, MARGIN_SLACK, MARGIN_STEP, margin_finalists,
     margin_text, smallest_margin, timeline_margins, timeline_margins_to, widest_margin,
 };
+pub use tackle::{Tackle, TackleError, TackleJob};
+pub use tackle_params::{LineParams, RodAction, WaterParams};
 
 use crate::rig::Side;
 

@@ -1,6 +1,7 @@
 //! Phases, session parameters and the continuous timeline.
 
 use super::rules::{self, FieldProblem, Path};
+use super::tackle_params::{LineParams, RodAction, WaterParams};
 use serde::{Deserialize, Serialize};
 
 /// The phases of a session, in timeline order.
@@ -72,7 +73,8 @@ pub enum Handedness {
 }
 
 /// Session parameters. Preconditions (checked by [`SessionParams::validate`]): finite,
-/// `rod_length` in 1.0..=5.0 m, `cast_power` in 0.2..=2.0.
+/// `rod_length` in 1.0..=5.0 m, `cast_power` in 0.2..=2.0, water and line within their
+/// ranges (see [`WaterParams`], [`LineParams`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SessionParams {
     /// Butt-to-tip length of the rod, metres (1.0..=5.0).
@@ -81,6 +83,15 @@ pub struct SessionParams {
     pub cast_power: f64,
     /// Which hand is dominant.
     pub handedness: Handedness,
+    /// Where the water is (issue 34).
+    #[serde(default)]
+    pub water: WaterParams,
+    /// The line, lure and fish (issue 34).
+    #[serde(default)]
+    pub line: LineParams,
+    /// Where the rod bends under the line's pull.
+    #[serde(default)]
+    pub rod_action: RodAction,
 }
 
 impl Default for SessionParams {
@@ -89,12 +100,16 @@ impl Default for SessionParams {
             rod_length: 2.4,
             cast_power: 1.0,
             handedness: Handedness::Right,
+            water: WaterParams::default(),
+            line: LineParams::default(),
+            rod_action: RodAction::default(),
         }
     }
 }
 
 impl SessionParams {
-    /// Every broken rule under `prefix`: `rod_length` in 1..=5 m, `cast_power` in 0.2..=2.
+    /// Every broken rule under `prefix`: `rod_length` in 1..=5 m, `cast_power` in 0.2..=2,
+    /// the water's and the line's ranges.
     pub fn problems(&self, prefix: &str) -> Vec<FieldProblem> {
         let mut out = Vec::new();
         self.check(&Path::root(prefix), &mut out);
@@ -104,6 +119,8 @@ impl SessionParams {
     fn check(&self, at: &Path, out: &mut Vec<FieldProblem>) {
         rules::number(self.rod_length, &at.join("rod_length"), 1.0, 5.0, out);
         rules::number(self.cast_power, &at.join("cast_power"), 0.2, 2.0, out);
+        self.water.check(&at.join("water"), out);
+        self.line.check(&at.join("line"), out);
     }
 
     /// The first of [`SessionParams::problems`].

@@ -41,6 +41,11 @@ pub const FLIPPED: u32 = 0xd23c3c;
 /// Stability slice: out of reach.
 pub const OUT_OF_REACH: u32 = 0x6e6e78;
 
+/// The lure hanging from the line or flying (issue 34).
+pub const LURE: u32 = 0xf06030;
+/// The fish on the line (issue 34).
+pub const FISH: u32 = 0xa8b8c0;
+
 /// Linear RGBA for an sRGB hex colour, so the rendered pixel is exactly `hex` at alpha 1.
 pub fn linear(hex: u32, alpha: f32) -> [f32; 4] {
     let channel = |shift: u32| {

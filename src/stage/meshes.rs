@@ -3,9 +3,10 @@
 
 use super::Props;
 use crate::draw::{MeshData, MeshHandle, TextureData};
+use crate::fishing::rod_bend::BendChain;
 use crate::gltf_io::{Character, Primitive};
 use crate::rig::Pose;
-use glam::DAffine3;
+use glam::{DAffine3, DVec3};
 
 /// Upload order and placement of every mesh of a stage.
 #[derive(Clone, Debug, Default)]
@@ -18,6 +19,10 @@ pub struct MeshTable {
     rod_nodes: Vec<usize>,
     /// Character primitives without a skin, placed by their node's rest world transform.
     rigid_character: Vec<(MeshHandle, DAffine3)>,
+    /// The rod's bend chain: its meshes carry skin weights on it (see [`rod_skin`]).
+    rod_chain: Option<BendChain>,
+    /// The water's plane (see [`water_mesh`]).
+    water: Option<MeshHandle>,
     count: usize,
 }
 
@@ -51,7 +56,16 @@ impl MeshTable {
                 }
             }
         }
+        let rod = &props.gear.rod;
+        let chain = BendChain::for_rod(rod.length, rod.reel_seat);
+        table.rod_chain = chain.validate().is_ok().then_some(chain);
+        table.water = Some(table.next());
         table
+    }
+
+    /// The water's plane mesh (see [`water_mesh`]).
+    pub fn water(&self) -> Option<MeshHandle> {
+        self.water
     }
 
     fn next(&mut self) -> MeshHandle {
@@ -87,22 +101,75 @@ impl MeshTable {
         &self.props[2]
     }
 
-    /// Mesh data in handle order (the order [`MeshTable::new`] assigned).
+    /// Mesh data in handle order (the order [`MeshTable::new`] assigned). The rod's meshes
+    /// carry skin weights on its bend chain, so the renderer can draw them bent.
     pub fn mesh_data(&self, character: &Character, props: &Props) -> Vec<MeshData> {
         let mut out = Vec::with_capacity(self.count);
-        for c in [character, &props.rod, &props.net, &props.stool] {
+        let mut rod_meshes = self.props[0].iter();
+        for (slot, c) in [character, &props.rod, &props.net, &props.stool]
+            .into_iter()
+            .enumerate()
+        {
             for mesh in &c.meshes {
                 for (k, p) in mesh.primitives.iter().enumerate() {
-                    out.push(mesh_data_from_primitive(
-                        c,
-                        &format!("{}#{k}", mesh.name),
-                        p,
-                    ));
+                    let mut data = mesh_data_from_primitive(c, &format!("{}#{k}", mesh.name), p);
+                    if slot == 1 {
+                        let placed = rod_meshes.next();
+                        if let (Some((_, rest)), Some(chain)) = (placed, self.rod_chain) {
+                            rod_skin(&mut data, rest, &chain);
+                        }
+                    }
+                    out.push(data);
                 }
             }
         }
+        out.push(water_mesh());
         out
     }
+
+    /// The rod's bend chain, when its grips leave a blank to bend.
+    pub fn rod_chain(&self) -> Option<BendChain> {
+        self.rod_chain
+    }
+}
+
+/// Gives a rod mesh placed at `rod_from_mesh` (at rest) skin weights on `chain`: each vertex
+/// on the two joints either side of its place along the blank (joint indices are the
+/// chain's; the palette of a draw is the chain's bend composed with the mesh's placement).
+pub fn rod_skin(data: &mut MeshData, rod_from_mesh: &DAffine3, chain: &BendChain) {
+    let (joints, weights) = data
+        .positions
+        .iter()
+        .map(|p| {
+            let along = rod_from_mesh
+                .transform_point3(DVec3::from(p.map(f64::from)))
+                .y;
+            let [(a, wa), (b, wb)] = chain.weights(along);
+            ([a as u16, b as u16, 0, 0], [wa as f32, wb as f32, 0.0, 0.0])
+        })
+        .unzip();
+    data.joints = joints;
+    data.weights = weights;
+}
+
+/// Side and length of the water's plane, metres.
+pub const WATER_EXTENT: [f64; 2] = [120.0, 80.0];
+
+/// The water: a unit plane facing up, x in −½..½, z in 0..1, at y = 0 (placed by the stage at
+/// the water's height and near edge, scaled to [`WATER_EXTENT`]).
+pub fn water_mesh() -> MeshData {
+    let mut m = MeshData::new("water");
+    m.positions = vec![
+        [-0.5, 0.0, 0.0],
+        [0.5, 0.0, 0.0],
+        [0.5, 0.0, 1.0],
+        [-0.5, 0.0, 1.0],
+    ];
+    m.normals = vec![[0.0, 1.0, 0.0]; 4];
+    // Counter-clockwise seen from above.
+    m.indices = vec![0, 2, 1, 0, 3, 2];
+    m.base_color = [0.09, 0.25, 0.36, 1.0];
+    m
 }
 
 /// Converts one imported primitive into renderer mesh data (texture decoded from the

@@ -13,6 +13,7 @@ pub mod rod_file;
 pub mod rod_markers;
 mod setup;
 mod stability_overlay;
+mod tackle_draw;
 mod view;
 
 pub use meshes::{MeshTable, mesh_data_from_primitive};
@@ -29,7 +30,8 @@ pub use view::{
 
 use crate::draw::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};
 use crate::fishing::{
-    ActorError, ActorRig, PoseEvaluation, PoseInputs, Poser, SessionError, SessionState,
+    ActorError, ActorRig, PoseEvaluation, PoseInputs, Poser, SessionError, SessionState, Tackle,
+    TackleJob,
 };
 use crate::gltf_io::{self, Character, LoadError};
 use crate::rig::{CharacterFrame, HumanoidMap, HumanoidOverride, Pose, Transform};
@@ -76,6 +78,8 @@ pub struct Stage {
     pub mesh_height: Option<(f64, f64)>,
     poser: Poser,
     last: Option<PoseEvaluation>,
+    /// The line, lure, fish and the rod's bend of the last evaluation (issue 34).
+    tackle: Option<Tackle>,
     table: MeshTable,
 }
 
@@ -137,6 +141,7 @@ impl Stage {
             mesh_height,
             poser: Poser::new(),
             last: None,
+            tackle: None,
             table,
         };
         stage.update()?;
@@ -199,7 +204,8 @@ impl Stage {
         Ok(())
     }
 
-    /// Re-poses for the current state, calibration and settings (seed 001's order).
+    /// Re-poses for the current state, calibration and settings (seed 001's order), and
+    /// solves the line, lure and the rod's bend for the same instant.
     pub fn update(&mut self) -> Result<&PoseEvaluation, SessionError> {
         let eval = self.poser.evaluate(
             &self.actor,
@@ -207,7 +213,25 @@ impl Stage {
             &self.world_from_actor,
             &mut self.pose,
         )?;
+        let job = TackleJob {
+            state: &self.inputs.state,
+            calibration: &self.inputs.calibration,
+            fit: &self.actor.fit,
+            gear: &self.actor.gear,
+        };
+        // The poser has checked the session's parameters; a rod whose grips leave no blank
+        // draws straight and without a line.
+        self.tackle = job
+            .solve()
+            .inspect_err(|e| tracing::warn!("no line or bend: {e}"))
+            .ok();
         Ok(self.last.insert(eval))
+    }
+
+    /// The line, lure, fish and the rod's bend of the last update (actor space; the bend in
+    /// rod space), if they could be solved.
+    pub fn tackle(&self) -> Option<&Tackle> {
+        self.tackle.as_ref()
     }
 
     /// Forgets the previous evaluation, so the next update reports no flips (use after a jump
@@ -244,8 +268,11 @@ impl Stage {
         let world = self.world_from_actor.to_affine();
         if let Some(eval) = &self.last {
             let rod = self.table.rod_posed(&self.props.rod_pose(&eval.frames));
+            let world_from_rod = world * eval.frames.actor_from_rod.to_affine();
+            // A bent rod is drawn skinned on its chain; a straight one as it always was.
+            let bent = tackle_draw::bent_rod(self, &rod, &world_from_rod, &mut frame);
             let objects = [
-                (&rod[..], world * eval.frames.actor_from_rod.to_affine()),
+                (if bent { &[][..] } else { &rod[..] }, world_from_rod),
                 (
                     self.table.net(),
                     world * eval.frames.actor_from_net.to_affine(),
@@ -272,6 +299,7 @@ impl Stage {
                 }
             }
         }
+        tackle_draw::water_and_line(self, options, &world, &mut frame);
         frame
     }
 }

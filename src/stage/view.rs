@@ -11,6 +11,10 @@ pub struct ViewOptions {
     /// Draw the character and props see-through ([`crate::draw::MeshStyle::XRay`]).
     pub xray: bool,
     pub grid: bool,
+    /// Draw the water's surface (issue 34).
+    pub water: bool,
+    /// Draw the line, the lure and the fish (issue 34).
+    pub line: bool,
     pub overlays: OverlayOptions,
 }
 
@@ -20,6 +24,8 @@ impl Default for ViewOptions {
             mesh_visible: true,
             xray: false,
             grid: true,
+            water: true,
+            line: true,
             overlays: OverlayOptions::default(),
         }
     }

@@ -7,6 +7,7 @@ mod flips;
 mod inspector;
 mod panels;
 mod props;
+mod tackle;
 
 pub use export::{ExportChoice, ExportForm, export_animation_ui};
 pub use flips::flip_debugger_ui;

@@ -262,6 +262,7 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             out.push(PoseEdit::SetHandedness { handedness });
         }
     });
+    super::tackle::tackle_ui(ui, ed, out);
 }
 
 /// Reach, residual, elbow angle, limit hits and flips of the current evaluation.
@@ -459,6 +460,20 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         "Markers on the held grips",
     );
     toggle(ui, ViewToggle::Grid, ed.view.grid, "Grid", "Ground grid");
+    toggle(
+        ui,
+        ViewToggle::Water,
+        ed.view.water,
+        "Water",
+        "The water's surface",
+    );
+    toggle(
+        ui,
+        ViewToggle::Line,
+        ed.view.line,
+        "Line",
+        "The line from the rod's tip, the lure and the fish",
+    );
     if o.stability {
         let mut facing = o.slice_facing;
         egui::ComboBox::from_id_salt("slice_facing")

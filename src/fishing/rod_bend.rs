@@ -1,0 +1,322 @@
+//! A rod bent by the line's pull (issue 34): the blank from where it leaves the handle to
+//! the tip as a cantilever under one load at the tip, solved with large deflection (the
+//! elastica), in the rod's canonical frame (blank along +Y from the butt at the origin).
+//!
+//! The blank is a chain of [`BEND_SEGMENTS`] straight pieces; joint `k` sits at rest at
+//! [`BendChain::rest_along`]`(k)`. Nothing before the first joint moves, so the handle, the
+//! reel and the hands' grips stay where they are. The result is a rigid transform per joint
+//! (rest blank → bent blank), which is what a skin of the rod's mesh on that chain needs,
+//! on the GPU and in an exported file alike.
+
+use super::tackle_params::RodAction;
+use glam::{DAffine3, DQuat, DVec3};
+use thiserror::Error;
+
+/// Straight pieces the bending part of the blank is made of.
+pub const BEND_SEGMENTS: usize = 16;
+
+/// Joints of the chain: one at each end of every piece.
+pub const BEND_JOINTS: usize = BEND_SEGMENTS + 1;
+
+/// The most the tip's tangent turns from the blank's rest direction, radians (110°): a
+/// blank breaks before it folds back on itself.
+pub const MAX_TIP_TURN: f64 = 110.0 * std::f64::consts::PI / 180.0;
+
+/// The load the stiffness is rated by: at this pull, square to the blank, a moderate rod's
+/// tip would move [`RATED_DEFLECTION`] of the bending length if bending were linear.
+pub const RATED_LOAD: f64 = 20.0;
+
+/// See [`RATED_LOAD`].
+pub const RATED_DEFLECTION: f64 = 0.35;
+
+/// The rest chain: where the joints sit along the blank.
+///
+/// Preconditions (checked by [`BendChain::validate`]): finite, `length > 0`,
+/// `0 ≤ bend_start < length`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BendChain {
+    /// Butt to tip, metres.
+    pub length: f64,
+    /// Where the blank leaves the handle, metres from the butt: the first joint.
+    pub bend_start: f64,
+}
+
+/// Why a bend cannot be solved.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum RodBendError {
+    /// The chain's length and start do not leave a blank to bend.
+    #[error("rod bend: length {length} and bend start {bend_start} do not make a blank")]
+    Chain {
+        /// Butt to tip, metres.
+        length: f64,
+        /// The first joint, metres from the butt.
+        bend_start: f64,
+    },
+    /// The load has a NaN or infinite component.
+    #[error("rod bend: the tip load {0:?} is not finite")]
+    Load(DVec3),
+}
+
+impl BendChain {
+    /// The chain of a rod `length` long whose front grip (the reel seat) is `reel_seat`
+    /// from the butt: the blank bends from a fore grip's length (12 cm, at most a fifth of
+    /// the rod) ahead of the seat.
+    pub fn for_rod(length: f64, reel_seat: f64) -> Self {
+        let fore = 0.12f64.min(0.2 * length);
+        Self {
+            length,
+            bend_start: (reel_seat + fore).clamp(0.0, 0.9 * length),
+        }
+    }
+
+    /// # Errors
+    /// [`RodBendError::Chain`] unless the preconditions hold.
+    pub fn validate(&self) -> Result<(), RodBendError> {
+        let ok = self.length.is_finite()
+            && self.bend_start.is_finite()
+            && self.length > 0.0
+            && (0.0..self.length).contains(&self.bend_start);
+        if ok {
+            Ok(())
+        } else {
+            Err(RodBendError::Chain {
+                length: self.length,
+                bend_start: self.bend_start,
+            })
+        }
+    }
+
+    /// Length of one piece, metres.
+    pub fn piece(&self) -> f64 {
+        (self.length - self.bend_start) / BEND_SEGMENTS as f64
+    }
+
+    /// Joint `k`'s place along the blank at rest, metres from the butt.
+    pub fn rest_along(&self, k: usize) -> f64 {
+        self.bend_start + self.piece() * k as f64
+    }
+
+    /// The skin weights of a point `along` metres from the butt (rod space y): the two
+    /// joints either side, weighted linearly; a point before the first joint (the handle,
+    /// the reel) is the first joint's alone, one past the tip the last's. Weights sum to 1.
+    pub fn weights(&self, along: f64) -> [(usize, f64); 2] {
+        let piece = self.piece();
+        let u = if piece > 0.0 && along.is_finite() {
+            (along - self.bend_start) / piece
+        } else {
+            0.0
+        };
+        if u <= 0.0 {
+            return [(0, 1.0), (1, 0.0)];
+        }
+        if u >= BEND_SEGMENTS as f64 {
+            return [(BEND_SEGMENTS, 1.0), (BEND_SEGMENTS - 1, 0.0)];
+        }
+        let j = (u.floor() as usize).min(BEND_SEGMENTS - 1);
+        let f = u - j as f64;
+        [(j, 1.0 - f), (j + 1, f)]
+    }
+}
+
+/// One bend to solve: a rod's chain, its action and the pull on its tip.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RodBendJob {
+    /// The rest chain.
+    pub chain: BendChain,
+    /// Where along the blank it gives.
+    pub action: RodAction,
+    /// The line's pull on the tip, rod space, newtons. Zero (or along the blank) leaves the
+    /// rod straight.
+    pub tip_load_in_rod: DVec3,
+}
+
+/// The solved bend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RodBend {
+    /// The rest chain it was solved on.
+    pub chain: BendChain,
+    /// Per joint, rod space: the rigid transform carrying the rest blank at the joint onto
+    /// the bent blank (identity for a straight rod).
+    pub bent_from_rest: [DAffine3; BEND_JOINTS],
+    /// The tip, rod space (at `(0, length, 0)` when straight).
+    pub tip_in_rod: DVec3,
+    /// How far the tip moved, metres.
+    pub tip_deflection: f64,
+    /// The tip's tangent turned from the blank's rest direction, radians.
+    pub tip_turn: f64,
+    /// The tip's turn was held at [`MAX_TIP_TURN`] (or at the pull's own direction).
+    pub limited: bool,
+    /// Relaxation rounds the solve took (0 when straight).
+    pub iterations: u32,
+}
+
+impl RodBend {
+    /// The unbent rod on `chain`.
+    pub fn straight(chain: BendChain) -> Self {
+        Self {
+            chain,
+            bent_from_rest: [DAffine3::IDENTITY; BEND_JOINTS],
+            tip_in_rod: DVec3::Y * chain.length,
+            tip_deflection: 0.0,
+            tip_turn: 0.0,
+            limited: false,
+            iterations: 0,
+        }
+    }
+
+    /// True when no joint moved.
+    pub fn is_straight(&self) -> bool {
+        self.bent_from_rest.iter().all(|m| *m == DAffine3::IDENTITY)
+    }
+
+    /// Where a rest point of the rod lands, rod space (linear blend of its two joints, as a
+    /// skin of the rod's mesh draws it).
+    pub fn bend_point(&self, rest_in_rod: DVec3) -> DVec3 {
+        self.chain
+            .weights(rest_in_rod.y)
+            .iter()
+            .map(|&(j, w)| self.bent_from_rest[j].transform_point3(rest_in_rod) * w)
+            .sum()
+    }
+}
+
+/// Bending stiffness along the blank relative to the tip's: `u` 0 at the bend's start, 1 at
+/// the tip. Pointwise fast ≥ moderate ≥ slow, so a slow rod bends most at the same load.
+fn relative_stiffness(action: RodAction, u: f64) -> f64 {
+    let (ratio, power): (f64, f64) = match action {
+        RodAction::Fast => (60.0, 0.5),
+        RodAction::Moderate => (25.0, 1.0),
+        RodAction::Slow => (10.0, 1.5),
+    };
+    1.0 + (ratio - 1.0) * (1.0 - u).max(0.0).powf(power)
+}
+
+/// The tip's stiffness (N·m²) of a rod bending over `bend_length` metres: rated so that a
+/// moderate rod's linear tip deflection under [`RATED_LOAD`] is [`RATED_DEFLECTION`] of it,
+/// whatever its length.
+fn tip_stiffness(bend_length: f64) -> f64 {
+    // ∫₀¹ (1 − u)² / e(u) du for the moderate profile, by the midpoint rule.
+    const STEPS: usize = 512;
+    let compliance: f64 = (0..STEPS)
+        .map(|i| {
+            let u = (i as f64 + 0.5) / STEPS as f64;
+            (1.0 - u).powi(2) / relative_stiffness(RodAction::Moderate, u)
+        })
+        .sum::<f64>()
+        / STEPS as f64;
+    RATED_LOAD * bend_length * bend_length * compliance / RATED_DEFLECTION
+}
+
+impl RodBendJob {
+    /// # Errors
+    /// The chain's error, or [`RodBendError::Load`] for a non-finite load.
+    pub fn validate(&self) -> Result<(), RodBendError> {
+        self.chain.validate()?;
+        if !self.tip_load_in_rod.is_finite() {
+            return Err(RodBendError::Load(self.tip_load_in_rod));
+        }
+        Ok(())
+    }
+
+    /// Solves the bend: the blank's tangent angle along it, in the plane of the blank and
+    /// the load, relaxed until the moment of the load about every piece (with the rod as
+    /// bent) matches the piece's curvature. Deterministic; the tangent never turns past the
+    /// load's own direction or [`MAX_TIP_TURN`].
+    ///
+    /// # Errors
+    /// See [`RodBendJob::validate`].
+    pub fn solve(&self) -> Result<RodBend, RodBendError> {
+        self.validate()?;
+        let chain = self.chain;
+        let load = self.tip_load_in_rod;
+        let across = DVec3::new(load.x, 0.0, load.z);
+        let (fx, fy) = (across.length(), load.y);
+        if fx <= 1e-9 * load.length().max(1.0) {
+            return Ok(RodBend::straight(chain));
+        }
+        let bend_dir = across / fx;
+        let cap = fx.atan2(fy).min(MAX_TIP_TURN);
+        let ds = chain.piece();
+        let ei_tip = tip_stiffness(chain.length - chain.bend_start);
+        let flex: Vec<f64> = (0..BEND_SEGMENTS)
+            .map(|k| {
+                let u = (k as f64 + 0.5) / BEND_SEGMENTS as f64;
+                ds / (ei_tip * relative_stiffness(self.action, u))
+            })
+            .collect();
+        // Tangent angle at each joint (θ) and of each piece (its middle).
+        let mut theta = [0.0f64; BEND_JOINTS];
+        let mut step = 0.5;
+        let mut last_change = f64::INFINITY;
+        let mut iterations = 0;
+        let mut limited = false;
+        for round in 1..=MAX_ROUNDS {
+            iterations = round;
+            let (xs, ys) = plane_points(&theta, ds);
+            let (tx, ty) = (xs[BEND_SEGMENTS], ys[BEND_SEGMENTS]);
+            let mut next = [0.0f64; BEND_JOINTS];
+            limited = false;
+            for k in 0..BEND_SEGMENTS {
+                let mid = 0.5 * (theta[k] + theta[k + 1]);
+                let (cx, cy) = (xs[k] + 0.5 * ds * mid.sin(), ys[k] + 0.5 * ds * mid.cos());
+                let moment = (ty - cy) * fx - (tx - cx) * fy;
+                let turned = next[k] + moment * flex[k];
+                next[k + 1] = if turned > cap {
+                    limited = true;
+                    cap
+                } else {
+                    turned.max(0.0)
+                };
+            }
+            let change = (1..BEND_JOINTS)
+                .map(|k| (next[k] - theta[k]).abs())
+                .fold(0.0, f64::max);
+            if change > last_change {
+                step *= 0.5;
+            }
+            last_change = change;
+            for k in 1..BEND_JOINTS {
+                theta[k] += step * (next[k] - theta[k]);
+            }
+            if change < 1e-12 {
+                break;
+            }
+        }
+        let (xs, ys) = plane_points(&theta, ds);
+        let axis = DVec3::Y.cross(bend_dir).normalize();
+        let mut bent_from_rest = [DAffine3::IDENTITY; BEND_JOINTS];
+        for k in 0..BEND_JOINTS {
+            let at = bend_dir * xs[k] + DVec3::Y * (chain.bend_start + ys[k]);
+            let turn = DQuat::from_axis_angle(axis, theta[k]);
+            bent_from_rest[k] = DAffine3::from_translation(at)
+                * DAffine3::from_quat(turn)
+                * DAffine3::from_translation(-DVec3::Y * chain.rest_along(k));
+        }
+        let tip = bent_from_rest[BEND_SEGMENTS].transform_point3(DVec3::Y * chain.length);
+        Ok(RodBend {
+            chain,
+            bent_from_rest,
+            tip_in_rod: tip,
+            tip_deflection: tip.distance(DVec3::Y * chain.length),
+            tip_turn: theta[BEND_SEGMENTS],
+            limited,
+            iterations,
+        })
+    }
+}
+
+/// Relaxation rounds at most (a rated load settles in under 100).
+const MAX_ROUNDS: u32 = 2000;
+
+/// The joints in the bend's plane (x across toward the load, y along the rest blank from
+/// the bend's start), each piece straight at the mean of its ends' angles.
+fn plane_points(theta: &[f64; BEND_JOINTS], ds: f64) -> ([f64; BEND_JOINTS], [f64; BEND_JOINTS]) {
+    let mut xs = [0.0; BEND_JOINTS];
+    let mut ys = [0.0; BEND_JOINTS];
+    for k in 0..BEND_SEGMENTS {
+        let mid = 0.5 * (theta[k] + theta[k + 1]);
+        xs[k + 1] = xs[k] + ds * mid.sin();
+        ys[k + 1] = ys[k] + ds * mid.cos();
+    }
+    (xs, ys)
+}

@@ -1,0 +1,275 @@
+//! The line, the lure, the fish and the rod's bend at one instant of the session (issue 34).
+//! Pure functions of the session state, like the rod keys: deterministic and scrubbable,
+//! nothing carried between frames.
+//!
+//! The story the line tells, phase by phase (actor space, the angler facing +Z):
+//! - seated hold, wind-up, forward stroke: the lure hangs from the tip on the line's drop,
+//!   swung by the tip's acceleration (a pendulum that follows at once), never below the water;
+//! - release: it flies on a ballistic path from where it hung to the water, `length_out`
+//!   metres out along the rod's direction, the line trailing from the tip, and floats there;
+//! - retrieve: it comes in over the water as the reel turns, the line shortening and
+//!   tightening toward where it enters the water;
+//! - strike: a fish takes it and dives, the pull rising to `fish_pull`;
+//! - landing: the fish is brought to the net's hoop, the rod bent under the pull.
+//!
+//! Every phase starts where the one before ended, so the line is continuous in time (each
+//! piece eases with the phase's smootherstep).
+
+use super::calibration::GripCalibration;
+use super::gear::Gear;
+use super::rod_bend::{BendChain, RodBend, RodBendError, RodBendJob};
+use super::seat::BodyFit;
+use super::session::{Phase, SessionState};
+use super::session_frames::{SessionFrames, ease};
+use super::tackle_params::WaterParams;
+use crate::rig::Transform;
+use glam::DVec3;
+
+/// Points of the line's polyline, tip first.
+pub const LINE_POINTS: usize = 48;
+
+/// Gravity, m/s².
+pub const GRAVITY: f64 = 9.81;
+
+/// How much of the tip's acceleration swings the hanging lure (its line gives a little).
+const SWING: f64 = 0.6;
+
+/// The share of the release in which the lure flies; it floats for the rest.
+const FLIGHT: f64 = 0.7;
+
+/// How much of the way back toward the rod the retrieve brings the lure.
+const RETRIEVED: f64 = 0.55;
+
+/// How deep the fish dives in the strike, metres.
+const DIVE: f64 = 0.35;
+
+/// The lure stays this far beyond the bank's edge, metres.
+const OFF_BANK: f64 = 0.5;
+
+/// Step of the finite differences that give the tip's acceleration, seconds.
+const STEP: f64 = 1.0 / 240.0;
+
+/// The line, lure, fish and bend at one instant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tackle {
+    /// The line, actor space: [`LINE_POINTS`] points from the (bent) rod tip to the lure or
+    /// the fish.
+    pub line_in_actor: Vec<DVec3>,
+    /// The lure (the fish's mouth once it has taken it), actor space.
+    pub lure_in_actor: DVec3,
+    /// The fish, when one is on (strike and landing).
+    pub fish_in_actor: Option<DVec3>,
+    /// The line's pull on the tip, newtons.
+    pub pull: f64,
+    /// The rod's bend under that pull, rod space.
+    pub bend: RodBend,
+    /// The bent tip, actor space.
+    pub tip_in_actor: DVec3,
+    /// The water.
+    pub water: WaterParams,
+}
+
+/// One instant of tackle to solve: what poses the rod, and the session.
+#[derive(Clone, Copy, Debug)]
+pub struct TackleJob<'a> {
+    /// The instant and the session's parameters.
+    pub state: &'a SessionState,
+    /// Carries the rod (its adjustment).
+    pub calibration: &'a GripCalibration,
+    /// The rod and net keys carried to the body.
+    pub fit: &'a BodyFit,
+    /// The rod's length and grips, the net's hoop.
+    pub gear: &'a Gear,
+}
+
+/// Why the tackle cannot be solved.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TackleError {
+    /// A session parameter out of its range (`path: message`).
+    #[error("session: {0}")]
+    Params(String),
+    /// The rod's bend (a rod with no blank past its grips).
+    #[error(transparent)]
+    Bend(#[from] RodBendError),
+}
+
+impl TackleJob<'_> {
+    /// # Errors
+    /// [`TackleError::Params`] for a session parameter out of its range.
+    pub fn validate(&self) -> Result<(), TackleError> {
+        self.state.params.validate().map_err(TackleError::Params)
+    }
+
+    /// The tackle at the job's instant.
+    ///
+    /// # Errors
+    /// See [`TackleJob::validate`]; a rod whose grips leave no blank to bend.
+    pub fn solve(&self) -> Result<Tackle, TackleError> {
+        self.validate()?;
+        let water = self.state.params.water;
+        let frames = self.frames(self.state);
+        let rod = &self.gear.rod;
+        let chain = BendChain::for_rod(rod.length, rod.reel_seat);
+        let straight_tip = self.tip(&frames);
+        let (lure, fish) = self.lure_and_fish(&frames);
+        let pull = self.pull();
+        let mut bend = RodBend::straight(chain);
+        let mut tip = straight_tip;
+        // Twice: the pull's direction from the bent tip moves the tip a little again.
+        for _ in 0..2 {
+            if pull <= 0.0 {
+                break;
+            }
+            let along = (lure - tip).normalize_or_zero() * pull;
+            let rod_from_actor = frames.actor_from_rod.rotation.inverse();
+            bend = RodBendJob {
+                chain,
+                action: self.state.params.rod_action,
+                tip_load_in_rod: rod_from_actor * along,
+            }
+            .solve()?;
+            tip = point(&frames.actor_from_rod, bend.tip_in_rod);
+        }
+        let sag = self.sag() * tip.distance(lure);
+        let line_in_actor = (0..LINE_POINTS)
+            .map(|i| {
+                let u = i as f64 / (LINE_POINTS - 1) as f64;
+                tip.lerp(lure, u) - DVec3::Y * (4.0 * sag * u * (1.0 - u))
+            })
+            .collect();
+        Ok(Tackle {
+            line_in_actor,
+            lure_in_actor: lure,
+            fish_in_actor: fish,
+            pull,
+            bend,
+            tip_in_actor: tip,
+            water,
+        })
+    }
+
+    fn frames(&self, state: &SessionState) -> SessionFrames {
+        SessionFrames::evaluate_geared(state, self.calibration, self.fit, self.gear)
+    }
+
+    /// The straight rod's tip, actor space.
+    fn tip(&self, frames: &SessionFrames) -> DVec3 {
+        point(&frames.actor_from_rod, DVec3::Y * self.gear.rod.length)
+    }
+
+    fn tip_at(&self, seconds: f64) -> DVec3 {
+        let state = SessionState::at_time(seconds, self.state.params);
+        self.tip(&self.frames(&state))
+    }
+
+    fn at(&self, phase: Phase, t: f64) -> SessionState {
+        SessionState::new(phase, t, self.state.params)
+    }
+
+    /// The lure hanging from the tip on the drop at `state`, swung by the tip's acceleration.
+    fn hanging(&self, state: &SessionState) -> DVec3 {
+        let s = state.time();
+        let tip = self.tip(&self.frames(state));
+        let accel = (self.tip_at(s + STEP) - 2.0 * tip + self.tip_at(s - STEP)) / (STEP * STEP);
+        let pulled = DVec3::NEG_Y * GRAVITY - accel * SWING;
+        let down = pulled.try_normalize().unwrap_or(DVec3::NEG_Y);
+        let mut lure = tip + down * self.state.params.line.drop;
+        lure.y = lure.y.max(self.state.params.water.height);
+        lure
+    }
+
+    /// Where the cast lands: on the water `length_out` from the tip at the release, along
+    /// the rod's direction then, beyond the bank.
+    fn landing(&self) -> DVec3 {
+        let params = &self.state.params;
+        let release = self.frames(&self.at(Phase::Release, 0.0));
+        let tip = self.tip(&release);
+        let butt = release.actor_from_rod.translation;
+        let flat = DVec3::new(tip.x - butt.x, 0.0, tip.z - butt.z);
+        let dir = flat.try_normalize().unwrap_or(DVec3::Z);
+        let mut land = tip + dir * params.line.length_out;
+        land.y = params.water.height;
+        land.z = land.z.max(params.water.near + OFF_BANK);
+        land
+    }
+
+    /// Where the retrieve leaves the lure.
+    fn retrieved(&self) -> DVec3 {
+        let params = &self.state.params;
+        let land = self.landing();
+        let tip = self.tip(&self.frames(&self.at(Phase::Release, 0.0)));
+        let mut end = land.lerp(DVec3::new(tip.x, land.y, tip.z), RETRIEVED);
+        end.z = end.z.max(params.water.near + OFF_BANK);
+        end
+    }
+
+    /// The net's hoop at `frames`, actor space.
+    fn hoop(&self, frames: &SessionFrames) -> DVec3 {
+        let net = &self.gear.net;
+        let from_end = net.length - (0.15 * net.length).min(0.25);
+        point(&frames.actor_from_net, DVec3::Y * from_end)
+    }
+
+    fn lure_and_fish(&self, frames: &SessionFrames) -> (DVec3, Option<DVec3>) {
+        let state = self.state;
+        let t = state.t_clamped();
+        match state.phase {
+            Phase::SeatedHold | Phase::CastWindUp | Phase::CastForward => {
+                (self.hanging(state), None)
+            }
+            Phase::Release => {
+                let from = self.hanging(&self.at(Phase::Release, 0.0));
+                let to = self.landing();
+                let flight = FLIGHT * state.params.phase_duration(Phase::Release);
+                let tau = (t / FLIGHT).min(1.0) * flight;
+                (ballistic(from, to, flight, tau), None)
+            }
+            Phase::Retrieve => (self.landing().lerp(self.retrieved(), ease(t)), None),
+            Phase::Strike => {
+                let fish = self.retrieved() - DVec3::Y * (DIVE * ease(t));
+                (fish, Some(fish))
+            }
+            Phase::Landing => {
+                let from = self.retrieved() - DVec3::Y * DIVE;
+                let fish = from.lerp(self.hoop(frames), ease(t));
+                (fish, Some(fish))
+            }
+        }
+    }
+
+    /// The line's pull on the tip, newtons: the fish's, rising through the strike and
+    /// easing as the fish comes to the net; nothing without a fish.
+    fn pull(&self) -> f64 {
+        let pull = self.state.params.line.fish_pull;
+        let t = ease(self.state.t_clamped());
+        match self.state.phase {
+            Phase::Strike => pull * t,
+            Phase::Landing => pull * (1.0 - 0.6 * t),
+            _ => 0.0,
+        }
+    }
+
+    /// The line's sag at its middle, as a share of the tip–lure distance: none while the
+    /// lure hangs or a fish pulls, some while it trails and lies on the water.
+    fn sag(&self) -> f64 {
+        let t = ease(self.state.t_clamped());
+        match self.state.phase {
+            Phase::SeatedHold | Phase::CastWindUp | Phase::CastForward | Phase::Landing => 0.0,
+            Phase::Release => 0.04 * t,
+            Phase::Retrieve => 0.04 - 0.03 * t,
+            Phase::Strike => 0.01 * (1.0 - t),
+        }
+    }
+}
+
+/// The ballistic path from `from` that reaches `to` after `flight` seconds, at `tau`
+/// seconds (gravity only).
+fn ballistic(from: DVec3, to: DVec3, flight: f64, tau: f64) -> DVec3 {
+    let g = DVec3::NEG_Y * GRAVITY;
+    let v0 = (to - from - 0.5 * g * flight * flight) / flight;
+    from + v0 * tau + 0.5 * g * tau * tau
+}
+
+fn point(t: &Transform, p: DVec3) -> DVec3 {
+    t.translation + t.rotation * (p * t.scale)
+}
