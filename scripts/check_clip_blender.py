@@ -72,6 +72,10 @@ def main():
                 for pb in ob.pose.bones:
                     p = ob.matrix_world @ pb.head
                     bones.setdefault(pb.name, []).append(gltf_from_blender(p))
+                # An animated node that became an armature (the rod holder carrying the bend
+                # chain) is reported as an object too.
+                p = ob.matrix_world.translation
+                objects.setdefault(ob.name, []).append(gltf_from_blender(p))
             else:
                 p = ob.matrix_world.translation
                 objects.setdefault(ob.name, []).append(gltf_from_blender(p))

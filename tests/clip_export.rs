@@ -6,6 +6,8 @@
 mod support;
 
 use anglerpose::assetgen::glb::AnimPath;
+use anglerpose::fishing::rod_bend::BEND_JOINTS;
+use anglerpose::fishing::tackle::LINE_POINTS;
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::preset::{self, ClipOptions, io as preset_io};
 use anglerpose::rig::Transform;
@@ -15,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::clients::{blender_clip, blender_python, threejs_clip};
 use support::fs::{bin, scratch};
-use support::gltf_edit::shared_models;
+use support::gltf_edit::{Doc, shared_models};
 use support::khronos::{have_node, run_validator};
 
 const FPS: u32 = 30;
@@ -95,7 +97,7 @@ fn export_clip(name: &str, preset: &Path, extra: &[&str]) -> (PathBuf, String) {
 
 /// The solver's world positions at session time `time`: every character node, then the rod
 /// and net holders, then the reel's knob (the bundled rod's `reel_knob`, which the crank
-/// turns).
+/// turns), then the rod's bend chain joints and the line's points (issue 34).
 fn solved(stage: &mut Stage, state: SessionState) -> Vec<DVec3> {
     stage.inputs.state = state;
     let frames = stage.update().unwrap().frames;
@@ -111,7 +113,28 @@ fn solved(stage: &mut Stage, state: SessionState) -> Vec<DVec3> {
         let world_from_rod = world * frames.actor_from_rod.to_affine();
         out.push(world_from_rod.transform_point3(rod_pose.world_position(knob)));
     }
+    let tackle = stage.tackle().expect("tackle");
+    let world_from_rod = world * frames.actor_from_rod.to_affine();
+    let bend = &tackle.bend;
+    for k in 0..BEND_JOINTS {
+        let rest = DVec3::Y * bend.chain.rest_along(k);
+        out.push(world_from_rod.transform_point3(bend.bent_from_rest[k].transform_point3(rest)));
+    }
+    out.extend(
+        tackle
+            .line_in_actor
+            .iter()
+            .map(|p| world.transform_point3(*p)),
+    );
     out
+}
+
+/// The names of [`tackle_nodes`], in [`solved`]'s order.
+fn tackle_names() -> Vec<String> {
+    (0..BEND_JOINTS)
+        .map(|k| format!("rod_bend_{k:02}"))
+        .chain((0..LINE_POINTS).map(|i| format!("line_{i:02}")))
+        .collect()
 }
 
 /// The bundled rod's knob empty (an artist's rod has none).
@@ -123,13 +146,24 @@ fn knob_bone(stage: &Stage) -> Option<usize> {
         .find(anglerpose::assetgen::props::REEL_KNOB_NODE)
 }
 
-/// Export node index of each entry of [`solved`].
-fn export_nodes(stage: &Stage) -> Vec<usize> {
+/// Export node index of each entry of [`solved`], found by name in the exported file (the
+/// character's nodes come first, in its own order; the holders are the first `rod` and `net`
+/// after them).
+fn export_nodes(stage: &Stage, glb: &Path) -> Vec<usize> {
+    let names = Doc::read(glb).node_names();
     let n = stage.character.skeleton.len();
+    let find = |name: &str| {
+        (n..names.len())
+            .find(|&i| names[i] == name)
+            .unwrap_or_else(|| panic!("no node {name} in the export"))
+    };
     let mut nodes: Vec<usize> = (0..n).collect();
-    nodes.push(n);
-    nodes.push(n + 1 + stage.props.rod.skeleton.len());
-    nodes.extend(knob_bone(stage).map(|k| n + 1 + k));
+    nodes.push(find("rod"));
+    nodes.push(find("net"));
+    if knob_bone(stage).is_some() {
+        nodes.push(find(anglerpose::assetgen::props::REEL_KNOB_NODE));
+    }
+    nodes.extend(tackle_names().iter().map(|t| find(t)));
     nodes
 }
 
@@ -169,7 +203,7 @@ fn session_clips_pass_the_validator_and_play_in_threejs_as_solved() {
         );
 
         let mut stage = stage_of(&preset);
-        let nodes = export_nodes(&stage);
+        let nodes = export_nodes(&stage, &glb);
         let params = stage.inputs.state.params;
         // 40 sampled frame times over the whole session, both ends included.
         let last = session_frames(&stage) - 1;
@@ -280,6 +314,22 @@ fn blender_imports_and_plays_the_session_clip_as_solved() {
                     "{name}: Blender {object} at {frame}: {d}"
                 );
             }
+            // The rod's bend chain (bones of the armature Blender makes of the rod holder)
+            // and the line's points (empties).
+            let first = n + 2 + usize::from(knob.is_some());
+            for (k, tackle) in tackle_names().iter().enumerate() {
+                let got = played
+                    .bones
+                    .get(tackle)
+                    .or_else(|| played.objects.get(tackle))
+                    .unwrap_or_else(|| panic!("{name}: Blender has no {tackle}"));
+                let d = dist(want[first + k], got[f]);
+                assert!(
+                    d <= CLIENT_TOLERANCE,
+                    "{name}: Blender {tackle} at {frame} is {:.3} mm off",
+                    d * 1e3
+                );
+            }
         }
         assert!(
             checked >= 8 * 15,
@@ -368,12 +418,24 @@ fn clips_keep_the_stated_bound_layout_and_hemispheres() {
             let phase = Phase::from_name(&clip.name);
             let duration = phase.map_or(params.total_duration(), |p| params.phase_duration(p));
             assert!((clip.duration - duration).abs() < 1e-12, "{}", clip.name);
+            // The body and the holders reduce to under half their keys. The tackle's
+            // channels (issue 34: bend-chain joints, line points) move on every frame of a
+            // strike and are counted apart; each chain joint has both channels.
+            let n = stage.character.skeleton.len();
+            let body: Vec<_> = clip.channels.iter().filter(|c| c.node < n + 2).collect();
+            let body_after: usize = body.iter().map(|c| c.times.len()).sum();
             assert!(
-                clip.keys_after() < clip.keys_before() / 2,
+                body_after < body.len() * clip.frames / 2,
                 "{}: reduction",
                 clip.name
             );
             assert!(clip.bytes_after() < clip.bytes_before());
+            let tackle = clip.channels.len() - body.len();
+            assert!(
+                tackle >= 2 * BEND_JOINTS,
+                "{}: {tackle} tackle channels",
+                clip.name
+            );
             for j in &joints {
                 assert!(
                     clip.channels

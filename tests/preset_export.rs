@@ -4,6 +4,8 @@
 
 mod support;
 
+use anglerpose::fishing::rod_bend::BEND_JOINTS;
+
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::gltf_io;
 use anglerpose::preset::{io, posed_glb};
@@ -115,7 +117,14 @@ fn exported_glb_reimports_to_the_solved_pose_with_rod_and_net_placed() {
             let a = scene.world_rotation(bone).angle_between(frame.rotation);
             assert!(d < F32_READ && a < F32_READ, "{name}: {d} m, {a} rad");
         }
-        assert_eq!(back.skins.len(), 1);
+        // The character's skin, and one per rod mesh skinned on the bend chain (issue 34).
+        let bent = back
+            .skins
+            .iter()
+            .filter(|s| s.name.ends_with("_bend"))
+            .count();
+        assert!(bent >= 1, "no rod mesh on the bend chain");
+        assert_eq!(back.skins.len(), 1 + bent);
         assert_eq!(
             back.triangle_count(),
             stage.character.triangle_count()
@@ -150,7 +159,36 @@ fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
         );
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(json["revision"], "187");
-        let joints = json["joints"].as_array().unwrap();
+        let all = json["joints"].as_array().unwrap();
+        // The rod's bend chain (issue 34) is where the stage's bend puts it.
+        let tackle = stage.tackle().expect("tackle");
+        let eval = stage.evaluation().unwrap();
+        let world_from_rod =
+            stage.world_from_actor.to_affine() * eval.frames.actor_from_rod.to_affine();
+        let (chain, joints): (Vec<_>, Vec<_>) = all
+            .iter()
+            .partition(|j| j["name"].as_str().unwrap().starts_with("rod_bend_"));
+        assert_eq!(
+            chain.len(),
+            BEND_JOINTS,
+            "three.js bones of the rod's chain"
+        );
+        for j in chain {
+            let k: usize = j["name"].as_str().unwrap()["rod_bend_".len()..]
+                .parse()
+                .unwrap();
+            let rest = glam::DVec3::Y * tackle.bend.chain.rest_along(k);
+            let ours = world_from_rod
+                .transform_point3(tackle.bend.bent_from_rest[k].transform_point3(rest));
+            let p: Vec<f64> = j["position"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let d = (ours - glam::DVec3::new(p[0], p[1], p[2])).length();
+            assert!(d < 1e-5, "rod_bend_{k:02} off by {d}");
+        }
         let skin = &stage.character.skins[0];
         assert_eq!(
             joints.len(),

@@ -8,6 +8,7 @@
 //! so JPEG sources grow but read back to the same pixels). Other material properties (normal,
 //! metallic-roughness, emissive maps) are not exported. Node scales are kept.
 
+use super::export_tackle;
 use crate::assetgen::glb::{GlbBuilder, PrimitiveLook, SkinAttributes};
 use crate::assetgen::mesher::TriMesh;
 use crate::gltf_io::{Character, RgbaImage};
@@ -64,6 +65,10 @@ pub(crate) struct ExportNodes {
     pub net: usize,
     /// The rod's turning crank node ([`crate::stage::Props::rod_crank`]), if it has one.
     pub rod_crank: Option<usize>,
+    /// The rod's bend chain joints, first to tip (empty for a rod with no blank to bend).
+    pub rod_bend: Vec<usize>,
+    /// The line's point nodes, tip first (empty without a tackle).
+    pub line: Vec<usize>,
 }
 
 /// The posed file as a builder (so animations can be added) and its node layout.
@@ -71,12 +76,13 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
     let eval = stage.evaluation().ok_or(ExportError::NotPosed)?;
     let world_from_actor = stage.world_from_actor.to_affine();
     let mut glb = GlbBuilder::default();
-    let (character_roots, character) = add_object(
+    let (character_roots, character, _) = add_object(
         &mut glb,
         &stage.character,
         &stage.pose,
         world_from_actor,
         "character",
+        None,
     )?;
     for root in character_roots {
         glb.scene_root(root);
@@ -100,6 +106,7 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
     ];
     let mut holders = Vec::new();
     let mut rod_crank = None;
+    let mut rod_bend = Vec::new();
     for (name, object, placement) in props {
         let t = holder_transform(&placement);
         let holder = glb.node(name, t.translation.to_array(), t.rotation.to_array());
@@ -115,19 +122,38 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
         } else {
             DAffine3::IDENTITY
         };
-        let (roots, object_nodes) = add_object(&mut glb, object, &rest, inner, name)?;
+        let chain = if name == "rod" {
+            export_tackle::stage_bend(stage)
+                .map(|b| export_tackle::add_bend_chain(&mut glb, &b, holder))
+        } else {
+            None
+        };
+        let (mut roots, object_nodes, bent) =
+            add_object(&mut glb, object, &rest, inner, name, chain.as_ref())?;
         if name == "rod" {
             rod_crank = stage.props.rod_crank.map(|b| object_nodes[b]);
+        }
+        if let Some(chain) = chain {
+            roots.extend(&chain.joints);
+            rod_bend = chain.joints;
         }
         glb.set_children(holder, &roots);
         glb.scene_root(holder);
         holders.push(holder);
+        for (mesh_name, mesh, skin) in bent {
+            let node = glb.node(&format!("{mesh_name}_bent"), [0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+            glb.set_mesh(node, mesh, Some(skin));
+            glb.scene_root(node);
+        }
     }
+    let line = export_tackle::add_line(&mut glb, stage);
     let nodes = ExportNodes {
         character,
         rod: holders[0],
         net: holders[1],
         rod_crank,
+        rod_bend,
+        line,
     };
     Ok((glb, nodes))
 }
@@ -144,15 +170,22 @@ pub(crate) fn holder_transform(placement: &DAffine3) -> Transform {
     Transform::new(t.translation, t.rotation, DVec3::ONE)
 }
 
+/// The meshes [`add_object`] skinned on the rod's bend chain: (mesh name, mesh, skin), each
+/// to be carried by its own node at the scene root.
+type BentMeshes = Vec<(String, usize, usize)>;
+
 /// Adds every node of `object` with the locals of `pose` (roots get `parent_from_actor`
-/// folded in), its meshes and skins. Returns the root nodes and every bone's node.
+/// folded in), its meshes and skins. With `bend` (the rod), every mesh that reaches past the
+/// bend's start is skinned on the chain instead of hanging on its node (see
+/// [`export_tackle`]). Returns the root nodes, every bone's node and those bent meshes.
 fn add_object(
     glb: &mut GlbBuilder,
     object: &Character,
     pose: &Pose,
     parent_from_actor: DAffine3,
     label: &str,
-) -> Result<(Vec<usize>, Vec<usize>), ExportError> {
+    bend: Option<&export_tackle::BendNodes>,
+) -> Result<(Vec<usize>, Vec<usize>, BentMeshes), ExportError> {
     let skel = &object.skeleton;
     let mut nodes = Vec::with_capacity(skel.len());
     let mut roots = Vec::new();
@@ -201,11 +234,32 @@ fn add_object(
         .collect();
     // One textured material per image, added when a primitive first uses it.
     let mut image_materials: Vec<Option<usize>> = vec![None; object.images.len()];
+    let rest = Pose::rest(skel);
+    let mut bent = Vec::new();
     for mesh in &object.meshes {
-        let skin = mesh.skin.and_then(|s| skins.get(s).copied());
+        let mut skin = mesh.skin.and_then(|s| skins.get(s).copied());
+        // The rod's meshes past the bend's start: weights on the chain.
+        let rod_from_mesh = *rest.world_from_bone(mesh.node);
+        let on_chain: Option<Vec<_>> = bend.filter(|_| skin.is_none()).and_then(|b| {
+            let w: Vec<_> = mesh
+                .primitives
+                .iter()
+                .map(|p| export_tackle::bend_weights(&p.positions, &rod_from_mesh, &b.chain))
+                .collect();
+            w.iter().any(|(_, _, bends)| *bends).then_some(w)
+        });
+        if let (Some(b), Some(_)) = (bend, &on_chain) {
+            let ibm = export_tackle::bend_inverse_binds(&b.chain, &rod_from_mesh);
+            skin = Some(glb.skin(&format!("{}_bend", mesh.name), &b.joints, &ibm, b.holder));
+        }
         let mut primitives = Vec::new();
-        for prim in &mesh.primitives {
+        for (k, prim) in mesh.primitives.iter().enumerate() {
+            let chain_attrs = on_chain.as_ref().map(|w| SkinAttributes {
+                joints: &w[k].0,
+                weights: &w[k].1,
+            });
             let attrs = match (&prim.joints, &prim.weights) {
+                _ if chain_attrs.is_some() => chain_attrs,
                 (Some(j), Some(w)) if skin.is_some() => Some(SkinAttributes {
                     joints: j,
                     weights: w,
@@ -244,10 +298,13 @@ fn add_object(
             continue;
         }
         let m = glb.mesh(&mesh.name, primitives);
-        glb.set_mesh(nodes[mesh.node], m, skin);
+        match (on_chain, skin) {
+            (Some(_), Some(s)) => bent.push((mesh.name.clone(), m, s)),
+            _ => glb.set_mesh(nodes[mesh.node], m, skin),
+        }
     }
     let roots = roots.into_iter().map(|b| nodes[b]).collect();
-    Ok((roots, nodes))
+    Ok((roots, nodes, bent))
 }
 
 /// Lossless PNG of an imported image (8-bit RGBA).

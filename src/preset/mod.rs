@@ -47,6 +47,7 @@ mod check;
 pub mod clip;
 mod examples;
 mod export_glb;
+mod export_tackle;
 pub mod io;
 mod migrate;
 mod parse;

@@ -10,7 +10,9 @@
 //! Channels: a rotation for every skin joint, a translation where a node's translation moves
 //! or differs from the file's static pose, the same for other character nodes that move, and
 //! translation plus rotation for the rod and net holders, and a rotation for the bundled rod's
-//! crank while it turns (`reel_crank`). Skinned-mesh nodes never get one.
+//! crank while it turns (`reel_crank`). Skinned-mesh nodes never get one. The tackle (issue
+//! 34, see `export_tackle`): translation plus rotation for every joint of the rod's bend
+//! chain, a translation for every point of the line where it moves.
 //! Every clip is resampled at `fps` (plus the clip's end), then reduced with a verified bound
 //! (see the `reduce` module): no joint and no point of the rod or net is further than
 //! [`ClipOptions::tolerance`] from the solver's pose at any sampled time, for slerp and for
@@ -258,12 +260,17 @@ pub fn animated_glb(
     options: &ClipOptions,
 ) -> Result<(Vec<u8>, Vec<BakedClip>), ClipError> {
     let (mut glb, nodes) = posed_builder(stage)?;
+    let rig = ClipRig::new(stage)?;
     let clips = bake_clips(stage, options)?;
     let n = nodes.character.len();
     let node_of = |i: usize| match i {
         i if i < n => Some(nodes.character[i]),
         i if i == n => Some(nodes.rod),
         i if i == n + 1 => Some(nodes.net),
+        i if rig.line_first.is_some_and(|f| i >= f) => nodes.line.get(i - rig.line_first?).copied(),
+        i if rig.bend_first.is_some_and(|f| i >= f) => {
+            nodes.rod_bend.get(i - rig.bend_first?).copied()
+        }
         _ => nodes.rod_crank,
     };
     for clip in &clips {

@@ -2,8 +2,11 @@
 //! the exported nodes are recorded, with the world positions the bound is checked at.
 
 use super::ClipError;
+use crate::fishing::rod_bend::BEND_JOINTS;
+use crate::fishing::tackle::LINE_POINTS;
 use crate::fishing::{Phase, SessionState};
 use crate::preset::export_glb::{folded_root, holder_transform};
+use crate::preset::export_tackle;
 use crate::rig::{Pose, Transform};
 use crate::stage::Stage;
 use glam::{DAffine3, DQuat, DVec3};
@@ -41,6 +44,18 @@ pub(crate) struct ClipRig {
     /// The rod's turning crank (its bone in the rod's skeleton), after the holders: a child of
     /// the rod holder turned by the session (see `stage::Props::rod_pose`).
     pub crank: Option<usize>,
+    /// The first of the rod's bend chain joints (after the crank), when the rod has a chain.
+    pub bend_first: Option<usize>,
+    /// The first of the line's point nodes (after the chain), when the stage has a line.
+    pub line_first: Option<usize>,
+}
+
+/// What [`current_locals`] appends after the character and the holders.
+#[derive(Clone, Copy)]
+struct Extras {
+    crank: Option<usize>,
+    bend: bool,
+    line: bool,
 }
 
 /// One clip's samples: `times[k]` (seconds from the clip's start) and the locals of every
@@ -55,8 +70,9 @@ pub(crate) struct Samples {
 fn current_locals(
     stage: &Stage,
     n_bones: usize,
-    crank: Option<usize>,
+    extras: Extras,
 ) -> Result<Vec<Transform>, ClipError> {
+    let crank = extras.crank;
     let eval = stage.evaluation().ok_or(ClipError::NotPosed)?;
     let world_from_actor = stage.world_from_actor.to_affine();
     let skel = &stage.character.skeleton;
@@ -74,6 +90,17 @@ fn current_locals(
     }
     if let Some(b) = crank {
         locals.push(*stage.props.rod_pose(&eval.frames).local(b));
+    }
+    if extras.bend {
+        let bend = export_tackle::stage_bend(stage).ok_or(ClipError::NotPosed)?;
+        locals.extend(export_tackle::bend_locals(&bend));
+    }
+    if extras.line {
+        let line = export_tackle::line_locals(stage);
+        if line.len() != LINE_POINTS {
+            return Err(ClipError::NotPosed);
+        }
+        locals.extend(line);
     }
     Ok(locals)
 }
@@ -95,11 +122,24 @@ impl ClipRig {
                     .abs_diff_eq(DAffine3::IDENTITY, 1e-12)
             })
         });
-        let default = current_locals(stage, n, crank)?;
+        let extras = Extras {
+            crank,
+            bend: export_tackle::stage_bend(stage).is_some(),
+            line: stage.tackle().is_some(),
+        };
+        let default = current_locals(stage, n, extras)?;
         let mut parent: Vec<Option<usize>> = (0..n).map(|b| skel.parent(b)).collect();
         parent.extend([None, None]);
         if crank.is_some() {
             parent.push(Some(n));
+        }
+        let bend_first = extras.bend.then_some(parent.len());
+        if bend_first.is_some() {
+            parent.extend([Some(n); BEND_JOINTS]);
+        }
+        let line_first = extras.line.then_some(parent.len());
+        if line_first.is_some() {
+            parent.extend([None; LINE_POINTS]);
         }
         let mut kind = vec![NodeKind::Other; n];
         for skin in &character.skins {
@@ -115,6 +155,12 @@ impl ClipRig {
         kind.extend([NodeKind::Holder, NodeKind::Holder]);
         if crank.is_some() {
             kind.push(NodeKind::Other);
+        }
+        if bend_first.is_some() {
+            kind.extend([NodeKind::Holder; BEND_JOINTS]);
+        }
+        if line_first.is_some() {
+            kind.extend([NodeKind::Other; LINE_POINTS]);
         }
         let mut scale: Vec<DVec3> = default.iter().map(|t| t.scale).collect();
         scale[n] = DVec3::ONE;
@@ -156,6 +202,9 @@ impl ClipRig {
                 }
             }
         }
+        // The chain's joints and the line's points are checked at their origins.
+        points
+            .extend((n + 2 + usize::from(crank.is_some())..parent.len()).map(|i| (i, DVec3::ZERO)));
         let order = parents_first(&parent);
         Ok(Self {
             order,
@@ -166,6 +215,8 @@ impl ClipRig {
             points,
             bones: n,
             crank,
+            bend_first,
+            line_first,
         })
     }
 
@@ -251,7 +302,12 @@ pub(crate) fn sample(
         stage
             .update()
             .map_err(|source| ClipError::Session { time, source })?;
-        let l = current_locals(stage, n, rig.crank)?;
+        let extras = Extras {
+            crank: rig.crank,
+            bend: rig.bend_first.is_some(),
+            line: rig.line_first.is_some(),
+        };
+        let l = current_locals(stage, n, extras)?;
         if let Some(node) = l.iter().position(|t| !t.is_finite()) {
             return Err(ClipError::NonFinite { time, node });
         }

@@ -1,0 +1,149 @@
+//! The tackle in the exported files (issue 34).
+//!
+//! - **The rod's bend chain**: [`BEND_JOINTS`] nodes `rod_bend_00` … along the blank, each a
+//!   child of the rod holder (siblings, not a hierarchy: a joint's place is then one channel's
+//!   error, not the sum of every joint's before it, so clips reduce as well as the body's),
+//!   placed where the solved bend puts the blank. Every rod
+//!   mesh that reaches past the bend's start is skinned on that chain (one skin per mesh, its
+//!   inverse binds the chain's rest joints composed with the mesh's rest placement in the
+//!   rod) and is carried by its own node at the scene root (`<mesh>_bent`, identity, which
+//!   glTF ignores for a skinned mesh and three.js binds at identity), so the same weights bend
+//!   it in three.js, Blender and an engine exactly as the editor draws it. Meshes before the
+//!   bend (handle, reel, crank) stay rigid under their nodes.
+//! - **The line** as its points: a `fishing_line` node at the scene root (identity) with
+//!   [`LINE_POINTS`] children `line_00` … placed at the line's points in world space, tip
+//!   first, the lure last. An engine rebuilds the line as a polyline through them.
+//!
+//! Session clips animate both (translation and rotation of every chain joint, translation
+//! of every line point).
+
+use crate::assetgen::glb::GlbBuilder;
+use crate::fishing::rod_bend::{BEND_JOINTS, BendChain, RodBend};
+use crate::fishing::tackle::LINE_POINTS;
+use crate::rig::Transform;
+use crate::stage::Stage;
+use glam::{DAffine3, DQuat, DVec3};
+
+/// The rod's chain in the file: its rest chain and its joint nodes, first to tip.
+pub(crate) struct BendNodes {
+    pub chain: BendChain,
+    pub joints: Vec<usize>,
+    /// The rod holder, the joints' parent and the skins' skeleton root.
+    pub holder: usize,
+}
+
+/// The bend the stage draws: the last tackle's, or a straight rod on the rod's chain when the
+/// tackle could not be solved; `None` for a rod whose grips leave no blank to bend.
+pub(crate) fn stage_bend(stage: &Stage) -> Option<RodBend> {
+    if let Some(t) = stage.tackle() {
+        return Some(t.bend);
+    }
+    let rod = &stage.actor.gear.rod;
+    let chain = BendChain::for_rod(rod.length, rod.reel_seat);
+    chain.validate().ok().map(|_| RodBend::straight(chain))
+}
+
+/// Each chain joint's local transform in the rod holder for `bend` (rod space). Unit scale.
+pub(crate) fn bend_locals(bend: &RodBend) -> Vec<Transform> {
+    (0..BEND_JOINTS)
+        .map(|k| {
+            let rod_from_joint = bend.bent_from_rest[k]
+                * DAffine3::from_translation(DVec3::Y * bend.chain.rest_along(k));
+            let t = Transform::from_affine(&rod_from_joint);
+            Transform::new(t.translation, t.rotation.normalize(), DVec3::ONE)
+        })
+        .collect()
+}
+
+/// Adds the chain's joint nodes posed by `bend` (not yet parented: the caller lists them
+/// among the rod holder's children).
+pub(crate) fn add_bend_chain(glb: &mut GlbBuilder, bend: &RodBend, holder: usize) -> BendNodes {
+    let joints: Vec<usize> = bend_locals(bend)
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            glb.node(
+                &format!("rod_bend_{k:02}"),
+                l.translation.to_array(),
+                l.rotation.to_array(),
+            )
+        })
+        .collect();
+    BendNodes {
+        chain: bend.chain,
+        joints,
+        holder,
+    }
+}
+
+/// The skin weights of a rod mesh's primitive whose mesh sits at `rod_from_mesh` at rest:
+/// per vertex its two chain joints. `None` when no vertex reaches past the bend's start (the
+/// mesh stays rigid).
+pub(crate) fn bend_weights(
+    positions: &[[f32; 3]],
+    rod_from_mesh: &DAffine3,
+    chain: &BendChain,
+) -> (Vec<[u16; 4]>, Vec<[f32; 4]>, bool) {
+    let mut bends = false;
+    let (joints, weights) = positions
+        .iter()
+        .map(|p| {
+            let along = rod_from_mesh
+                .transform_point3(DVec3::from(p.map(f64::from)))
+                .y;
+            let [(a, wa), (b, wb)] = chain.weights(along);
+            bends |= a > 0 || (b > 0 && wb > 0.0);
+            ([a as u16, b as u16, 0, 0], [wa as f32, wb as f32, 0.0, 0.0])
+        })
+        .unzip();
+    (joints, weights, bends)
+}
+
+/// The inverse bind matrices of a rod mesh at `rod_from_mesh` on `chain`: joint `j`'s rest
+/// frame is the rod's, moved `rest_along(j)` up the blank.
+pub(crate) fn bend_inverse_binds(chain: &BendChain, rod_from_mesh: &DAffine3) -> Vec<[f32; 16]> {
+    (0..BEND_JOINTS)
+        .map(|j| {
+            let m = DAffine3::from_translation(-DVec3::Y * chain.rest_along(j)) * *rod_from_mesh;
+            glam::DMat4::from(m).to_cols_array().map(|v| v as f32)
+        })
+        .collect()
+}
+
+/// The line's points as node locals (world translations, no rotation), tip first; empty
+/// when the stage has no tackle.
+pub(crate) fn line_locals(stage: &Stage) -> Vec<Transform> {
+    let Some(t) = stage.tackle() else {
+        return Vec::new();
+    };
+    let world = stage.world_from_actor.to_affine();
+    t.line_in_actor
+        .iter()
+        .map(|p| Transform::new(world.transform_point3(*p), DQuat::IDENTITY, DVec3::ONE))
+        .collect()
+}
+
+/// Adds `fishing_line` at the scene root with a node per line point; returns the points'
+/// nodes (none without a tackle).
+pub(crate) fn add_line(glb: &mut GlbBuilder, stage: &Stage) -> Vec<usize> {
+    let locals = line_locals(stage);
+    if locals.is_empty() {
+        return Vec::new();
+    }
+    debug_assert_eq!(locals.len(), LINE_POINTS);
+    let points: Vec<usize> = locals
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            glb.node(
+                &format!("line_{i:02}"),
+                l.translation.to_array(),
+                l.rotation.to_array(),
+            )
+        })
+        .collect();
+    let root = glb.node("fishing_line", [0.0; 3], DQuat::IDENTITY.to_array());
+    glb.set_children(root, &points);
+    glb.scene_root(root);
+    points
+}
