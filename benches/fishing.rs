@@ -1,11 +1,13 @@
 //! Full pose update of the bundled angler (both arms, palms, contact grips, skin matrices) with
 //! two-bone and with CCD arms, with the parametric finger curl instead of contact grips, a
 //! 600-sample timeline analysis on all cores and on one, one arm's 32×32 stability slice and
-//! both arms' stability margins over the 600-sample timeline (issue 36).
+//! both arms' stability margins over the 600-sample timeline (issue 36), and the line, lure
+//! and rod bend over the same 600 states (issue 34).
 
 use anglerpose::fishing::{
     ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
-    StabilityGrid, analyse_timeline, analyse_timeline_on, default_threads, timeline_margins,
+    StabilityGrid, TackleJob, analyse_timeline, analyse_timeline_on, default_threads,
+    timeline_margins,
 };
 use anglerpose::gltf_io::skin_matrices_into;
 use anglerpose::rig::Side;
@@ -41,6 +43,24 @@ fn fishing(c: &mut Criterion) {
         });
     };
     pose_update(c, "fishing/pose_update", &settings);
+    // The line, lure, fish and the rod's bend at the same 600 states (issue 34): what a stage
+    // update adds to the pose update.
+    {
+        let mut k = 0usize;
+        c.bench_function("fishing/tackle", |b| {
+            b.iter(|| {
+                k = (k + 1) % 600;
+                let state = SessionState::at_fraction(k as f64 / 599.0, params);
+                let job = TackleJob {
+                    state: &state,
+                    calibration: &calib,
+                    fit: &actor.fit,
+                    gear: &actor.gear,
+                };
+                black_box(job.solve().expect("tackle"))
+            })
+        });
+    }
     // The same with the parametric finger curl instead of the contact grips (issue 33).
     let parametric = SolverSettings {
         finger_contact: false,

@@ -12,7 +12,9 @@ use support::egui_frame::{
     egui_wgpu_draw, egui_wgpu_renderer, ours_draw, ours_renderer, side_bar_frame,
 };
 
-const SIZE: [u32; 2] = [420, 560];
+// Tall enough that the flip debugger's plot (its own clip rects) is in view under the
+// session panel: a frame of text alone tessellates to one job.
+const SIZE: [u32; 2] = [420, 720];
 const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
 fn max_channel_difference(a: &RgbaImage, b: &RgbaImage) -> (u8, usize) {
