@@ -6,6 +6,7 @@ use super::camera::ViewPreset;
 use super::handles::{Axis, GizmoMode, GizmoPart, GizmoSpace, Handle};
 use crate::fishing::{
     ArmSolverKind, CcdLinkRole, GripKind, Handedness, LineParams, Phase, RodAction, WaterParams,
+    head_look::LookSettings,
 };
 use crate::rig::{Finger, Side};
 use serde::{Deserialize, Serialize};
@@ -282,6 +283,10 @@ pub enum PoseEdit {
     /// Where the rod bends under the line's pull.
     SetRodAction {
         action: RodAction,
+    },
+    /// Whether and how far the head follows the fishing (issue 34).
+    SetLook {
+        look: LookSettings,
     },
 }
 

@@ -92,6 +92,7 @@ impl PoseEdit {
             E::SetFingerCurl { side, value } => calib.hands.get_mut(side).finger_curl = value,
             E::SetThumbCurl { side, value } => calib.hands.get_mut(side).thumb_curl = value,
             E::SetFingerContact { enabled } => s.finger_contact = enabled,
+            E::SetLook { look } => s.look = look,
             E::SetFingerTuning {
                 side,
                 finger,

@@ -18,6 +18,7 @@ pub mod grip_memo;
 pub mod grip_solve;
 pub mod hand_contact;
 pub mod hand_shape;
+pub mod head_look;
 mod inputs;
 pub mod knob_pinch;
 pub mod net_model;

@@ -216,6 +216,10 @@ pub struct SolverSettings {
     /// without the key read on.
     #[serde(default = "contact_on")]
     pub finger_contact: bool,
+    /// The head follows the fishing (issue 34): on/off and weight. Presets without it read on
+    /// at full weight.
+    #[serde(default)]
+    pub look: super::head_look::LookSettings,
 }
 
 fn contact_on() -> bool {
@@ -230,6 +234,7 @@ impl Default for SolverSettings {
             weight: 1.0,
             arms: Default::default(),
             finger_contact: true,
+            look: Default::default(),
         }
     }
 }
@@ -285,6 +290,7 @@ impl SolverSettings {
         }
         rules::in_range(self.soften, &root.join("soften"), SOFTEN_RANGE, &mut out);
         rules::in_range(self.weight, &root.join("weight"), WEIGHT_RANGE, &mut out);
+        self.look.check(&root.join("look"), &mut out);
         out
     }
 

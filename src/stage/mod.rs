@@ -225,7 +225,36 @@ impl Stage {
             .solve()
             .inspect_err(|e| tracing::warn!("no line or bend: {e}"))
             .ok();
+        self.look_at_the_tackle();
         Ok(self.last.insert(eval))
+    }
+
+    /// Turns the head toward what the angler watches (the lure, or the fish once one is on),
+    /// when the settings ask for it and the character's head is mapped.
+    fn look_at_the_tackle(&mut self) {
+        let look = self.inputs.settings.look;
+        let (Some(body), Some(tackle)) = (&self.map.body, &self.tackle) else {
+            return;
+        };
+        if !look.enabled {
+            return;
+        }
+        let target = self
+            .world_from_actor
+            .to_affine()
+            .transform_point3(tackle.lure_in_actor);
+        let keep: Vec<usize> = crate::fishing::SIDES
+            .iter()
+            .map(|&side| self.actor.arm(side).upper)
+            .collect();
+        crate::fishing::head_look::HeadLookJob {
+            neck: body.neck,
+            head: body.head,
+            target_in_world: target,
+            weight: look.weight,
+            keep: &keep,
+        }
+        .solve(&self.actor.skeleton, &mut self.pose);
     }
 
     /// The line, lure, fish and the rod's bend of the last update (actor space; the bend in

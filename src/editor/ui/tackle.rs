@@ -1,9 +1,10 @@
-//! The session's line, lure, fish, water and rod action (issue 34): one drag value per
-//! parameter, each drag one undo step.
+//! The session's line, lure, fish, water and rod action, and whether the head follows them
+//! (issue 34): one drag value per parameter, each drag one undo step.
 
 use super::{Commands, grouped};
 use crate::editor::EditorState;
 use crate::editor::command::PoseEdit;
+use crate::fishing::head_look::LookSettings;
 use crate::fishing::{LineParams, RodAction, WaterParams};
 
 /// A drag value for one number; a change sends `make(new value)` (grouped per drag).
@@ -132,6 +133,35 @@ pub fn tackle_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         if ui.color_edit_button_rgb(&mut colour).changed() {
             out.push(set_line(&|l| l.colour = colour));
         }
+    });
+    ui.horizontal(|ui| {
+        let look = ed.doc.stage.inputs.settings.look;
+        let mut on = look.enabled;
+        if ui
+            .checkbox(&mut on, "head follows")
+            .on_hover_text("The head turns toward the lure, the line's entry or the fish")
+            .changed()
+        {
+            out.push(PoseEdit::SetLook {
+                look: LookSettings {
+                    enabled: on,
+                    ..look
+                },
+            });
+        }
+        number(
+            ui,
+            look.weight,
+            0.0..=1.0,
+            0.01,
+            "weight ",
+            "",
+            "How far the head turns (1: as far as the neck limits allow)",
+            out,
+            |weight| PoseEdit::SetLook {
+                look: LookSettings { weight, ..look },
+            },
+        );
     });
     if let Some(t) = ed.doc.stage.tackle() {
         let text = format!(

@@ -1,0 +1,153 @@
+//! The head follows the fishing (issue 34): on the bundled angler and on the shared
+//! characters, the head's forward points at the lure (the fish once one is on) wherever that
+//! lies within the neck limits, is held at the limit beyond them, turns half as far at weight
+//! ½, and the arms and hands do not move by a bit. Off, the head is the seated pose's.
+
+mod support;
+
+use anglerpose::fishing::head_look::{HeadLookJob, PITCH_UP_LIMIT, YAW_LIMIT};
+use anglerpose::fishing::{Phase, SessionState};
+use anglerpose::gltf_io;
+use anglerpose::stage::{Props, Stage, bundled_assets_dir};
+use glam::{DQuat, DVec3};
+use support::gltf_edit::shared_models;
+
+/// `stage` posed at `phase`/`t` with the head following (`on`) or not.
+fn posed(stage: &mut Stage, phase: Phase, t: f64, on: bool) {
+    stage.inputs.settings.look.enabled = on;
+    stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
+    stage.update().expect("poses");
+}
+
+/// The head's forward in world space: the actor's forward turned by what the look added to
+/// the head's world rotation.
+fn forward(stage: &Stage, head_before: DQuat) -> DVec3 {
+    let head = stage.map.body.as_ref().unwrap().head;
+    let turn = stage.pose.world_rotation(head) * head_before.inverse();
+    turn * (stage.world_from_actor.rotation * DVec3::Z)
+}
+
+fn check(name: &str, stage: &mut Stage) -> usize {
+    let body = stage.map.body.clone().expect("a mapped head");
+    let mut followed = 0;
+    for phase in Phase::ALL {
+        for t in [0.0, 0.5, 1.0] {
+            posed(stage, phase, t, false);
+            let still = stage.pose.clone();
+            let head_before = still.world_rotation(body.head);
+            posed(stage, phase, t, true);
+            // The arms and hands are exactly where they were.
+            for side in anglerpose::fishing::SIDES {
+                let arm = stage.actor.arm(side);
+                for b in [arm.upper, arm.fore, arm.hand] {
+                    assert_eq!(
+                        stage.pose.world_position(b),
+                        still.world_position(b),
+                        "{name} {phase:?} {t}: the arm moved"
+                    );
+                }
+            }
+            let target = stage.tackle().unwrap().lure_in_actor;
+            let target = stage.world_from_actor.to_affine().transform_point3(target);
+            let eye = stage.pose.world_position(body.head);
+            let want = (target - eye).normalize();
+            let got = forward(stage, head_before);
+            // Within the limits the head looks at the target.
+            let to = stage.world_from_actor.rotation.inverse() * want;
+            let yaw = to.x.atan2(to.z);
+            let pitch = to.y.atan2(to.x.hypot(to.z));
+            if yaw.abs() < YAW_LIMIT - 0.05 && pitch < PITCH_UP_LIMIT - 0.05 && pitch > -0.8 {
+                let off = got.angle_between(want);
+                // The neck's part of the turn moves the head's origin a little, so the
+                // direction is measured from where the head ended.
+                assert!(
+                    off < 0.03,
+                    "{name} {phase:?} {t}: the head looks {off} rad off"
+                );
+                followed += 1;
+            }
+        }
+    }
+    followed
+}
+
+#[test]
+fn the_bundled_angler_looks_at_the_lure_and_the_fish() {
+    let mut stage = Stage::bundled().expect("bundled");
+    let followed = check("angler", &mut stage);
+    assert!(followed >= 15, "only {followed} instants within the limits");
+}
+
+#[test]
+fn shared_characters_look_at_the_lure_and_the_fish() {
+    let Some(dir) = shared_models("shared_characters_look_at_the_lure_and_the_fish") else {
+        return;
+    };
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "glb" && e != "gltf") {
+            continue;
+        }
+        let Ok(character) = gltf_io::load(&path) else {
+            continue;
+        };
+        let props = Props::load(&bundled_assets_dir()).unwrap();
+        let Ok(mut stage) = Stage::new(character, props) else {
+            continue;
+        };
+        if stage.map.body.is_none() {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let followed = check(&name, &mut stage);
+        assert!(followed >= 10, "{name}: only {followed} instants followed");
+        seen += 1;
+    }
+    assert!(seen >= 3, "{seen} shared characters with a head");
+}
+
+#[test]
+fn limits_and_weight() {
+    let mut stage = Stage::bundled().expect("bundled");
+    posed(&mut stage, Phase::SeatedHold, 0.5, false);
+    let body = stage.map.body.clone().unwrap();
+    let base = stage.pose.clone();
+    let skel = stage.actor.skeleton.clone();
+    let eye = base.world_position(body.head);
+    let job = |target: DVec3, weight: f64| HeadLookJob {
+        neck: body.neck,
+        head: body.head,
+        target_in_world: target,
+        weight,
+        keep: &[],
+    };
+    // Straight behind and to the left: held at the yaw limit.
+    let mut pose = base.clone();
+    let behind = job(eye + DVec3::new(1.0, 0.0, -3.0), 1.0).solve(&skel, &mut pose);
+    assert!(behind.limited);
+    assert!((behind.yaw - YAW_LIMIT).abs() < 1e-12, "{}", behind.yaw);
+    // Half the weight, half the turn.
+    let side = eye + DVec3::new(1.0, 0.3, 1.0);
+    let mut full_pose = base.clone();
+    let full = job(side, 1.0).solve(&skel, &mut full_pose);
+    let mut half_pose = base.clone();
+    let half = job(side, 0.5).solve(&skel, &mut half_pose);
+    assert!(!full.limited);
+    assert!((half.yaw - 0.5 * full.yaw).abs() < 1e-12);
+    assert!((half.pitch - 0.5 * full.pitch).abs() < 1e-12);
+    // A head whose subtree holds a bone to keep does not turn.
+    let mut kept = base.clone();
+    let keep = [body.head];
+    let none = HeadLookJob {
+        keep: &keep,
+        ..job(side, 1.0)
+    }
+    .solve(&skel, &mut kept);
+    assert_eq!(none.yaw, 0.0);
+    assert_eq!(kept, base);
+    // Not finite: nothing.
+    let mut nan = base.clone();
+    job(DVec3::NAN, 1.0).solve(&skel, &mut nan);
+    assert_eq!(nan, base);
+}
