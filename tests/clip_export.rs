@@ -7,7 +7,6 @@ mod support;
 
 use anglerpose::assetgen::glb::AnimPath;
 use anglerpose::fishing::rod_bend::BEND_JOINTS;
-use anglerpose::fishing::tackle::LINE_POINTS;
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::preset::{self, ClipOptions, io as preset_io};
 use anglerpose::rig::Transform;
@@ -97,7 +96,7 @@ fn export_clip(name: &str, preset: &Path, extra: &[&str]) -> (PathBuf, String) {
 
 /// The solver's world positions at session time `time`: every character node, then the rod
 /// and net holders, then the reel's knob (the bundled rod's `reel_knob`, which the crank
-/// turns), then the rod's bend chain joints and the line's points (issue 34).
+/// turns), then the rod's bend chain joints and the line's Bézier control points (issue 34).
 fn solved(stage: &mut Stage, state: SessionState) -> Vec<DVec3> {
     stage.inputs.state = state;
     let frames = stage.update().unwrap().frames;
@@ -122,7 +121,7 @@ fn solved(stage: &mut Stage, state: SessionState) -> Vec<DVec3> {
     }
     out.extend(
         tackle
-            .line_in_actor
+            .line_bezier()
             .iter()
             .map(|p| world.transform_point3(*p)),
     );
@@ -133,7 +132,7 @@ fn solved(stage: &mut Stage, state: SessionState) -> Vec<DVec3> {
 fn tackle_names() -> Vec<String> {
     (0..BEND_JOINTS)
         .map(|k| format!("rod_bend_{k:02}"))
-        .chain((0..LINE_POINTS).map(|i| format!("line_{i:02}")))
+        .chain(["line_tip", "line_control", "line_lure"].map(String::from))
         .collect()
 }
 
@@ -220,8 +219,10 @@ fn session_clips_pass_the_validator_and_play_in_threejs_as_solved() {
                 let d = dist(want[i], got[s]);
                 assert!(
                     d <= CLIENT_TOLERANCE,
-                    "{name}: node {node} at {time:.4} s is {:.3} mm from the solver",
-                    d * 1e3
+                    "{name}: node {node} at {time:.4} s is {:.3} mm from the solver (want {:?}, got {:?})",
+                    d * 1e3,
+                    want[i],
+                    got[s]
                 );
                 worst = worst.max(d);
             }
@@ -418,14 +419,27 @@ fn clips_keep_the_stated_bound_layout_and_hemispheres() {
             let phase = Phase::from_name(&clip.name);
             let duration = phase.map_or(params.total_duration(), |p| params.phase_duration(p));
             assert!((clip.duration - duration).abs() < 1e-12, "{}", clip.name);
-            // The body and the holders reduce to under half their keys. The tackle's
-            // channels (issue 34: bend-chain joints, line points) move on every frame of a
-            // strike and are counted apart; each chain joint has both channels.
+            // The body and the holders reduce to under half the keys sampled (the frames,
+            // and the middles where the motion between frames needed them, issue 34 item 7).
+            // The tackle's channels (bend-chain joints, the line's points) move on every frame
+            // of a strike and are counted apart; each chain joint has both channels.
             let n = stage.character.skeleton.len();
             let body: Vec<_> = clip.channels.iter().filter(|c| c.node < n + 2).collect();
             let body_after: usize = body.iter().map(|c| c.times.len()).sum();
+            assert!(clip.samples >= clip.frames);
+            // Between samples the bound holds wherever the solver's own pose is continuous:
+            // the CCD preset's arm jumps in the landing (about 9 mm at 0.49 s into it, a
+            // discontinuity in the solver no sampling can follow); the report states it.
+            if name != "ccd_arms.json" {
+                assert!(
+                    clip.between_error <= ClipOptions::default().tolerance,
+                    "{name} {}: {:.3} mm between samples",
+                    clip.name,
+                    clip.between_error * 1e3
+                );
+            }
             assert!(
-                body_after < body.len() * clip.frames / 2,
+                body_after < body.len() * clip.samples / 2,
                 "{}: reduction",
                 clip.name
             );
@@ -628,4 +642,46 @@ fn the_cli_reports_the_reduction_and_its_session_time_is_solve_time() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown phase \"cast\""));
+}
+
+/// Issue 34 item 7: the clip holds between frames. At 300 times that are neither frames nor
+/// the middles the baker checks, every character joint and both holders of the session clip
+/// of the landing preset (the retrieve's crank is where frames alone missed by 4.7 mm) are
+/// within the tolerance and a tenth of a millimetre of the solver, for slerp and for
+/// component-lerp clients.
+#[test]
+fn the_session_clip_holds_between_frames() {
+    let preset = bundled_assets_dir().join("presets").join("landing.json");
+    let mut stage = stage_of(&preset);
+    let options = ClipOptions::default();
+    let clips = preset::bake_clips(&mut stage, &options).unwrap();
+    let session = &clips[0];
+    assert!(
+        session.between_error <= options.tolerance,
+        "{}",
+        session.between_error
+    );
+    let params = stage.inputs.state.params;
+    let n = stage.character.skeleton.len() + 2;
+    let mut worst = 0.0f64;
+    for i in 0..300 {
+        // Offset by √2 − 1 of a step: never a frame time, rarely near one.
+        let time = (i as f64 + 0.414_213_562) / 300.0 * session.duration;
+        let want = solved(&mut stage, SessionState::at_time(time, params));
+        for nlerp in [false, true] {
+            let got = played_in_rust(&stage, session, time as f32, nlerp);
+            for (g, w) in got.iter().zip(&want[..n]) {
+                worst = worst.max((*g - *w).length());
+            }
+        }
+    }
+    eprintln!(
+        "session clip between frames: within {:.4} mm at 300 times",
+        worst * 1e3
+    );
+    assert!(
+        worst <= options.tolerance + 1e-4,
+        "the session clip is {:.3} mm from the solver between frames",
+        worst * 1e3
+    );
 }

@@ -122,11 +122,19 @@ fn limits_and_weight() {
         weight,
         keep: &[],
     };
-    // Straight behind and to the left: held at the yaw limit.
+    // Square to the left (past the limit, short of the fade): held at the yaw limit.
+    let actor = stage.world_from_actor.rotation;
     let mut pose = base.clone();
-    let behind = job(eye + DVec3::new(1.0, 0.0, -3.0), 1.0).solve(&skel, &mut pose);
-    assert!(behind.limited);
-    assert!((behind.yaw - YAW_LIMIT).abs() < 1e-12, "{}", behind.yaw);
+    let left = job(eye + actor * DVec3::new(2.0, 0.0, 0.0), 1.0).solve(&skel, &mut pose);
+    assert!(left.limited);
+    assert!((left.yaw - YAW_LIMIT).abs() < 1e-9, "{}", left.yaw);
+    // Straight behind: the seated pose's head (the turn fades out toward ±π, so a target
+    // passing behind never snaps the head from one side to the other).
+    for x in [1e-3, -1e-3] {
+        let mut pose = base.clone();
+        let behind = job(eye + actor * DVec3::new(x, 0.0, -3.0), 1.0).solve(&skel, &mut pose);
+        assert!(behind.yaw.abs() < 1e-5, "{}", behind.yaw);
+    }
     // Half the weight, half the turn.
     let side = eye + DVec3::new(1.0, 0.3, 1.0);
     let mut full_pose = base.clone();

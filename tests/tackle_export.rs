@@ -1,7 +1,7 @@
 //! The posed export carries the tackle (issue 34): skinned as glTF defines linear blend
 //! skinning (read back with the `gltf` crate, CPU-skinned here), every rod mesh on the bend
-//! chain lands where the stage draws it bent, the handle stays, and the line's point nodes are
-//! the line's points. With no pull the chain is at rest and the rod is straight.
+//! chain lands where the stage draws it bent, the handle stays, and the line's three nodes are
+//! the Bézier control points of the drawn line. With no pull the chain is at rest and the rod is straight.
 
 mod support;
 
@@ -135,15 +135,20 @@ fn the_exported_rod_bends_as_drawn_and_the_line_is_its_points() {
         "the exported rod is {worst} m from the drawn one"
     );
     assert!(moved > 0.1, "the exported rod moved at most {moved} m");
-    assert_eq!(line.len(), LINE_POINTS);
+    // The line's nodes are its Bézier control points, and the curve through them is the
+    // line's polyline.
+    assert_eq!(line.len(), 3);
     let world = stage.world_from_actor.to_affine();
-    for (name, at) in line {
-        let i: usize = name["line_".len()..].parse().unwrap();
-        let want = world.transform_point3(tackle.line_in_actor[i]);
+    let at = |name: &str| line.iter().find(|(n, _)| n == name).unwrap().1;
+    let [p0, p1, p2] = ["line_tip", "line_control", "line_lure"].map(at);
+    for (i, p) in tackle.line_in_actor.iter().enumerate() {
+        let u = i as f64 / (LINE_POINTS - 1) as f64;
+        let b = p0 * (1.0 - u) * (1.0 - u) + p1 * 2.0 * u * (1.0 - u) + p2 * u * u;
+        let want = world.transform_point3(*p);
         assert!(
-            at.distance(want) < 1e-5,
-            "{name} is {} m off",
-            at.distance(want)
+            b.distance(want) < 1e-5,
+            "line point {i} is {} m off",
+            b.distance(want)
         );
     }
 }

@@ -145,10 +145,11 @@ pub fn run(args: ExportArgs) -> anyhow::Result<()> {
 /// measured bound.
 pub fn clip_summary(clip: &preset::BakedClip) -> String {
     format!(
-        "clip {}: {:.3} s, {} frames, {} channels, keys {} -> {}, keyframe data {:.1} KiB -> {:.1} KiB, max joint error {:.3} mm (channel bound {:.4} mm)",
+        "clip {}: {:.3} s, {} frames ({} samples), {} channels, keys {} -> {}, keyframe data {:.1} KiB -> {:.1} KiB, max joint error {:.3} mm (channel bound {:.4} mm), between samples {:.3} mm",
         clip.name,
         clip.duration,
         clip.frames,
+        clip.samples,
         clip.channels.len(),
         clip.keys_before(),
         clip.keys_after(),
@@ -156,5 +157,6 @@ pub fn clip_summary(clip: &preset::BakedClip) -> String {
         clip.bytes_after() as f64 / 1024.0,
         clip.max_error * 1000.0,
         clip.channel_bound * 1000.0,
+        clip.between_error * 1000.0,
     )
 }

@@ -5,6 +5,7 @@
 use crate::rig::{Pose, Skeleton, apply_world_rotation};
 use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
+use std::f64::consts::PI;
 
 use super::rules::{self, FieldProblem, Path};
 
@@ -43,6 +44,18 @@ pub const PITCH_UP_LIMIT: f64 = 35.0 * std::f64::consts::PI / 180.0;
 
 /// The neck's share of the turn when the character has a neck bone (the head takes the rest).
 pub const NECK_SHARE: f64 = 0.4;
+
+/// How far past [`YAW_LIMIT`] a target may lie before the turn starts fading back to the
+/// seated pose (reaching it straight behind), radians (40°).
+pub const FADE_MARGIN: f64 = 40.0 * PI / 180.0;
+
+/// Below this share of the target's distance off the vertical through the head, the yaw fades
+/// out (straight above or below it is undefined).
+pub const OVERHEAD: f64 = 0.2;
+
+fn smoothstep(x: f64) -> f64 {
+    x * x * (3.0 - 2.0 * x)
+}
 
 /// One head turn to apply.
 ///
@@ -115,7 +128,15 @@ impl HeadLookJob<'_> {
         let yaw = yaw_want.clamp(-YAW_LIMIT, YAW_LIMIT);
         let pitch = pitch_want.clamp(-PITCH_DOWN_LIMIT, PITCH_UP_LIMIT);
         let limited = yaw != yaw_want || pitch != pitch_want;
-        let (yaw, pitch) = (yaw * weight, pitch * weight);
+        // Continuous wherever the target goes: held at the yaw limit, then, from
+        // FADE_MARGIN past it, faded back to the seated pose toward straight behind (where
+        // ±π meet); the yaw fades where the target is nearly straight above or below (where
+        // it is undefined).
+        let fade_from = YAW_LIMIT + FADE_MARGIN;
+        let behind = ((yaw_want.abs() - fade_from) / (PI - fade_from)).clamp(0.0, 1.0);
+        let facing = 1.0 - smoothstep(behind);
+        let upright = smoothstep((flat / d.length() / OVERHEAD).clamp(0.0, 1.0));
+        let (yaw, pitch) = (yaw * weight * facing * upright, pitch * weight * facing);
         let turn_in_actor = DQuat::from_rotation_y(yaw) * DQuat::from_rotation_x(-pitch);
         let turn = (actor.rotation * turn_in_actor * to_actor).normalize();
         let first = match neck {

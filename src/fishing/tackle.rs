@@ -5,8 +5,9 @@
 //! The story the line tells, phase by phase (actor space, the angler facing +Z):
 //! - seated hold, wind-up, forward stroke: the lure hangs from the tip on the line's drop,
 //!   swung by the tip's acceleration (a pendulum that follows at once), never below the water;
-//! - release: it flies on a ballistic path from where it hung to the water, `length_out`
-//!   metres out along the rod's direction, the line trailing from the tip, and floats there;
+//! - release: it flies along a ballistic path from where it hung to the water, `length_out`
+//!   metres out along the rod's direction (eased in time, so it leaves and lands smoothly),
+//!   the line trailing from the tip, and floats there;
 //! - retrieve: it comes in over the water as the reel turns, the line shortening and
 //!   tightening toward where it enters the water;
 //! - strike: a fish takes it and dives, the pull rising to `fish_pull`;
@@ -31,8 +32,10 @@ pub const LINE_POINTS: usize = 48;
 /// Gravity, m/s².
 pub const GRAVITY: f64 = 9.81;
 
-/// How much of the tip's acceleration swings the hanging lure (its line gives a little).
-const SWING: f64 = 0.6;
+/// The most the tip's acceleration swings the hanging lure, as a share of gravity: the swing
+/// saturates toward it (`|a|·k / (|a| + k)`, k = this × g), so the lure swings smoothly
+/// behind and ahead of the tip but never over it.
+const SWING: f64 = 0.8;
 
 /// The share of the release in which the lure flies; it floats for the rest.
 const FLIGHT: f64 = 0.7;
@@ -46,8 +49,12 @@ const DIVE: f64 = 0.35;
 /// The lure stays this far beyond the bank's edge, metres.
 const OFF_BANK: f64 = 0.5;
 
-/// Step of the finite differences that give the tip's acceleration, seconds.
-const STEP: f64 = 1.0 / 240.0;
+/// Step of the second difference that gives the tip's acceleration, seconds. A wide step is
+/// the acceleration averaged under a triangle 2 × this wide: the keys' acceleration has a
+/// kink at every phase boundary (smootherstep's jerk turns over there), and a lure hanging
+/// from it would swing with a jump in speed; averaged, its swing is smooth (and closer to a
+/// real lure's lag).
+const STEP: f64 = 0.2;
 
 /// The line, lure, fish and bend at one instant.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +72,8 @@ pub struct Tackle {
     pub bend: RodBend,
     /// The bent tip, actor space.
     pub tip_in_actor: DVec3,
+    /// How far the line's middle hangs below the straight tip–lure segment, metres.
+    pub sag: f64,
     /// The water.
     pub water: WaterParams,
 }
@@ -144,6 +153,7 @@ impl TackleJob<'_> {
             pull,
             bend,
             tip_in_actor: tip,
+            sag,
             water,
         })
     }
@@ -171,7 +181,9 @@ impl TackleJob<'_> {
         let s = state.time();
         let tip = self.tip(&self.frames(state));
         let accel = (self.tip_at(s + STEP) - 2.0 * tip + self.tip_at(s - STEP)) / (STEP * STEP);
-        let pulled = DVec3::NEG_Y * GRAVITY - accel * SWING;
+        let k = SWING * GRAVITY;
+        let swing = accel * (k / (accel.length() + k));
+        let pulled = DVec3::NEG_Y * GRAVITY - swing;
         let down = pulled.try_normalize().unwrap_or(DVec3::NEG_Y);
         let mut lure = tip + down * self.state.params.line.drop;
         lure.y = lure.y.max(self.state.params.water.height);
@@ -220,8 +232,12 @@ impl TackleJob<'_> {
             Phase::Release => {
                 let from = self.hanging(&self.at(Phase::Release, 0.0));
                 let to = self.landing();
+                // Along the ballistic path, leaving and landing at rest (smoothstep in time):
+                // the lure hung still at the end of the stroke, and a kink in its motion
+                // would be a jump in any clip's between-frame error.
                 let flight = FLIGHT * state.params.phase_duration(Phase::Release);
-                let tau = (t / FLIGHT).min(1.0) * flight;
+                let u = (t / FLIGHT).min(1.0);
+                let tau = u * u * (3.0 - 2.0 * u) * flight;
                 (ballistic(from, to, flight, tau), None)
             }
             Phase::Retrieve => (self.landing().lerp(self.retrieved(), ease(t)), None),
@@ -268,6 +284,16 @@ fn ballistic(from: DVec3, to: DVec3, flight: f64, tau: f64) -> DVec3 {
     let g = DVec3::NEG_Y * GRAVITY;
     let v0 = (to - from - 0.5 * g * flight * flight) / flight;
     from + v0 * tau + 0.5 * g * tau * tau
+}
+
+impl Tackle {
+    /// The line as the quadratic Bézier curve it is (actor space): the tip, the control point
+    /// and the lure. Its point at `u` is `(1−u)²·P0 + 2u(1−u)·P1 + u²·P2`, which is exactly
+    /// where [`Tackle::line_in_actor`]'s points lie (`u = i / (LINE_POINTS − 1)`).
+    pub fn line_bezier(&self) -> [DVec3; 3] {
+        let control = self.tip_in_actor.lerp(self.lure_in_actor, 0.5) - DVec3::Y * (2.0 * self.sag);
+        [self.tip_in_actor, control, self.lure_in_actor]
+    }
 }
 
 fn point(t: &Transform, p: DVec3) -> DVec3 {

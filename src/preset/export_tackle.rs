@@ -10,16 +10,17 @@
 //!   glTF ignores for a skinned mesh and three.js binds at identity), so the same weights bend
 //!   it in three.js, Blender and an engine exactly as the editor draws it. Meshes before the
 //!   bend (handle, reel, crank) stay rigid under their nodes.
-//! - **The line** as its points: a `fishing_line` node at the scene root (identity) with
-//!   [`LINE_POINTS`] children `line_00` … placed at the line's points in world space, tip
-//!   first, the lure last. An engine rebuilds the line as a polyline through them.
+//! - **The line** as the quadratic Bézier curve it is: a `fishing_line` node at the scene root
+//!   (identity) with the children [`LINE_NODES`] `line_tip`, `line_control` and `line_lure`
+//!   at the curve's three control points in world space (see
+//!   `fishing::Tackle::line_bezier`). An engine rebuilds the line exactly from them (three
+//!   nodes animate far more cheaply than a polyline's every point).
 //!
 //! Session clips animate both (translation and rotation of every chain joint, translation
-//! of every line point).
+//! of the line's three points).
 
 use crate::assetgen::glb::GlbBuilder;
 use crate::fishing::rod_bend::{BEND_JOINTS, BendChain, RodBend};
-use crate::fishing::tackle::LINE_POINTS;
 use crate::rig::Transform;
 use crate::stage::Stage;
 use glam::{DAffine3, DQuat, DVec3};
@@ -110,37 +111,33 @@ pub(crate) fn bend_inverse_binds(chain: &BendChain, rod_from_mesh: &DAffine3) ->
         .collect()
 }
 
-/// The line's points as node locals (world translations, no rotation), tip first; empty
-/// when the stage has no tackle.
+/// The line's nodes: its Bézier control points, tip first.
+pub(crate) const LINE_NODES: [&str; 3] = ["line_tip", "line_control", "line_lure"];
+
+/// The line's control points as node locals (world translations, no rotation), tip first;
+/// empty when the stage has no tackle.
 pub(crate) fn line_locals(stage: &Stage) -> Vec<Transform> {
     let Some(t) = stage.tackle() else {
         return Vec::new();
     };
     let world = stage.world_from_actor.to_affine();
-    t.line_in_actor
+    t.line_bezier()
         .iter()
         .map(|p| Transform::new(world.transform_point3(*p), DQuat::IDENTITY, DVec3::ONE))
         .collect()
 }
 
-/// Adds `fishing_line` at the scene root with a node per line point; returns the points'
-/// nodes (none without a tackle).
+/// Adds `fishing_line` at the scene root with the line's three control-point nodes; returns
+/// them (none without a tackle).
 pub(crate) fn add_line(glb: &mut GlbBuilder, stage: &Stage) -> Vec<usize> {
     let locals = line_locals(stage);
     if locals.is_empty() {
         return Vec::new();
     }
-    debug_assert_eq!(locals.len(), LINE_POINTS);
     let points: Vec<usize> = locals
         .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            glb.node(
-                &format!("line_{i:02}"),
-                l.translation.to_array(),
-                l.rotation.to_array(),
-            )
-        })
+        .zip(LINE_NODES)
+        .map(|(l, name)| glb.node(name, l.translation.to_array(), l.rotation.to_array()))
         .collect();
     let root = glb.node("fishing_line", [0.0; 3], DQuat::IDENTITY.to_array());
     glb.set_children(root, &points);

@@ -16,7 +16,10 @@
 //! Every clip is resampled at `fps` (plus the clip's end), then reduced with a verified bound
 //! (see the `reduce` module): no joint and no point of the rod or net is further than
 //! [`ClipOptions::tolerance`] from the solver's pose at any sampled time, for slerp and for
-//! component-lerp clients. Interpolation is LINEAR; consecutive quaternion keys lie on the same
+//! component-lerp clients. The reduced clip is then measured against the solver in the middle
+//! of every interval between samples; each interval that misses the bound there is split (down
+//! to a sixteenth of a frame) and the clip reduced again, so the bound holds between frames as
+//! well. Interpolation is LINEAR; consecutive quaternion keys lie on the same
 //! hemisphere. Pure: returns bytes.
 
 mod reduce;
@@ -135,20 +138,28 @@ pub struct BakedClip {
     pub name: String,
     /// Length in seconds.
     pub duration: f64,
-    /// Resampled frames (including the end).
+    /// Frames at the clip's rate (including the end).
     pub frames: usize,
+    /// Times the solver was sampled at and keys were chosen from: the frames, and the middles
+    /// of intervals where the motion between them needed more (see [`MAX_SPLITS`]).
+    pub samples: usize,
     /// The reduced channels.
     pub channels: Vec<BakedChannel>,
-    /// The largest measured distance of any checked point from the solver's (metres).
+    /// The largest measured distance of any checked point from the solver's at the sampled
+    /// times (metres).
     pub max_error: f64,
+    /// The same, measured in the middle of every interval between samples (metres; equal to
+    /// `max_error` for a zero tolerance, which keeps every frame and checks nothing between).
+    pub between_error: f64,
     /// The per-channel bound the reduction settled on (metres; 0 = every key kept).
     pub channel_bound: f64,
 }
 
 impl BakedClip {
-    /// Keys before reduction (every channel at every frame).
+    /// Keys before reduction (every channel at every sample: the frames and the middles the
+    /// motion between frames needed).
     pub fn keys_before(&self) -> usize {
-        self.channels.len() * self.frames
+        self.channels.len() * self.samples
     }
 
     /// Keys after reduction, summed over the channels.
@@ -156,13 +167,14 @@ impl BakedClip {
         self.channels.iter().map(|c| c.times.len()).sum()
     }
 
-    /// Keyframe bytes before reduction: one shared time accessor and every value.
+    /// Keyframe bytes before reduction: one shared time accessor and every value at every
+    /// sample.
     pub fn bytes_before(&self) -> usize {
-        4 * self.frames
+        4 * self.samples
             + self
                 .channels
                 .iter()
-                .map(|c| 4 * c.path.width() * self.frames)
+                .map(|c| 4 * c.path.width() * self.samples)
                 .sum::<usize>()
     }
 
@@ -202,16 +214,19 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
         let mut clips = Vec::new();
         let first = options.first;
         let session_length: f64 = options.phases().map(|p| params.phase_duration(p)).sum();
-        let times = frame_times(session_length, options.fps);
-        let samples = sample(stage, &rig, times, |s| session_state(s, first, params))?;
-        clips.push(finish("session", session_length, &rig, &samples, options)?);
+        clips.push(bake_one(
+            stage,
+            &rig,
+            "session",
+            session_length,
+            options,
+            |s| session_state(s, first, params),
+        )?);
         for phase in options.phases() {
             let d = params.phase_duration(phase);
-            let times = frame_times(d, options.fps);
-            let samples = sample(stage, &rig, times, |s| {
+            clips.push(bake_one(stage, &rig, phase.name(), d, options, |s| {
                 SessionState::new(phase, (s / d).min(1.0), params)
-            })?;
-            clips.push(finish(phase.name(), d, &rig, &samples, options)?);
+            })?);
         }
         Ok(clips)
     })();
@@ -222,6 +237,71 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
         source,
     })?;
     result
+}
+
+/// How many times [`bake_one`] halves an interval between samples at most (down to a
+/// sixteenth of a frame).
+pub const MAX_SPLITS: usize = 4;
+
+/// Bakes one clip of `duration` seconds whose time `s` is `state_at(s)`: resampled at the
+/// frame rate, reduced, then measured against the solver in the middle of every interval
+/// between samples; each interval that misses the tolerance there gets its middle as a
+/// sample, and the clip is reduced again (at most [`MAX_SPLITS`] times), so the bound holds
+/// between frames too, with samples (and keys) only where the motion needs them (issue 34
+/// item 7). A zero tolerance keeps every frame's key and checks nothing between them.
+fn bake_one(
+    stage: &mut Stage,
+    rig: &ClipRig,
+    name: &str,
+    duration: f64,
+    options: &ClipOptions,
+    state_at: impl Fn(f64) -> SessionState + Copy,
+) -> Result<BakedClip, ClipError> {
+    let times = frame_times(duration, options.fps);
+    let frames = times.len();
+    let mut samples = sample(stage, rig, times, state_at)?;
+    for round in 0..=MAX_SPLITS {
+        let mut clip = finish(name, duration, rig, &samples, options)?;
+        clip.frames = frames;
+        if options.tolerance == 0.0 {
+            return Ok(clip);
+        }
+        let middles: Vec<f64> = samples
+            .times
+            .windows(2)
+            .map(|w| 0.5 * (w[0] + w[1]))
+            .collect();
+        let between = sample(stage, rig, middles, state_at)?;
+        let middle_times: Vec<f32> = between.times.iter().map(|&t| t as f32).collect();
+        let errors = reduce::measure_each(
+            rig,
+            &middle_times,
+            &clip.channels,
+            &reduce::reference_worlds(rig, &between),
+        );
+        clip.between_error = errors.iter().copied().fold(0.0, f64::max);
+        if clip.between_error <= options.tolerance || round == MAX_SPLITS {
+            return Ok(clip);
+        }
+        // The middles that missed join the samples, in time order.
+        let mut merged = sample::Samples {
+            times: Vec::with_capacity(samples.times.len() * 2),
+            locals: Vec::with_capacity(samples.times.len() * 2),
+        };
+        let mut extra = between.times.into_iter().zip(between.locals).zip(errors);
+        for (time, locals) in samples.times.into_iter().zip(samples.locals) {
+            merged.times.push(time);
+            merged.locals.push(locals);
+            if let Some(((t, l), e)) = extra.next()
+                && e > options.tolerance
+            {
+                merged.times.push(t);
+                merged.locals.push(l);
+            }
+        }
+        samples = merged;
+    }
+    unreachable!("the last round returns")
 }
 
 fn finish(
@@ -245,8 +325,10 @@ fn finish(
         name: name.to_string(),
         duration,
         frames: samples.times.len(),
+        samples: samples.times.len(),
         channels: reduced.channels,
         max_error: reduced.max_error,
+        between_error: reduced.max_error,
         channel_bound: reduced.channel_bound,
     })
 }

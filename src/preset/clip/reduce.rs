@@ -278,7 +278,7 @@ impl BakedChannel {
 }
 
 /// World matrices of the solver's samples.
-fn reference_worlds(rig: &ClipRig, samples: &Samples) -> Vec<Vec<DAffine3>> {
+pub(crate) fn reference_worlds(rig: &ClipRig, samples: &Samples) -> Vec<Vec<DAffine3>> {
     samples
         .locals
         .iter()
@@ -297,13 +297,26 @@ pub(crate) fn measure(
     channels: &[BakedChannel],
     reference: &[Vec<DAffine3>],
 ) -> f64 {
+    measure_each(rig, times, channels, reference)
+        .into_iter()
+        .fold(0.0, f64::max)
+}
+
+/// The largest point error of `channels` against `reference` at each of `times`.
+pub(crate) fn measure_each(
+    rig: &ClipRig,
+    times: &[f32],
+    channels: &[BakedChannel],
+    reference: &[Vec<DAffine3>],
+) -> Vec<f64> {
+    let mut each = Vec::with_capacity(times.len());
     let mut by_node: Vec<[Option<&BakedChannel>; 2]> = vec![[None, None]; rig.len()];
     for c in channels {
         by_node[c.node][usize::from(c.path == AnimPath::Rotation)] = Some(c);
     }
     let mut world = Vec::with_capacity(rig.len());
-    let mut worst = 0.0f64;
     for (k, &time) in times.iter().enumerate() {
+        let mut worst = 0.0f64;
         for nlerp_rotations in [false, true] {
             rig.world(
                 |i| {
@@ -324,8 +337,9 @@ pub(crate) fn measure(
                 worst = worst.max(e);
             }
         }
+        each.push(worst);
     }
-    worst
+    each
 }
 
 /// Reduces the channels of `samples` so that no checked point strays more than `tolerance`

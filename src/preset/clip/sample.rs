@@ -3,7 +3,6 @@
 
 use super::ClipError;
 use crate::fishing::rod_bend::BEND_JOINTS;
-use crate::fishing::tackle::LINE_POINTS;
 use crate::fishing::{Phase, SessionState};
 use crate::preset::export_glb::{folded_root, holder_transform};
 use crate::preset::export_tackle;
@@ -97,7 +96,7 @@ fn current_locals(
     }
     if extras.line {
         let line = export_tackle::line_locals(stage);
-        if line.len() != LINE_POINTS {
+        if line.len() != export_tackle::LINE_NODES.len() {
             return Err(ClipError::NotPosed);
         }
         locals.extend(line);
@@ -139,7 +138,7 @@ impl ClipRig {
         }
         let line_first = extras.line.then_some(parent.len());
         if line_first.is_some() {
-            parent.extend([None; LINE_POINTS]);
+            parent.extend([None; export_tackle::LINE_NODES.len()]);
         }
         let mut kind = vec![NodeKind::Other; n];
         for skin in &character.skins {
@@ -160,7 +159,7 @@ impl ClipRig {
             kind.extend([NodeKind::Holder; BEND_JOINTS]);
         }
         if line_first.is_some() {
-            kind.extend([NodeKind::Other; LINE_POINTS]);
+            kind.extend([NodeKind::Other; export_tackle::LINE_NODES.len()]);
         }
         let mut scale: Vec<DVec3> = default.iter().map(|t| t.scale).collect();
         scale[n] = DVec3::ONE;
