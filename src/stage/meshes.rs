@@ -63,7 +63,7 @@ impl MeshTable {
         table
     }
 
-    /// The water's plane mesh (see [`water_mesh`]).
+    /// The water's plane mesh (a unit plane facing up, placed by the stage).
     pub fn water(&self) -> Option<MeshHandle> {
         self.water
     }

@@ -239,7 +239,7 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
     result
 }
 
-/// How many times [`bake_one`] halves an interval between samples at most (down to a
+/// How many times baking halves an interval between samples at most (down to a
 /// sixteenth of a frame).
 pub const MAX_SPLITS: usize = 4;
 
