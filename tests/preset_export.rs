@@ -135,6 +135,17 @@ fn exported_glb_reimports_to_the_solved_pose_with_rod_and_net_placed() {
     }
 }
 
+/// A joint's world position as the three.js check prints it.
+fn position(joint: &serde_json::Value) -> glam::DVec3 {
+    let p: Vec<f64> = joint["position"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    glam::DVec3::new(p[0], p[1], p[2])
+}
+
 #[test]
 fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
     if !have_node() {
@@ -180,13 +191,8 @@ fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
             let rest = glam::DVec3::Y * tackle.bend.chain.rest_along(k);
             let ours = world_from_rod
                 .transform_point3(tackle.bend.bent_from_rest[k].transform_point3(rest));
-            let p: Vec<f64> = j["position"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_f64().unwrap())
-                .collect();
-            let d = (ours - glam::DVec3::new(p[0], p[1], p[2])).length();
+            let p = position(j);
+            let d = (ours - p).length();
             assert!(d < 1e-5, "rod_bend_{k:02} off by {d}");
         }
         let skin = &stage.character.skins[0];
@@ -199,14 +205,9 @@ fn exported_glb_passes_the_khronos_validator_and_matches_threejs() {
         for j in joints {
             let node = j["node"].as_u64().unwrap() as usize;
             assert!(skin.joints.contains(&node), "node {node} is not a joint");
-            let p: Vec<f64> = j["position"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_f64().unwrap())
-                .collect();
+            let p = position(j);
             let ours = stage.pose.world_position(node);
-            let d = (ours - glam::DVec3::new(p[0], p[1], p[2])).length();
+            let d = (ours - p).length();
             assert!(
                 d < 1e-5,
                 "{}: joint {} off by {d}",

@@ -118,6 +118,42 @@ impl BendChain {
     }
 }
 
+/// Per-vertex skin weights of a rod mesh on a [`BendChain`] (see [`BendChain::skin`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainSkin {
+    /// Per vertex its two joints (glTF `JOINTS_0` layout, the last two unused).
+    pub joints: Vec<[u16; 4]>,
+    /// Per vertex their weights (`WEIGHTS_0` layout), summing to 1.
+    pub weights: Vec<[f32; 4]>,
+    /// Some vertex reaches past the bend's start (else the mesh never moves with the bend).
+    pub bends: bool,
+}
+
+impl BendChain {
+    /// The skin of a rod mesh whose vertices are `positions` (mesh space) and which sits at
+    /// `rod_from_mesh` at rest: each vertex on the two joints either side of its place along
+    /// the blank ([`BendChain::weights`]).
+    pub fn skin(&self, positions: &[[f32; 3]], rod_from_mesh: &DAffine3) -> ChainSkin {
+        let mut bends = false;
+        let (joints, weights) = positions
+            .iter()
+            .map(|p| {
+                let along = rod_from_mesh
+                    .transform_point3(DVec3::from(p.map(f64::from)))
+                    .y;
+                let [(a, wa), (b, wb)] = self.weights(along);
+                bends |= a > 0 || (b > 0 && wb > 0.0);
+                ([a as u16, b as u16, 0, 0], [wa as f32, wb as f32, 0.0, 0.0])
+            })
+            .unzip();
+        ChainSkin {
+            joints,
+            weights,
+            bends,
+        }
+    }
+}
+
 /// One bend to solve: a rod's chain, its action and the pull on its tip.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RodBendJob {
@@ -162,6 +198,12 @@ impl RodBend {
             limited: false,
             iterations: 0,
         }
+    }
+
+    /// Joint `k`'s frame in rod space as bent: at rest the rod's frame moved
+    /// [`BendChain::rest_along`]`(k)` up the blank.
+    pub fn rod_from_joint(&self, k: usize) -> DAffine3 {
+        self.bent_from_rest[k] * DAffine3::from_translation(DVec3::Y * self.chain.rest_along(k))
     }
 
     /// True when no joint moved.

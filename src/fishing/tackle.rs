@@ -190,29 +190,23 @@ impl TackleJob<'_> {
         lure
     }
 
-    /// Where the cast lands: on the water `length_out` from the tip at the release, along
-    /// the rod's direction then, beyond the bank.
-    fn landing(&self) -> DVec3 {
+    /// Where the cast lands — on the water `length_out` from the tip at the release, along
+    /// the rod's direction then, beyond the bank — and where the retrieve leaves the lure:
+    /// both from the rod at the release, posed once.
+    fn cast(&self) -> Cast {
         let params = &self.state.params;
         let release = self.frames(&self.at(Phase::Release, 0.0));
         let tip = self.tip(&release);
         let butt = release.actor_from_rod.translation;
         let flat = DVec3::new(tip.x - butt.x, 0.0, tip.z - butt.z);
         let dir = flat.try_normalize().unwrap_or(DVec3::Z);
+        let off_bank = params.water.near + OFF_BANK;
         let mut land = tip + dir * params.line.length_out;
         land.y = params.water.height;
-        land.z = land.z.max(params.water.near + OFF_BANK);
-        land
-    }
-
-    /// Where the retrieve leaves the lure.
-    fn retrieved(&self) -> DVec3 {
-        let params = &self.state.params;
-        let land = self.landing();
-        let tip = self.tip(&self.frames(&self.at(Phase::Release, 0.0)));
-        let mut end = land.lerp(DVec3::new(tip.x, land.y, tip.z), RETRIEVED);
-        end.z = end.z.max(params.water.near + OFF_BANK);
-        end
+        land.z = land.z.max(off_bank);
+        let mut retrieved = land.lerp(DVec3::new(tip.x, land.y, tip.z), RETRIEVED);
+        retrieved.z = retrieved.z.max(off_bank);
+        Cast { land, retrieved }
     }
 
     /// The net's hoop at `frames`, actor space.
@@ -231,7 +225,7 @@ impl TackleJob<'_> {
             }
             Phase::Release => {
                 let from = self.hanging(&self.at(Phase::Release, 0.0));
-                let to = self.landing();
+                let to = self.cast().land;
                 // Along the ballistic path, leaving and landing at rest (smoothstep in time):
                 // the lure hung still at the end of the stroke, and a kink in its motion
                 // would be a jump in any clip's between-frame error.
@@ -240,13 +234,16 @@ impl TackleJob<'_> {
                 let tau = u * u * (3.0 - 2.0 * u) * flight;
                 (ballistic(from, to, flight, tau), None)
             }
-            Phase::Retrieve => (self.landing().lerp(self.retrieved(), ease(t)), None),
+            Phase::Retrieve => {
+                let cast = self.cast();
+                (cast.land.lerp(cast.retrieved, ease(t)), None)
+            }
             Phase::Strike => {
-                let fish = self.retrieved() - DVec3::Y * (DIVE * ease(t));
+                let fish = self.cast().retrieved - DVec3::Y * (DIVE * ease(t));
                 (fish, Some(fish))
             }
             Phase::Landing => {
-                let from = self.retrieved() - DVec3::Y * DIVE;
+                let from = self.cast().retrieved - DVec3::Y * DIVE;
                 let fish = from.lerp(self.hoop(frames), ease(t));
                 (fish, Some(fish))
             }
@@ -276,6 +273,14 @@ impl TackleJob<'_> {
             Phase::Strike => 0.01 * (1.0 - t),
         }
     }
+}
+
+/// Where the cast puts the lure, actor space (see [`TackleJob::cast`]).
+struct Cast {
+    /// On the water where the cast lands.
+    land: DVec3,
+    /// On the water where the retrieve leaves it.
+    retrieved: DVec3,
 }
 
 /// The ballistic path from `from` that reaches `to` after `flight` seconds, at `tau`

@@ -244,9 +244,9 @@ fn add_object(
             let w: Vec<_> = mesh
                 .primitives
                 .iter()
-                .map(|p| export_tackle::bend_weights(&p.positions, &rod_from_mesh, &b.chain))
+                .map(|p| b.chain.skin(&p.positions, &rod_from_mesh))
                 .collect();
-            w.iter().any(|(_, _, bends)| *bends).then_some(w)
+            w.iter().any(|s| s.bends).then_some(w)
         });
         if let (Some(b), Some(_)) = (bend, &on_chain) {
             let ibm = export_tackle::bend_inverse_binds(&b.chain, &rod_from_mesh);
@@ -255,8 +255,8 @@ fn add_object(
         let mut primitives = Vec::new();
         for (k, prim) in mesh.primitives.iter().enumerate() {
             let chain_attrs = on_chain.as_ref().map(|w| SkinAttributes {
-                joints: &w[k].0,
-                weights: &w[k].1,
+                joints: &w[k].joints,
+                weights: &w[k].weights,
             });
             let attrs = match (&prim.joints, &prim.weights) {
                 _ if chain_attrs.is_some() => chain_attrs,

@@ -48,9 +48,7 @@ pub(crate) fn stage_bend(stage: &Stage) -> Option<RodBend> {
 pub(crate) fn bend_locals(bend: &RodBend) -> Vec<Transform> {
     (0..BEND_JOINTS)
         .map(|k| {
-            let rod_from_joint = bend.bent_from_rest[k]
-                * DAffine3::from_translation(DVec3::Y * bend.chain.rest_along(k));
-            let t = Transform::from_affine(&rod_from_joint);
+            let t = Transform::from_affine(&bend.rod_from_joint(k));
             Transform::new(t.translation, t.rotation.normalize(), DVec3::ONE)
         })
         .collect()
@@ -75,29 +73,6 @@ pub(crate) fn add_bend_chain(glb: &mut GlbBuilder, bend: &RodBend, holder: usize
         joints,
         holder,
     }
-}
-
-/// The skin weights of a rod mesh's primitive whose mesh sits at `rod_from_mesh` at rest:
-/// per vertex its two chain joints. `None` when no vertex reaches past the bend's start (the
-/// mesh stays rigid).
-pub(crate) fn bend_weights(
-    positions: &[[f32; 3]],
-    rod_from_mesh: &DAffine3,
-    chain: &BendChain,
-) -> (Vec<[u16; 4]>, Vec<[f32; 4]>, bool) {
-    let mut bends = false;
-    let (joints, weights) = positions
-        .iter()
-        .map(|p| {
-            let along = rod_from_mesh
-                .transform_point3(DVec3::from(p.map(f64::from)))
-                .y;
-            let [(a, wa), (b, wb)] = chain.weights(along);
-            bends |= a > 0 || (b > 0 && wb > 0.0);
-            ([a as u16, b as u16, 0, 0], [wa as f32, wb as f32, 0.0, 0.0])
-        })
-        .unzip();
-    (joints, weights, bends)
 }
 
 /// The inverse bind matrices of a rod mesh at `rod_from_mesh` on `chain`: joint `j`'s rest

@@ -6,7 +6,7 @@ use crate::draw::{MeshData, MeshHandle, TextureData};
 use crate::fishing::rod_bend::BendChain;
 use crate::gltf_io::{Character, Primitive};
 use crate::rig::Pose;
-use glam::{DAffine3, DVec3};
+use glam::DAffine3;
 
 /// Upload order and placement of every mesh of a stage.
 #[derive(Clone, Debug, Default)]
@@ -133,23 +133,13 @@ impl MeshTable {
     }
 }
 
-/// Gives a rod mesh placed at `rod_from_mesh` (at rest) skin weights on `chain`: each vertex
-/// on the two joints either side of its place along the blank (joint indices are the
-/// chain's; the palette of a draw is the chain's bend composed with the mesh's placement).
+/// Gives a rod mesh placed at `rod_from_mesh` (at rest) skin weights on `chain` (see
+/// [`BendChain::skin`]; joint indices are the chain's, and a draw's palette is the chain's
+/// bend composed with the mesh's placement).
 pub fn rod_skin(data: &mut MeshData, rod_from_mesh: &DAffine3, chain: &BendChain) {
-    let (joints, weights) = data
-        .positions
-        .iter()
-        .map(|p| {
-            let along = rod_from_mesh
-                .transform_point3(DVec3::from(p.map(f64::from)))
-                .y;
-            let [(a, wa), (b, wb)] = chain.weights(along);
-            ([a as u16, b as u16, 0, 0], [wa as f32, wb as f32, 0.0, 0.0])
-        })
-        .unzip();
-    data.joints = joints;
-    data.weights = weights;
+    let skin = chain.skin(&data.positions, rod_from_mesh);
+    data.joints = skin.joints;
+    data.weights = skin.weights;
 }
 
 /// Side and length of the water's plane, metres.

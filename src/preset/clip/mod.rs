@@ -203,11 +203,28 @@ impl BakedClip {
 /// or the stage cannot be put back, [`ClipError::NonFinite`] for a non-finite frame and
 /// [`ClipError::Precision`] when a clip cannot meet the bound even with every key kept.
 pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedClip>, ClipError> {
-    let problems = options.problems();
-    if !problems.is_empty() {
-        return Err(ClipError::Options(problems.join("; ")));
-    }
+    check(options)?;
     let rig = ClipRig::new(stage)?;
+    bake_on(stage, &rig, options)
+}
+
+/// [`ClipError::Options`] with every [`ClipOptions::problems`], if any.
+fn check(options: &ClipOptions) -> Result<(), ClipError> {
+    let problems = options.problems();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(ClipError::Options(problems.join("; ")))
+    }
+}
+
+/// [`bake_clips`] with checked options, on the clip rig of the stage's own state (built once
+/// by the caller).
+fn bake_on(
+    stage: &mut Stage,
+    rig: &ClipRig,
+    options: &ClipOptions,
+) -> Result<Vec<BakedClip>, ClipError> {
     let own = stage.inputs.state;
     let params = own.params;
     let result = (|| {
@@ -216,7 +233,7 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
         let session_length: f64 = options.phases().map(|p| params.phase_duration(p)).sum();
         clips.push(bake_one(
             stage,
-            &rig,
+            rig,
             "session",
             session_length,
             options,
@@ -224,7 +241,7 @@ pub fn bake_clips(stage: &mut Stage, options: &ClipOptions) -> Result<Vec<BakedC
         )?);
         for phase in options.phases() {
             let d = params.phase_duration(phase);
-            clips.push(bake_one(stage, &rig, phase.name(), d, options, |s| {
+            clips.push(bake_one(stage, rig, phase.name(), d, options, |s| {
                 SessionState::new(phase, (s / d).min(1.0), params)
             })?);
         }
@@ -343,7 +360,8 @@ pub fn animated_glb(
 ) -> Result<(Vec<u8>, Vec<BakedClip>), ClipError> {
     let (mut glb, nodes) = posed_builder(stage)?;
     let rig = ClipRig::new(stage)?;
-    let clips = bake_clips(stage, options)?;
+    check(options)?;
+    let clips = bake_on(stage, &rig, options)?;
     let n = nodes.character.len();
     let node_of = |i: usize| match i {
         i if i < n => Some(nodes.character[i]),
