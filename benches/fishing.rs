@@ -4,6 +4,7 @@
 //! both arms' stability margins over the 600-sample timeline (issue 36), and the line, lure
 //! and rod bend over the same 600 states (issue 34).
 
+use anglerpose::fishing::head_look::HeadLookJob;
 use anglerpose::fishing::{
     ArmSolverKind, PoseInputs, Poser, SIDES, SessionParams, SessionState, SolverSettings,
     StabilityGrid, TackleJob, analyse_timeline, analyse_timeline_on, default_threads,
@@ -43,6 +44,45 @@ fn fishing(c: &mut Criterion) {
         });
     };
     pose_update(c, "fishing/pose_update", &settings);
+    // The same with what a stage update adds for issue 34 (the line, lure, fish and the rod's
+    // bend, then the head turned toward the lure): side by side with the line above.
+    {
+        let body = stage.map.body.as_ref().expect("the angler's head");
+        let keep: Vec<usize> = SIDES.iter().map(|&s| actor.arm(s).upper).collect();
+        let mut poser = Poser::new();
+        let mut pose = actor.base.clone();
+        let mut palette = Vec::new();
+        let mut k = 0usize;
+        let mut inputs = PoseInputs::new(calib.clone(), settings, SessionState::default());
+        c.bench_function("fishing/pose_update_tackle_look", |b| {
+            b.iter(|| {
+                k = (k + 1) % 600;
+                inputs.state = SessionState::at_fraction(k as f64 / 599.0, params);
+                let eval = poser
+                    .evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)
+                    .expect("pose");
+                let tackle = TackleJob {
+                    state: &inputs.state,
+                    calibration: &inputs.calibration,
+                    fit: &actor.fit,
+                    gear: &actor.gear,
+                }
+                .solve()
+                .expect("tackle");
+                let look = HeadLookJob {
+                    neck: body.neck,
+                    head: body.head,
+                    eyes: &body.eyes,
+                    target_in_world: tackle.lure_in_actor,
+                    weight: settings.look.weight,
+                    keep: &keep,
+                }
+                .solve(&actor.skeleton, &mut pose);
+                skin_matrices_into(skin, &pose, &mut palette);
+                let _ = black_box((eval, tackle, look, &palette));
+            })
+        });
+    }
     // The line, lure, fish and the rod's bend at the same 600 states (issue 34): what a stage
     // update adds to the pose update.
     {

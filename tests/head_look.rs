@@ -5,12 +5,15 @@
 
 mod support;
 
-use anglerpose::fishing::head_look::{HeadLookJob, PITCH_UP_LIMIT, YAW_LIMIT};
+use anglerpose::fishing::head_look::{
+    EYE_PITCH_DOWN_LIMIT, EYE_PITCH_UP_LIMIT, EYE_YAW_LIMIT, HeadLookJob, PITCH_DOWN_LIMIT,
+    PITCH_UP_LIMIT, YAW_LIMIT,
+};
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::gltf_io;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use glam::{DQuat, DVec3};
-use support::gltf_edit::shared_models;
+use support::gltf_edit::{Doc, shared_models};
 
 /// `stage` posed at `phase`/`t` with the head following (`on`) or not.
 fn posed(stage: &mut Stage, phase: Phase, t: f64, on: bool) {
@@ -118,6 +121,7 @@ fn limits_and_weight() {
     let job = |target: DVec3, weight: f64| HeadLookJob {
         neck: body.neck,
         head: body.head,
+        eyes: &[],
         target_in_world: target,
         weight,
         keep: &[],
@@ -158,4 +162,96 @@ fn limits_and_weight() {
     let mut nan = base.clone();
     job(DVec3::NAN, 1.0).solve(&skel, &mut nan);
     assert_eq!(nan, base);
+}
+
+/// The bundled angler with two eye bones added under its head, as a character file would
+/// carry them (Mixamo's names).
+fn angler_with_eyes() -> Stage {
+    let mut doc = Doc::read(&bundled_assets_dir().join("angler.glb"));
+    doc.add_child("head", "mixamorig:LeftEye", [0.032, 0.09, 0.085]);
+    doc.add_child("head", "mixamorig:RightEye", [-0.032, 0.09, 0.085]);
+    let dir = std::env::temp_dir().join(format!("anglerpose-eyes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("angler_eyes.glb");
+    std::fs::write(&file, doc.bytes()).unwrap();
+    let character = gltf_io::load(&file).expect("loads");
+    std::fs::remove_dir_all(&dir).ok();
+    Stage::new(character, Props::load(&bundled_assets_dir()).unwrap()).expect("stage")
+}
+
+/// The eyes make up what the neck cannot: within the head's limits and the eyes' they look
+/// straight at the target from where each eye is (the head looks from its own origin), up to
+/// their own limits beyond; without the look they stay as seated, and nothing else moves.
+#[test]
+fn eyes_look_the_rest_of_the_way() {
+    let mut stage = angler_with_eyes();
+    let body = stage.map.body.clone().expect("a head");
+    let names: Vec<&str> = body
+        .eyes
+        .iter()
+        .map(|&e| stage.actor.skeleton.bone(e).name.as_str())
+        .collect();
+    assert_eq!(names, ["mixamorig:LeftEye", "mixamorig:RightEye"]);
+    let mut exact = 0;
+    for phase in Phase::ALL {
+        for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            posed(&mut stage, phase, t, false);
+            let still = stage.pose.clone();
+            posed(&mut stage, phase, t, true);
+            let target = stage.tackle().unwrap().lure_in_actor;
+            let target = stage.world_from_actor.to_affine().transform_point3(target);
+            let actor = stage.world_from_actor.rotation;
+            for &eye in &body.eyes {
+                let turn = stage.pose.world_rotation(eye) * still.world_rotation(eye).inverse();
+                let gaze = turn * (actor * DVec3::Z);
+                let want = (target - stage.pose.world_position(eye)).normalize();
+                // Where the target lies from the eye in the seated head's frame.
+                let to = actor.inverse() * want;
+                let yaw = to.x.atan2(to.z);
+                let pitch = to.y.atan2(to.x.hypot(to.z));
+                let reach_yaw = YAW_LIMIT + EYE_YAW_LIMIT - 0.05;
+                let within = yaw.abs() < reach_yaw
+                    && pitch < PITCH_UP_LIMIT + EYE_PITCH_UP_LIMIT - 0.05
+                    && pitch > -(PITCH_DOWN_LIMIT + EYE_PITCH_DOWN_LIMIT) + 0.05
+                    && to.x.hypot(to.z) > 0.3;
+                if within {
+                    let off = gaze.angle_between(want);
+                    assert!(off < 1e-6, "{phase:?} {t}: the eye looks {off} rad off");
+                    exact += 1;
+                }
+                // In the head, never past the eye's limits.
+                let head_turn = stage.pose.world_rotation(body.head)
+                    * still.world_rotation(body.head).inverse();
+                let in_head = actor.inverse() * (head_turn.inverse() * gaze);
+                let (ey, ep) = (
+                    in_head.x.atan2(in_head.z),
+                    in_head.y.atan2(in_head.x.hypot(in_head.z)),
+                );
+                assert!(
+                    ey.abs() <= EYE_YAW_LIMIT + 1e-9,
+                    "{phase:?} {t}: eye yaw {ey}"
+                );
+                assert!(
+                    (-EYE_PITCH_DOWN_LIMIT - 1e-9..=EYE_PITCH_UP_LIMIT + 1e-9).contains(&ep),
+                    "{phase:?} {t}: eye pitch {ep}"
+                );
+            }
+            // Nothing but the neck, the head and the eyes moved.
+            for bone in 0..stage.actor.skeleton.len() {
+                let turned = stage
+                    .actor
+                    .skeleton
+                    .subtree_order(body.neck.unwrap_or(body.head));
+                if !turned.contains(&bone) {
+                    assert_eq!(
+                        stage.pose.world_position(bone),
+                        still.world_position(bone),
+                        "{phase:?} {t}: {} moved",
+                        stage.actor.skeleton.bone(bone).name
+                    );
+                }
+            }
+        }
+    }
+    assert!(exact >= 40, "only {exact} eye aims checked exactly");
 }

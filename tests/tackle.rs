@@ -11,10 +11,10 @@ use anglerpose::fishing::rod_bend::{
 use anglerpose::fishing::seat::BodyFit;
 use anglerpose::fishing::tackle::LINE_POINTS;
 use anglerpose::fishing::{
-    Gear, GripCalibration, Handedness, Phase, RodAction, SessionParams, SessionState, Tackle,
-    TackleJob,
+    Gear, GripCalibration, Handedness, Phase, RodAction, SessionFrames, SessionParams,
+    SessionState, Tackle, TackleJob,
 };
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 
 mod support;
 
@@ -302,4 +302,72 @@ fn a_small_load_matches_linear_beam_theory() {
         "deflection {} against {expected} ({err})",
         b.tip_deflection
     );
+}
+
+/// Newton's solve meets the relaxation's fixed point: the same joints within a nanometre for
+/// every action, loads from a touch to ten times the rated one and directions all round
+/// (where a clamp decides, the solve is the relaxation's, bit for bit); from a nearby bend it
+/// finds the same bend again.
+#[test]
+fn newton_finds_the_relaxations_bend() {
+    let mut newton = 0;
+    for action in [RodAction::Fast, RodAction::Moderate, RodAction::Slow] {
+        for pull in [0.01, 0.5, 2.0, 5.0, 10.0, 18.0, 25.0, 40.0, 80.0, 200.0] {
+            for k in 0..24 {
+                let a = f64::from(k) * 0.26;
+                let load = DVec3::new(a.sin(), a.cos(), 0.3) * pull;
+                let job = RodBendJob {
+                    chain: chain(),
+                    action,
+                    tip_load_in_rod: load,
+                };
+                let (fast, slow) = (job.solve().unwrap(), job.solve_by_relaxation().unwrap());
+                if fast.limited || slow.limited {
+                    assert_eq!(fast, slow, "{action:?} {load}: a clamp decides");
+                    continue;
+                }
+                if fast == slow {
+                    // Newton did not settle inside the clamps; the relaxation decided.
+                    continue;
+                }
+                newton += 1;
+                for (p, q) in fast.bent_from_rest.iter().zip(&slow.bent_from_rest) {
+                    let d = (p.translation - q.translation).abs().max_element();
+                    assert!(d < 1e-9, "{action:?} {load}: joints {d} m apart");
+                }
+                assert!((fast.tip_turn - slow.tip_turn).abs() < 1e-9);
+                let turned = RodBendJob {
+                    tip_load_in_rod: DQuat::from_rotation_y(0.05) * load * 1.05,
+                    ..job
+                };
+                let near = turned.solve_near(&fast).unwrap();
+                let cold = turned.solve().unwrap();
+                assert!((near.tip_in_rod - cold.tip_in_rod).length() < 1e-9);
+            }
+        }
+    }
+    assert!(newton >= 500, "only {newton} bends by Newton");
+}
+
+/// The rod alone posed is exactly the rod of the whole session frames, for either hand and a
+/// reel above the blank.
+#[test]
+fn the_rod_alone_is_the_frames_rod() {
+    let mut above = Gear::BUNDLED;
+    above.rod.reel_above = true;
+    for gear in [Gear::BUNDLED, above] {
+        for handedness in [Handedness::Right, Handedness::Left] {
+            let params = SessionParams {
+                handedness,
+                ..SessionParams::default()
+            };
+            for state in instants(params, 6) {
+                let calib = calibration();
+                let fit = BodyFit::IDENTITY;
+                let frames = SessionFrames::evaluate_geared(&state, &calib, &fit, &gear);
+                let rod = SessionFrames::rod_in_actor(&state, &calib, &fit, &gear);
+                assert_eq!(rod, frames.actor_from_rod);
+            }
+        }
+    }
 }

@@ -49,6 +49,13 @@ pub const NECK_SHARE: f64 = 0.4;
 /// seated pose (reaching it straight behind), radians (40°).
 pub const FADE_MARGIN: f64 = 40.0 * PI / 180.0;
 
+/// How far the eyes may turn in the head, radians: left and right, down, up.
+pub const EYE_YAW_LIMIT: f64 = 30.0 * PI / 180.0;
+/// See [`EYE_YAW_LIMIT`].
+pub const EYE_PITCH_DOWN_LIMIT: f64 = 25.0 * PI / 180.0;
+/// See [`EYE_YAW_LIMIT`].
+pub const EYE_PITCH_UP_LIMIT: f64 = 20.0 * PI / 180.0;
+
 /// Below this share of the target's distance off the vertical through the head, the yaw fades
 /// out (straight above or below it is undefined).
 pub const OVERHEAD: f64 = 0.2;
@@ -71,6 +78,9 @@ pub struct HeadLookJob<'a> {
     pub neck: Option<usize>,
     /// The head bone.
     pub head: usize,
+    /// Eye bones below the head (any number; none for a character without them): each
+    /// turns, within the eye limits, the rest of the way from where the head faces.
+    pub eyes: &'a [usize],
     /// What to look at, world space.
     pub target_in_world: DVec3,
     /// How far, 0..=1 (clamped).
@@ -88,6 +98,10 @@ pub struct HeadLookReport {
     pub pitch: f64,
     /// The target lay beyond a neck limit.
     pub limited: bool,
+    /// The last eye's turn in the head about its up and side, radians (0 without eyes).
+    pub eye_yaw: f64,
+    /// See [`HeadLookReport::eye_yaw`].
+    pub eye_pitch: f64,
 }
 
 impl HeadLookJob<'_> {
@@ -150,10 +164,42 @@ impl HeadLookJob<'_> {
         };
         apply_world_rotation(skeleton, pose, self.head, first);
         pose.refresh_subtree(skeleton, self.head);
-        HeadLookReport {
+        let mut report = HeadLookReport {
             yaw,
             pitch,
             limited,
+            ..Default::default()
+        };
+        // The eyes, from where the head now faces: the same weight and fades, so they turn
+        // back with the head as the target passes behind or overhead.
+        for &eye in self.eyes {
+            if eye >= skeleton.len() || eye == self.head {
+                continue;
+            }
+            let d = turn_in_actor.inverse()
+                * (to_actor * (self.target_in_world - pose.world_position(eye)));
+            let flat = d.x.hypot(d.z);
+            if flat < 1e-9 && d.y.abs() < 1e-9 {
+                continue;
+            }
+            let eye_yaw =
+                d.x.atan2(d.z).clamp(-EYE_YAW_LIMIT, EYE_YAW_LIMIT) * weight * facing * upright;
+            let eye_pitch =
+                d.y.atan2(flat)
+                    .clamp(-EYE_PITCH_DOWN_LIMIT, EYE_PITCH_UP_LIMIT)
+                    * weight
+                    * facing;
+            let in_head = DQuat::from_rotation_y(eye_yaw) * DQuat::from_rotation_x(-eye_pitch);
+            let in_actor = turn_in_actor * in_head * turn_in_actor.inverse();
+            apply_world_rotation(
+                skeleton,
+                pose,
+                eye,
+                (actor.rotation * in_actor * to_actor).normalize(),
+            );
+            pose.refresh_subtree(skeleton, eye);
+            (report.eye_yaw, report.eye_pitch) = (eye_yaw, eye_pitch);
         }
+        report
     }
 }

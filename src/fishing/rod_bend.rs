@@ -182,7 +182,11 @@ pub struct RodBend {
     pub tip_turn: f64,
     /// The tip's turn was held at [`MAX_TIP_TURN`] (or at the pull's own direction).
     pub limited: bool,
-    /// Relaxation rounds the solve took (0 when straight).
+    /// The blank's tangent angle at each joint from its rest direction, radians, in the
+    /// plane of the blank and the load (0 at the first joint; all 0 when straight).
+    pub tangent_angles: [f64; BEND_JOINTS],
+    /// Rounds the solve took: Newton's, or the relaxation's when a clamp decided the bend
+    /// (0 when straight).
     pub iterations: u32,
 }
 
@@ -196,6 +200,7 @@ impl RodBend {
             tip_deflection: 0.0,
             tip_turn: 0.0,
             limited: false,
+            tangent_angles: [0.0; BEND_JOINTS],
             iterations: 0,
         }
     }
@@ -261,13 +266,41 @@ impl RodBendJob {
     }
 
     /// Solves the bend: the blank's tangent angle along it, in the plane of the blank and
-    /// the load, relaxed until the moment of the load about every piece (with the rod as
-    /// bent) matches the piece's curvature. Deterministic; the tangent never turns past the
-    /// load's own direction or [`MAX_TIP_TURN`].
+    /// the load, such that the moment of the load about every piece (with the rod as bent)
+    /// matches the piece's curvature — by Newton's method with the exact Jacobian, or, where
+    /// a clamp decides the shape, by relaxation. Deterministic; the tangent never turns past
+    /// the load's own direction or [`MAX_TIP_TURN`].
     ///
     /// # Errors
     /// See [`RodBendJob::validate`].
     pub fn solve(&self) -> Result<RodBend, RodBendError> {
+        self.solve_with(Some(&[0.0; BEND_JOINTS]))
+    }
+
+    /// Like [`RodBendJob::solve`], with Newton's method starting from `near`'s shape (a bend
+    /// of the same chain under a nearby load): the same bend in fewer rounds.
+    ///
+    /// # Errors
+    /// See [`RodBendJob::validate`].
+    pub fn solve_near(&self, near: &RodBend) -> Result<RodBend, RodBendError> {
+        self.solve_with(Some(&near.tangent_angles))
+    }
+
+    /// Like [`RodBendJob::solve`], by relaxation alone: the reference the Newton solve is
+    /// tested against (they meet at the same fixed point), and what it falls back to.
+    ///
+    /// # Errors
+    /// See [`RodBendJob::validate`].
+    pub fn solve_by_relaxation(&self) -> Result<RodBend, RodBendError> {
+        self.solve_with(None)
+    }
+
+    /// The bend, by Newton's method from `newton_from` (angles per joint) where it settles
+    /// inside the clamps, else by relaxation.
+    fn solve_with(
+        &self,
+        newton_from: Option<&[f64; BEND_JOINTS]>,
+    ) -> Result<RodBend, RodBendError> {
         self.validate()?;
         let chain = self.chain;
         let load = self.tip_load_in_rod;
@@ -280,13 +313,134 @@ impl RodBendJob {
         let cap = fx.atan2(fy).min(MAX_TIP_TURN);
         let ds = chain.piece();
         let ei_tip = tip_stiffness(chain.length - chain.bend_start);
-        let flex: Vec<f64> = (0..BEND_SEGMENTS)
-            .map(|k| {
-                let u = (k as f64 + 0.5) / BEND_SEGMENTS as f64;
-                ds / (ei_tip * relative_stiffness(self.action, u))
-            })
-            .collect();
-        // Tangent angle at each joint (θ) and of each piece (its middle).
+        let mut flex = [0.0f64; BEND_SEGMENTS];
+        for (k, f) in flex.iter_mut().enumerate() {
+            let u = (k as f64 + 0.5) / BEND_SEGMENTS as f64;
+            *f = ds / (ei_tip * relative_stiffness(self.action, u));
+        }
+        let plane = Plane {
+            flex,
+            fx,
+            fy,
+            ds,
+            cap,
+        };
+        let (theta, iterations, limited) = match newton_from.and_then(|from| plane.newton(*from)) {
+            Some((theta, rounds)) => (theta, rounds, false),
+            None => plane.relax(),
+        };
+        let (xs, ys) = plane_points(&theta, ds);
+        let axis = DVec3::Y.cross(bend_dir).normalize();
+        let mut bent_from_rest = [DAffine3::IDENTITY; BEND_JOINTS];
+        for k in 0..BEND_JOINTS {
+            let at = bend_dir * xs[k] + DVec3::Y * (chain.bend_start + ys[k]);
+            let turn = DQuat::from_axis_angle(axis, theta[k]);
+            bent_from_rest[k] = DAffine3::from_translation(at)
+                * DAffine3::from_quat(turn)
+                * DAffine3::from_translation(-DVec3::Y * chain.rest_along(k));
+        }
+        let tip = bent_from_rest[BEND_SEGMENTS].transform_point3(DVec3::Y * chain.length);
+        Ok(RodBend {
+            chain,
+            bent_from_rest,
+            tip_in_rod: tip,
+            tip_deflection: tip.distance(DVec3::Y * chain.length),
+            tip_turn: theta[BEND_SEGMENTS],
+            limited,
+            tangent_angles: theta,
+            iterations,
+        })
+    }
+}
+
+/// The bend in its plane (x across toward the load, y along the rest blank): each piece's
+/// flexibility (length over stiffness), the load's components and the cap on the tangent.
+///
+/// The discrete elastica it solves: the tangent angle θ at each joint (θ₀ = 0 where the
+/// blank leaves the handle), each piece straight at the mean of its ends' angles, and every
+/// piece turning by its flexibility times the load's moment about its middle with the rod
+/// as bent: θₖ₊₁ = θₖ + flexₖ·Mₖ(θ), clamped to `[0, cap]`.
+struct Plane {
+    flex: [f64; BEND_SEGMENTS],
+    fx: f64,
+    fy: f64,
+    ds: f64,
+    cap: f64,
+}
+
+impl Plane {
+    /// Moments about each piece's middle and their derivatives by each piece's mean angle:
+    /// `M_j = Σ_{l>j} e_l + ½·e_j` with `e_l = ds·(fx·cos m_l − fy·sin m_l)` the load's
+    /// moment over piece `l`.
+    fn moments(&self, theta: &[f64; BEND_JOINTS]) -> ([f64; BEND_SEGMENTS], [f64; BEND_SEGMENTS]) {
+        let mut e = [0.0; BEND_SEGMENTS];
+        let mut de = [0.0; BEND_SEGMENTS];
+        for l in 0..BEND_SEGMENTS {
+            let (s, c) = (0.5 * (theta[l] + theta[l + 1])).sin_cos();
+            e[l] = self.ds * (self.fx * c - self.fy * s);
+            de[l] = -self.ds * (self.fx * s + self.fy * c);
+        }
+        let mut m = [0.0; BEND_SEGMENTS];
+        let mut beyond = 0.0;
+        for j in (0..BEND_SEGMENTS).rev() {
+            m[j] = beyond + 0.5 * e[j];
+            beyond += e[j];
+        }
+        (m, de)
+    }
+
+    /// Newton's method with the exact Jacobian, from the angles `from`, on the pieces'
+    /// equations `R_k = θ_{k+1} − θ_k − flex_k·M_k(θ) = 0`: the relaxation's fixed point when
+    /// no clamp holds it (a few rounds instead of dozens). `M_k` depends only on joints `k`
+    /// and beyond, so the Jacobian is upper Hessenberg and each round's step costs O(N²).
+    /// `None` when a clamp would act or it does not settle; the relaxation then decides.
+    fn newton(&self, from: [f64; BEND_JOINTS]) -> Option<([f64; BEND_JOINTS], u32)> {
+        const N: usize = BEND_SEGMENTS;
+        let mut theta = from;
+        theta[0] = 0.0;
+        for round in 1..=NEWTON_ROUNDS {
+            let (m, de) = self.moments(&theta);
+            // Column c is joint c + 1, which ends piece c and starts piece c + 1; a piece's
+            // mean angle moves by half of each end's. Row k's entries past its diagonal are
+            // −flex_k times the column's term (the whole of both pieces lies beyond k).
+            let term = |c: usize| 0.5 * (de[c] + if c + 1 < N { de[c + 1] } else { 0.0 });
+            let mut a = [[0.0f64; N]; N];
+            let mut rhs = [0.0f64; N];
+            for k in 0..N {
+                let flex = self.flex[k];
+                if k > 0 {
+                    a[k][k - 1] = -1.0 - flex * 0.25 * de[k];
+                }
+                let next = if k + 1 < N { de[k + 1] } else { 0.0 };
+                a[k][k] = 1.0 - flex * 0.5 * (0.5 * de[k] + next);
+                for (c, entry) in a[k].iter_mut().enumerate().skip(k + 1) {
+                    *entry = -flex * term(c);
+                }
+                rhs[k] = -(theta[k + 1] - theta[k] - flex * m[k]);
+            }
+            let step = solve_hessenberg(a, rhs)?;
+            let mut largest = 0.0f64;
+            for k in 0..N {
+                theta[k + 1] += step[k];
+                largest = largest.max(step[k].abs());
+            }
+            if !theta.iter().all(|t| t.is_finite()) {
+                return None;
+            }
+            // Newton's error after a step is of the order of the step squared.
+            if largest < NEWTON_TOLERANCE {
+                let inside = theta.iter().all(|&t| (0.0..=self.cap).contains(&t));
+                return inside.then_some((theta, round));
+            }
+        }
+        None
+    }
+
+    /// The relaxation: every round turns each piece by its moment with the rod as last bent,
+    /// clamped, and moves halfway there (the step halves whenever the change grows). Returns
+    /// the angles, the rounds and whether a clamp held the tip.
+    fn relax(&self) -> ([f64; BEND_JOINTS], u32, bool) {
+        let (fx, fy, ds, cap) = (self.fx, self.fy, self.ds, self.cap);
         let mut theta = [0.0f64; BEND_JOINTS];
         let mut step = 0.5;
         let mut last_change = f64::INFINITY;
@@ -302,7 +456,7 @@ impl RodBendJob {
                 let mid = 0.5 * (theta[k] + theta[k + 1]);
                 let (cx, cy) = (xs[k] + 0.5 * ds * mid.sin(), ys[k] + 0.5 * ds * mid.cos());
                 let moment = (ty - cy) * fx - (tx - cx) * fy;
-                let turned = next[k] + moment * flex[k];
+                let turned = next[k] + moment * self.flex[k];
                 next[k + 1] = if turned > cap {
                     limited = true;
                     cap
@@ -324,27 +478,46 @@ impl RodBendJob {
                 break;
             }
         }
-        let (xs, ys) = plane_points(&theta, ds);
-        let axis = DVec3::Y.cross(bend_dir).normalize();
-        let mut bent_from_rest = [DAffine3::IDENTITY; BEND_JOINTS];
-        for k in 0..BEND_JOINTS {
-            let at = bend_dir * xs[k] + DVec3::Y * (chain.bend_start + ys[k]);
-            let turn = DQuat::from_axis_angle(axis, theta[k]);
-            bent_from_rest[k] = DAffine3::from_translation(at)
-                * DAffine3::from_quat(turn)
-                * DAffine3::from_translation(-DVec3::Y * chain.rest_along(k));
-        }
-        let tip = bent_from_rest[BEND_SEGMENTS].transform_point3(DVec3::Y * chain.length);
-        Ok(RodBend {
-            chain,
-            bent_from_rest,
-            tip_in_rod: tip,
-            tip_deflection: tip.distance(DVec3::Y * chain.length),
-            tip_turn: theta[BEND_SEGMENTS],
-            limited,
-            iterations,
-        })
+        (theta, iterations, limited)
     }
+}
+
+/// Newton rounds at most, and the largest step (radians) after which its angles count as
+/// found: the error left is of the order of its square, under the change of 1e-12 between
+/// rounds at which the relaxation stops.
+const NEWTON_ROUNDS: u32 = 12;
+const NEWTON_TOLERANCE: f64 = 1e-7;
+
+/// `a · x = b` for an upper Hessenberg `a` (nothing below its first subdiagonal), by
+/// Gaussian elimination pivoting between neighbouring rows; `None` when `a` is singular.
+fn solve_hessenberg<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
+    for col in 0..N.saturating_sub(1) {
+        let below = col + 1;
+        if a[below][col].abs() > a[col][col].abs() {
+            a.swap(col, below);
+            b.swap(col, below);
+        }
+        if a[col][col].abs() < 1e-300 {
+            return None;
+        }
+        let f = a[below][col] / a[col][col];
+        if f != 0.0 {
+            let (upper, lower) = a.split_at_mut(below);
+            for (x, y) in lower[0][col..].iter_mut().zip(&upper[col][col..]) {
+                *x -= f * y;
+            }
+            b[below] -= f * b[col];
+        }
+    }
+    let mut x = [0.0; N];
+    for row in (0..N).rev() {
+        if a[row][row].abs() < 1e-300 {
+            return None;
+        }
+        let tail: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - tail) / a[row][row];
+    }
+    Some(x)
 }
 
 /// Relaxation rounds at most (a rated load settles in under 100).

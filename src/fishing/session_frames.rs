@@ -278,7 +278,49 @@ fn mirror(t: &Transform) -> Transform {
     )
 }
 
+/// The rod's hold frame (the keys' place with the calibration's adjustment) and its model's
+/// frame (turned about the blank when the reel sits above it), before any mirroring.
+fn rod_frames(
+    state: &SessionState,
+    calib: &GripCalibration,
+    fit: &BodyFit,
+    gear: &Gear,
+) -> (Transform, Transform) {
+    let adjust = &calib.rod_adjust;
+    let rod = rod_at(state, fit, &gear.rod).compose_rigid(&Transform::new(
+        adjust.offset_in_object,
+        adjust.rotation,
+        DVec3::ONE,
+    ));
+    let model = if gear.rod.reel_above {
+        rod.compose_rigid(&Transform::new(
+            DVec3::ZERO,
+            DQuat::from_rotation_y(PI),
+            DVec3::ONE,
+        ))
+    } else {
+        rod
+    };
+    (rod, model)
+}
+
 impl SessionFrames {
+    /// The rod model's frame alone, exactly [`SessionFrames::evaluate_geared`]'s
+    /// `actor_from_rod` (without the net and the grips it also evaluates).
+    pub fn rod_in_actor(
+        state: &SessionState,
+        calib: &GripCalibration,
+        fit: &BodyFit,
+        gear: &Gear,
+    ) -> Transform {
+        let model = rod_frames(state, calib, fit, gear).1;
+        if state.params.handedness == Handedness::Right {
+            model
+        } else {
+            mirror(&model)
+        }
+    }
+
     /// Evaluates the rod, the net and both grips for `state` with `calib`'s grip offsets.
     /// Pure and deterministic: the same inputs give bit-identical frames.
     pub fn evaluate(state: &SessionState, calib: &GripCalibration) -> Self {
@@ -300,12 +342,7 @@ impl SessionFrames {
         fit: &BodyFit,
         gear: &Gear,
     ) -> Self {
-        let adjust = &calib.rod_adjust;
-        let rod = rod_at(state, fit, &gear.rod).compose_rigid(&Transform::new(
-            adjust.offset_in_object,
-            adjust.rotation,
-            DVec3::ONE,
-        ));
+        let (rod, model) = rod_frames(state, calib, fit, gear);
         let net = net_at(state, fit, &gear.net);
         let front = GripTarget {
             hold: GripHold::on(GripKind::RodFront),
@@ -342,15 +379,6 @@ impl SessionFrames {
             (Side::Right, PerSide::new(rear, front))
         } else {
             (Side::Left, PerSide::new(front, rear))
-        };
-        let model = if gear.rod.reel_above {
-            rod.compose_rigid(&Transform::new(
-                DVec3::ZERO,
-                DQuat::from_rotation_y(PI),
-                DVec3::ONE,
-            ))
-        } else {
-            rod
         };
         let mut frames = Self {
             actor_from_rod: model,

@@ -131,12 +131,13 @@ impl TackleJob<'_> {
             }
             let along = (lure - tip).normalize_or_zero() * pull;
             let rod_from_actor = frames.actor_from_rod.rotation.inverse();
-            bend = RodBendJob {
+            let job = RodBendJob {
                 chain,
                 action: self.state.params.rod_action,
                 tip_load_in_rod: rod_from_actor * along,
-            }
-            .solve()?;
+            };
+            // The second pull is the first's, turned a little: Newton starts from its bend.
+            bend = job.solve_near(&bend)?;
             tip = point(&frames.actor_from_rod, bend.tip_in_rod);
         }
         let sag = self.sag() * tip.distance(lure);
@@ -167,9 +168,14 @@ impl TackleJob<'_> {
         point(&frames.actor_from_rod, DVec3::Y * self.gear.rod.length)
     }
 
+    /// The straight rod's tip at `state`, actor space (the rod alone posed).
+    fn tip_of(&self, state: &SessionState) -> DVec3 {
+        let rod = SessionFrames::rod_in_actor(state, self.calibration, self.fit, self.gear);
+        point(&rod, DVec3::Y * self.gear.rod.length)
+    }
+
     fn tip_at(&self, seconds: f64) -> DVec3 {
-        let state = SessionState::at_time(seconds, self.state.params);
-        self.tip(&self.frames(&state))
+        self.tip_of(&SessionState::at_time(seconds, self.state.params))
     }
 
     fn at(&self, phase: Phase, t: f64) -> SessionState {
@@ -179,7 +185,7 @@ impl TackleJob<'_> {
     /// The lure hanging from the tip on the drop at `state`, swung by the tip's acceleration.
     fn hanging(&self, state: &SessionState) -> DVec3 {
         let s = state.time();
-        let tip = self.tip(&self.frames(state));
+        let tip = self.tip_of(state);
         let accel = (self.tip_at(s + STEP) - 2.0 * tip + self.tip_at(s - STEP)) / (STEP * STEP);
         let k = SWING * GRAVITY;
         let swing = accel * (k / (accel.length() + k));
@@ -195,9 +201,14 @@ impl TackleJob<'_> {
     /// both from the rod at the release, posed once.
     fn cast(&self) -> Cast {
         let params = &self.state.params;
-        let release = self.frames(&self.at(Phase::Release, 0.0));
-        let tip = self.tip(&release);
-        let butt = release.actor_from_rod.translation;
+        let release = SessionFrames::rod_in_actor(
+            &self.at(Phase::Release, 0.0),
+            self.calibration,
+            self.fit,
+            self.gear,
+        );
+        let tip = point(&release, DVec3::Y * self.gear.rod.length);
+        let butt = release.translation;
         let flat = DVec3::new(tip.x - butt.x, 0.0, tip.z - butt.z);
         let dir = flat.try_normalize().unwrap_or(DVec3::Z);
         let off_bank = params.water.near + OFF_BANK;

@@ -250,6 +250,7 @@ impl Stage {
         crate::fishing::head_look::HeadLookJob {
             neck: body.neck,
             head: body.head,
+            eyes: &body.eyes,
             target_in_world: target,
             weight: look.weight,
             keep: &keep,

@@ -147,6 +147,22 @@ impl Doc {
     }
 }
 
+impl Doc {
+    /// Adds a node `name` as a child of the node `parent`, at `translation` in the parent's
+    /// frame. Returns the new node's index.
+    pub fn add_child(&mut self, parent: &str, name: &str, translation: [f64; 3]) -> usize {
+        let nodes = self.json["nodes"].as_array_mut().unwrap();
+        let p = nodes.iter().position(|n| n["name"] == parent).unwrap();
+        nodes.push(json!({ "name": name, "translation": translation }));
+        let index = nodes.len() - 1;
+        match nodes[p]["children"].as_array_mut() {
+            Some(children) => children.push(json!(index)),
+            None => nodes[p]["children"] = json!([index]),
+        }
+        index
+    }
+}
+
 /// Hamilton product `a · b` of xyzw quaternions.
 pub fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
     [

@@ -41,6 +41,8 @@ pub struct BodyMap {
     pub neck: Option<usize>,
     /// The head bone.
     pub head: usize,
+    /// Eye bones below the head (named as eyes; the first of each chain), in skeleton order.
+    pub eyes: Vec<usize>,
     /// The character's left leg.
     pub left_leg: LegMap,
     /// The character's right leg.
@@ -444,6 +446,7 @@ pub(super) fn detect_body(
             spine,
             neck,
             head,
+            eyes: eyes_below(skel, head),
             left_leg,
             right_leg,
             method,
@@ -451,6 +454,19 @@ pub(super) fn detect_body(
         missing,
         notes,
     }
+}
+
+/// The bones below `head` named as eyes (see [`super::names::is_eye`]), without the ones
+/// below another eye.
+fn eyes_below(skel: &Skeleton, head: usize) -> Vec<usize> {
+    let eyes: Vec<usize> = (0..skel.len())
+        .filter(|&b| b != head && strict_ancestor(skel, head, b))
+        .filter(|&b| super::names::is_eye(&skel.bone(b).name))
+        .collect();
+    eyes.iter()
+        .copied()
+        .filter(|&b| !eyes.iter().any(|&e| e != b && strict_ancestor(skel, e, b)))
+        .collect()
 }
 
 /// The hips: a named hips bone above both thighs, else the thighs' common ancestor.

@@ -68,6 +68,21 @@ pub fn tokens(name: &str) -> Vec<String> {
     out
 }
 
+/// True for an eye bone's name (`LeftEye`, `eye.L`, `CC_Base_L_Eye`, `Eyeball_R`,
+/// `FACIAL_L_Eye`): a token `eye` or `eyeball`, and none of a lid, brow, lash or helper
+/// (`end`, `target`, `mch`, …).
+pub fn is_eye(name: &str) -> bool {
+    let toks = tokens(name);
+    let part = |t: &String| {
+        [
+            "lid", "lids", "brow", "brows", "lash", "lashes", "socket", "look", "aim",
+        ]
+        .contains(&t.as_str())
+            || HELPER_TOKENS.contains(&t.as_str())
+    };
+    toks.iter().any(|t| t == "eye" || t == "eyeball") && !toks.iter().any(part)
+}
+
 /// Tokens that mark helper bones which must never be mapped as arm joints.
 const HELPER_TOKENS: &[&str] = &[
     "twist",
@@ -245,6 +260,34 @@ mod tests {
         assert_eq!(k("Armature"), (None, Other));
         assert_eq!(k("spine_02"), (None, Spine));
         assert_eq!(k("thigh.L"), (l, Thigh));
+    }
+
+    #[test]
+    fn recognises_eyes_not_their_parts() {
+        for name in [
+            "mixamorig:LeftEye",
+            "eye.L",
+            "DEF-eye.R",
+            "CC_Base_L_Eye",
+            "Eyeball_R",
+            "FACIAL_L_Eye",
+            "J_Adj_R_FaceEye",
+        ] {
+            assert!(is_eye(name), "{name}");
+        }
+        for name in [
+            "LeftEyeLid",
+            "eyelid_L",
+            "Eye_L_end",
+            "MCH-eye.L",
+            "eye_target",
+            "Eyes",
+            "EyeBrow_R",
+            "Head",
+            "eyelash",
+        ] {
+            assert!(!is_eye(name), "{name}");
+        }
     }
 
     #[test]
