@@ -66,6 +66,8 @@ fn fishing(c: &mut Criterion) {
                     calibration: &inputs.calibration,
                     fit: &actor.fit,
                     gear: &actor.gear,
+                    guides: &stage.props.rod_guides,
+                    reel_exit_in_rod: stage.props.rod_reel_exit,
                 }
                 .solve()
                 .expect("tackle");
@@ -96,6 +98,8 @@ fn fishing(c: &mut Criterion) {
                     calibration: &calib,
                     fit: &actor.fit,
                     gear: &actor.gear,
+                    guides: &stage.props.rod_guides,
+                    reel_exit_in_rod: stage.props.rod_reel_exit,
                 };
                 black_box(job.solve().expect("tackle"))
             })

@@ -11,12 +11,18 @@ mod support;
 
 use anglerpose::draw::{FrameData, MeshData};
 use anglerpose::fishing::{Phase, SessionState};
+use anglerpose::gltf_io;
 use anglerpose::render::capture::render_to_image;
 use anglerpose::render::gpu::test_gpu;
 use anglerpose::render::skin_check::gpu_skin_positions;
-use anglerpose::stage::{CameraPreset, Stage, ViewOptions, camera_for, colors};
+use anglerpose::stage::{
+    CameraPreset, Props, Stage, ViewOptions, bundled_assets_dir, camera_for, camera_for_scaled,
+    colors,
+};
 use glam::{DAffine3, DVec3, Mat4};
 use std::collections::BTreeSet;
+use support::gltf_edit::shared_models;
+use support::golden::check_golden;
 use support::image::{hex_rgb, pixel};
 
 fn staged(phase: Phase, t: f64, pull: f64) -> Stage {
@@ -177,4 +183,36 @@ fn the_lure_and_the_water_show_in_the_picture() {
         [r0, g0, b0]
     );
     let _ = g0;
+}
+
+/// Golden renders of the strike (a fish on, the rod bent, the line through the guides) and
+/// the retrieve (the line to where it enters the water), side on, for the bundled angler and
+/// two shared characters, as `anglerpose render --character … --phase …` draws them (looked at
+/// when created; refresh with `ANGLERPOSE_UPDATE_GOLDEN=1`). The shared ones are skipped when
+/// ../shared/models is absent.
+#[test]
+fn strike_and_retrieve_match_their_goldens() {
+    let Some(gpu) = test_gpu() else { return };
+    let size = [480, 360];
+    let mut characters = vec![("angler", bundled_assets_dir().join("angler.glb"))];
+    if let Some(dir) = shared_models("strike_and_retrieve_match_their_goldens (shared)") {
+        characters.push(("mannequiny", dir.join("mannequiny-0.3.0.glb")));
+        characters.push(("cesiumman", dir.join("CesiumMan.glb")));
+    }
+    for (name, file) in characters {
+        let character = gltf_io::load(&file).unwrap();
+        let props = Props::load(&bundled_assets_dir()).unwrap();
+        let mut stage = Stage::new(character, props).unwrap();
+        for (phase, t, label) in [
+            (Phase::Strike, 0.8, "strike"),
+            (Phase::Retrieve, 0.5, "retrieve"),
+        ] {
+            stage.inputs.state = SessionState::new(phase, t, stage.inputs.state.params);
+            stage.update().unwrap();
+            let camera = camera_for_scaled(CameraPreset::Side, size, stage.size_factor());
+            let frame = stage.frame(camera, &ViewOptions::default());
+            let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
+            check_golden(&format!("tackle-{name}-{label}.png"), &img);
+        }
+    }
 }

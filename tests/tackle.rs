@@ -28,6 +28,8 @@ fn tackle(state: &SessionState, gear: &Gear) -> Tackle {
         calibration: &calibration(),
         fit: &BodyFit::IDENTITY,
         gear,
+        guides: &[],
+        reel_exit_in_rod: None,
     }
     .solve()
     .expect("tackle solves")

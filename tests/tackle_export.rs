@@ -135,10 +135,48 @@ fn the_exported_rod_bends_as_drawn_and_the_line_is_its_points() {
         "the exported rod is {worst} m from the drawn one"
     );
     assert!(moved > 0.1, "the exported rod moved at most {moved} m");
+    // The rod's guides are nodes at their rings' centres as the bend carries them, butt
+    // first.
+    let world = stage.world_from_actor.to_affine();
+    let guides: Vec<&(String, DVec3)> = line
+        .iter()
+        .filter(|(n, _)| n.starts_with("line_guide_"))
+        .collect();
+    assert_eq!(guides.len(), 7, "the bundled rod's seven guides");
+    assert_eq!(tackle.guides_in_actor.len(), 7);
+    for (i, want) in tackle.guides_in_actor.iter().enumerate() {
+        let name = format!("line_guide_{i:02}");
+        let got = guides
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("guide node")
+            .1;
+        let want = world.transform_point3(*want);
+        assert!(
+            got.distance(want) < 1e-5,
+            "{name} is {} m off",
+            got.distance(want)
+        );
+    }
+    // Where the line leaves the reel.
+    let reel = line
+        .iter()
+        .find(|(n, _)| n == "line_reel")
+        .expect("line_reel")
+        .1;
+    let want = world.transform_point3(tackle.reel_exit_in_actor.expect("a reel"));
+    assert!(
+        reel.distance(want) < 1e-5,
+        "line_reel is {} m off",
+        reel.distance(want)
+    );
     // The line's nodes are its Bézier control points, and the curve through them is the
     // line's polyline.
+    let line: Vec<(String, DVec3)> = line
+        .into_iter()
+        .filter(|(n, _)| !n.starts_with("line_guide_") && n != "line_reel")
+        .collect();
     assert_eq!(line.len(), 3);
-    let world = stage.world_from_actor.to_affine();
     let at = |name: &str| line.iter().find(|(n, _)| n == name).unwrap().1;
     let [p0, p1, p2] = ["line_tip", "line_control", "line_lure"].map(at);
     for (i, p) in tackle.line_in_actor.iter().enumerate() {

@@ -28,6 +28,7 @@ pub mod reel_shape;
 mod retarget;
 pub mod rod_bend;
 mod rod_blank;
+pub mod rod_guides;
 pub mod rod_model;
 pub mod rules;
 pub mod seat;

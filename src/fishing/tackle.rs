@@ -19,6 +19,7 @@
 use super::calibration::GripCalibration;
 use super::gear::Gear;
 use super::rod_bend::{BendChain, RodBend, RodBendError, RodBendJob};
+use super::rod_guides::RodGuide;
 use super::seat::BodyFit;
 use super::session::{Phase, SessionState};
 use super::session_frames::{SessionFrames, ease};
@@ -72,6 +73,12 @@ pub struct Tackle {
     pub bend: RodBend,
     /// The bent tip, actor space.
     pub tip_in_actor: DVec3,
+    /// Where the line leaves the reel, actor space (`None` without guides or a reel found).
+    pub reel_exit_in_actor: Option<DVec3>,
+    /// The centres of the rod's guides as bent, actor space, butt first: the line runs from
+    /// the reel through them to the tip (empty for a rod without guides: it starts at the
+    /// tip).
+    pub guides_in_actor: Vec<DVec3>,
     /// How far the line's middle hangs below the straight tip–lure segment, metres.
     pub sag: f64,
     /// The water.
@@ -89,6 +96,12 @@ pub struct TackleJob<'a> {
     pub fit: &'a BodyFit,
     /// The rod's length and grips, the net's hoop.
     pub gear: &'a Gear,
+    /// The rod's guides (see [`super::rod_guides::find_guides`]; empty: the line leaves the
+    /// tip alone).
+    pub guides: &'a [RodGuide],
+    /// Where the line leaves the reel, rod space (see
+    /// [`super::rod_guides::find_reel_exit`]); ahead of the bend, so it does not move.
+    pub reel_exit_in_rod: Option<DVec3>,
 }
 
 /// Why the tackle cannot be solved.
@@ -140,6 +153,15 @@ impl TackleJob<'_> {
             bend = job.solve_near(&bend)?;
             tip = point(&frames.actor_from_rod, bend.tip_in_rod);
         }
+        let guides_in_actor = self
+            .guides
+            .iter()
+            .map(|g| point(&frames.actor_from_rod, g.bent_in_rod(&bend)))
+            .collect();
+        let reel_exit_in_actor = self
+            .reel_exit_in_rod
+            .filter(|_| !self.guides.is_empty())
+            .map(|p| point(&frames.actor_from_rod, p));
         let sag = self.sag() * tip.distance(lure);
         let line_in_actor = (0..LINE_POINTS)
             .map(|i| {
@@ -154,6 +176,8 @@ impl TackleJob<'_> {
             pull,
             bend,
             tip_in_actor: tip,
+            reel_exit_in_actor,
+            guides_in_actor,
             sag,
             water,
         })

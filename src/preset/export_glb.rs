@@ -123,8 +123,15 @@ pub(crate) fn posed_builder(stage: &Stage) -> Result<(GlbBuilder, ExportNodes), 
             DAffine3::IDENTITY
         };
         let chain = if name == "rod" {
-            export_tackle::stage_bend(stage)
-                .map(|b| export_tackle::add_bend_chain(&mut glb, &b, holder))
+            export_tackle::stage_bend(stage).map(|b| {
+                export_tackle::add_bend_chain(
+                    &mut glb,
+                    &b,
+                    holder,
+                    &stage.props.rod_guides,
+                    stage.props.rod_reel_exit,
+                )
+            })
         } else {
             None
         };

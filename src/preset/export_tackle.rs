@@ -9,7 +9,10 @@
 //!   rod) and is carried by its own node at the scene root (`<mesh>_bent`, identity, which
 //!   glTF ignores for a skinned mesh and three.js binds at identity), so the same weights bend
 //!   it in three.js, Blender and an engine exactly as the editor draws it. Meshes before the
-//!   bend (handle, reel, crank) stay rigid under their nodes.
+//!   bend (handle, reel, crank) stay rigid under their nodes. The rod's guides are nodes
+//!   `line_guide_00` … (butt first) at their rings' centres, each a child of the chain joint
+//!   that carries it, and `line_reel` where the line leaves the reel (a child of the first
+//!   joint, which never moves): the line runs from the reel through them to `line_tip`.
 //! - **The line** as the quadratic Bézier curve it is: a `fishing_line` node at the scene root
 //!   (identity) with the children [`LINE_NODES`] `line_tip`, `line_control` and `line_lure`
 //!   at the curve's three control points in world space (see
@@ -21,6 +24,7 @@
 
 use crate::assetgen::glb::GlbBuilder;
 use crate::fishing::rod_bend::{BEND_JOINTS, BendChain, RodBend};
+use crate::fishing::rod_guides::RodGuide;
 use crate::rig::Transform;
 use crate::stage::Stage;
 use glam::{DAffine3, DQuat, DVec3};
@@ -55,8 +59,14 @@ pub(crate) fn bend_locals(bend: &RodBend) -> Vec<Transform> {
 }
 
 /// Adds the chain's joint nodes posed by `bend` (not yet parented: the caller lists them
-/// among the rod holder's children).
-pub(crate) fn add_bend_chain(glb: &mut GlbBuilder, bend: &RodBend, holder: usize) -> BendNodes {
+/// among the rod holder's children), each with its guides' [`guide_node`]s.
+pub(crate) fn add_bend_chain(
+    glb: &mut GlbBuilder,
+    bend: &RodBend,
+    holder: usize,
+    guides: &[RodGuide],
+    reel_exit_in_rod: Option<DVec3>,
+) -> BendNodes {
     let joints: Vec<usize> = bend_locals(bend)
         .iter()
         .enumerate()
@@ -68,11 +78,45 @@ pub(crate) fn add_bend_chain(glb: &mut GlbBuilder, bend: &RodBend, holder: usize
             )
         })
         .collect();
+    for (k, &joint) in joints.iter().enumerate() {
+        // The first joint never moves: it carries where the line leaves the reel.
+        let reel = reel_exit_in_rod
+            .filter(|_| k == 0 && !guides.is_empty())
+            .map(|p| {
+                let local = p - DVec3::Y * bend.chain.rest_along(0);
+                glb.node(LINE_REEL_NODE, local.to_array(), DQuat::IDENTITY.to_array())
+            });
+        let carried: Vec<usize> = reel
+            .into_iter()
+            .chain(
+                guides
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.joint(bend) == k)
+                    .map(|(i, g)| {
+                        let local = g.centre_in_rod - DVec3::Y * bend.chain.rest_along(k);
+                        glb.node(&guide_node(i), local.to_array(), DQuat::IDENTITY.to_array())
+                    }),
+            )
+            .collect();
+        glb.set_children(joint, &carried);
+    }
     BendNodes {
         chain: bend.chain,
         joints,
         holder,
     }
+}
+
+/// The node where the line leaves the reel (a child of the chain's first joint, which never
+/// moves); written only for a rod with guides.
+pub(crate) const LINE_REEL_NODE: &str = "line_reel";
+
+/// The node of the rod's guide `i` (butt first): a child of the chain joint that carries it
+/// (see `fishing::rod_guides::RodGuide::joint`), at the ring's centre — static, so the bend's
+/// joints carry it in a clip without channels of its own.
+pub(crate) fn guide_node(i: usize) -> String {
+    format!("line_guide_{i:02}")
 }
 
 /// The inverse bind matrices of a rod mesh at `rod_from_mesh` on `chain`: joint `j`'s rest

@@ -218,6 +218,8 @@ impl Stage {
             calibration: &self.inputs.calibration,
             fit: &self.actor.fit,
             gear: &self.actor.gear,
+            guides: &self.props.rod_guides,
+            reel_exit_in_rod: self.props.rod_reel_exit,
         };
         // The poser has checked the session's parameters; a rod whose grips leave no blank
         // draws straight and without a line.

@@ -11,6 +11,7 @@
 use super::rod_file::{PropFileError, model_points, refuse_character};
 use crate::assetgen::props::{REEL_CRANK_NODE, STOOL_HEIGHT};
 use crate::fishing::net_model::{NetModel, detect_net};
+use crate::fishing::rod_guides::{RodGuide, find_guides, find_reel_exit};
 use crate::fishing::rod_model::{RodHints, RodModel};
 use crate::fishing::{Gear, RodGear, SessionFrames, rules};
 use crate::gltf_io::{self, Character, LoadError};
@@ -89,6 +90,11 @@ pub struct Props {
     pub net_model: Option<NetModel>,
     /// The artist's files in use.
     pub sources: PropSources,
+    /// The rod's guides, rod space (found in its mesh; see `fishing::rod_guides`).
+    pub rod_guides: Vec<RodGuide>,
+    /// Where the line leaves the reel, rod space (`None`: the line starts at the first guide,
+    /// or at the tip without guides).
+    pub rod_reel_exit: Option<DVec3>,
     /// The rod's node that turns with the reel's crank (the bundled rod's `reel_crank`; see
     /// [`Props::rod_pose`]). `None` for an artist's rod: its crank is drawn as modelled.
     pub rod_crank: Option<usize>,
@@ -110,8 +116,25 @@ impl Props {
             net_model: None,
             sources: PropSources::default(),
             rod_crank: None,
+            rod_guides: Vec::new(),
+            rod_reel_exit: None,
         }
-        .with_bundled_crank())
+        .with_bundled_crank()
+        .with_guides())
+    }
+
+    /// The rod's guides found in its meshes at rest.
+    fn with_guides(mut self) -> Self {
+        self.find_line_run();
+        self
+    }
+
+    /// The guides and the reel's line exit of the rod in use.
+    fn find_line_run(&mut self) {
+        let points = model_points(&self.rod);
+        let rod = &self.gear.rod;
+        self.rod_guides = find_guides(&points, rod.length, rod.reel_seat);
+        self.rod_reel_exit = find_reel_exit(&points, rod.reel_seat, &self.rod_guides);
     }
 
     /// The bundled rod's crank node, found by name.
@@ -191,6 +214,7 @@ impl Props {
         self.rod_model = Some(model);
         self.rod_file = Some(Box::new((file_skeleton, detected)));
         self.sources.rod = Some(source.clone());
+        self.find_line_run();
         Ok(())
     }
 
@@ -213,6 +237,7 @@ impl Props {
                 self.gear.rod = gear;
                 self.rod_model = Some(model);
                 source.grips = grips;
+                self.find_line_run();
                 Ok(())
             }
             _ if grips == RodGrips::default() => Ok(()),

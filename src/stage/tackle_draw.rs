@@ -73,8 +73,15 @@ pub(super) fn water_and_line(
     }
     let to_world = |p: DVec3| world.transform_point3(p).as_vec3().to_array();
     let [r, g, b] = stage.inputs.state.params.line.colour;
+    // From the reel through the rod's guides to the tip, then out to the lure.
     frame.overlays.lines.push(OverlayLine {
-        points: tackle.line_in_actor.iter().map(|p| to_world(*p)).collect(),
+        points: tackle
+            .reel_exit_in_actor
+            .iter()
+            .chain(&tackle.guides_in_actor)
+            .chain(&tackle.line_in_actor)
+            .map(|p| to_world(*p))
+            .collect(),
         rgba: [r, g, b, 1.0],
         width_px: LINE_WIDTH_PX,
     });
