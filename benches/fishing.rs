@@ -45,16 +45,17 @@ fn fishing(c: &mut Criterion) {
     };
     pose_update(c, "fishing/pose_update", &settings);
     // The same with what a stage update adds for issue 34 (the line, lure, fish and the rod's
-    // bend, then the head turned toward the lure): side by side with the line above.
-    {
-        let body = stage.map.body.as_ref().expect("the angler's head");
-        let keep: Vec<usize> = SIDES.iter().map(|&s| actor.arm(s).upper).collect();
+    // bend, then the head turned toward the lure): side by side with the line above; and with
+    // the tackle alone, to tell the two apart.
+    let body = stage.map.body.as_ref().expect("the angler's head");
+    let keep: Vec<usize> = SIDES.iter().map(|&s| actor.arm(s).upper).collect();
+    let with_tackle = |c: &mut Criterion, name: &str, look: bool| {
         let mut poser = Poser::new();
         let mut pose = actor.base.clone();
         let mut palette = Vec::new();
         let mut k = 0usize;
         let mut inputs = PoseInputs::new(calib.clone(), settings, SessionState::default());
-        c.bench_function("fishing/pose_update_tackle_look", |b| {
+        c.bench_function(name, |b| {
             b.iter(|| {
                 k = (k + 1) % 600;
                 inputs.state = SessionState::at_fraction(k as f64 / 599.0, params);
@@ -71,20 +72,24 @@ fn fishing(c: &mut Criterion) {
                 }
                 .solve()
                 .expect("tackle");
-                let look = HeadLookJob {
-                    neck: body.neck,
-                    head: body.head,
-                    eyes: &body.eyes,
-                    target_in_world: tackle.lure_in_actor,
-                    weight: settings.look.weight,
-                    keep: &keep,
-                }
-                .solve(&actor.skeleton, &mut pose);
+                let looked = look.then(|| {
+                    HeadLookJob {
+                        neck: body.neck,
+                        head: body.head,
+                        eyes: &body.eyes,
+                        target_in_world: tackle.lure_in_actor,
+                        weight: settings.look.weight,
+                        keep: &keep,
+                    }
+                    .solve(&actor.skeleton, &mut pose)
+                });
                 skin_matrices_into(skin, &pose, &mut palette);
-                let _ = black_box((eval, tackle, look, &palette));
+                let _ = black_box((eval, tackle, looked, &palette));
             })
         });
-    }
+    };
+    with_tackle(c, "fishing/pose_update_tackle_look", true);
+    with_tackle(c, "fishing/pose_update_tackle", false);
     // The line, lure, fish and the rod's bend at the same 600 states (issue 34): what a stage
     // update adds to the pose update.
     {

@@ -338,11 +338,15 @@ fn newton_finds_the_relaxations_bend() {
                     assert!(d < 1e-9, "{action:?} {load}: joints {d} m apart");
                 }
                 assert!((fast.tip_turn - slow.tip_turn).abs() < 1e-9);
+                // The tip alone is the bend's tip.
+                let tip = job.solve_tip().unwrap();
+                assert!(tip.tip_in_rod.distance(fast.tip_in_rod) < 1e-12);
+                assert_eq!(tip.tangent_angles, fast.tangent_angles);
                 let turned = RodBendJob {
                     tip_load_in_rod: DQuat::from_rotation_y(0.05) * load * 1.05,
                     ..job
                 };
-                let near = turned.solve_near(&fast).unwrap();
+                let near = turned.solve_near(&fast.tangent_angles).unwrap();
                 let cold = turned.solve().unwrap();
                 assert!((near.tip_in_rod - cold.tip_in_rod).length() < 1e-9);
             }
@@ -351,8 +355,8 @@ fn newton_finds_the_relaxations_bend() {
     assert!(newton >= 500, "only {newton} bends by Newton");
 }
 
-/// The rod alone posed is exactly the rod of the whole session frames, for either hand and a
-/// reel above the blank.
+/// The rod (and the net) alone posed are exactly those of the whole session frames, for either
+/// hand and a reel above the blank.
 #[test]
 fn the_rod_alone_is_the_frames_rod() {
     let mut above = Gear::BUNDLED;
@@ -369,6 +373,8 @@ fn the_rod_alone_is_the_frames_rod() {
                 let frames = SessionFrames::evaluate_geared(&state, &calib, &fit, &gear);
                 let rod = SessionFrames::rod_in_actor(&state, &calib, &fit, &gear);
                 assert_eq!(rod, frames.actor_from_rod);
+                let net = SessionFrames::net_in_actor(&state, &fit, &gear);
+                assert_eq!(net, frames.actor_from_net);
             }
         }
     }

@@ -107,6 +107,7 @@ fn body_json(c: &Character, b: &BodyMap) -> Value {
         "spine": b.spine.iter().map(|&s| bone_name(c, s)).collect::<Vec<_>>(),
         "neck": b.neck.map(|n| bone_name(c, n)),
         "head": bone_name(c, b.head),
+        "eyes": b.eyes.iter().map(|&e| bone_name(c, e)).collect::<Vec<_>>(),
         "left_leg": leg(Side::Left),
         "right_leg": leg(Side::Right),
     })
@@ -289,6 +290,10 @@ fn write_body(w: &mut String, c: &Character, b: &BodyMap) {
         b.neck.map_or("-", |n| bone_name(c, n)),
         bone_name(c, b.head)
     );
+    if !b.eyes.is_empty() {
+        let eyes: Vec<&str> = b.eyes.iter().map(|&e| bone_name(c, e)).collect();
+        let _ = writeln!(w, "    eyes: {}", eyes.join(", "));
+    }
     for side in [Side::Left, Side::Right] {
         let l = b.leg(side);
         let _ = writeln!(

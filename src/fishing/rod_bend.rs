@@ -231,7 +231,15 @@ impl RodBend {
 /// the tip. Pointwise fast ≥ moderate ≥ slow, so a slow rod bends most at the same load.
 fn relative_stiffness(action: RodAction, u: f64) -> f64 {
     let (ratio, power) = profile(action);
-    1.0 + (ratio - 1.0) * (1.0 - u).max(0.0).powf(power)
+    let x = (1.0 - u).max(0.0);
+    // The profiles' powers in closed form (`powf` is far slower, for the same values).
+    let fall = match power {
+        0.5 => x.sqrt(),
+        1.0 => x,
+        1.5 => x * x.sqrt(),
+        _ => x.powf(power),
+    };
+    1.0 + (ratio - 1.0) * fall
 }
 
 /// Each action's butt-to-tip stiffness ratio and the power of its fall toward the tip.
@@ -277,13 +285,14 @@ impl RodBendJob {
         self.solve_with(Some(&[0.0; BEND_JOINTS]))
     }
 
-    /// Like [`RodBendJob::solve`], with Newton's method starting from `near`'s shape (a bend
-    /// of the same chain under a nearby load): the same bend in fewer rounds.
+    /// Like [`RodBendJob::solve`], with Newton's method starting from `near_angles` (the
+    /// [`RodBend::tangent_angles`] of a bend of the same chain under a nearby load): the same
+    /// bend in fewer rounds.
     ///
     /// # Errors
     /// See [`RodBendJob::validate`].
-    pub fn solve_near(&self, near: &RodBend) -> Result<RodBend, RodBendError> {
-        self.solve_with(Some(&near.tangent_angles))
+    pub fn solve_near(&self, near_angles: &[f64; BEND_JOINTS]) -> Result<RodBend, RodBendError> {
+        self.solve_with(Some(near_angles))
     }
 
     /// Like [`RodBendJob::solve`], by relaxation alone: the reference the Newton solve is
@@ -297,17 +306,41 @@ impl RodBendJob {
 
     /// The bend, by Newton's method from `newton_from` (angles per joint) where it settles
     /// inside the clamps, else by relaxation.
-    fn solve_with(
+    /// The bent tip alone (no joint frames): what a caller needs to aim the next load (see
+    /// [`RodBendJob::solve_near`]).
+    ///
+    /// # Errors
+    /// See [`RodBendJob::validate`].
+    pub fn solve_tip(&self) -> Result<BentTip, RodBendError> {
+        let chain = self.chain;
+        let Some((shape, plane_dir)) = self.shape(Some(&[0.0; BEND_JOINTS]))? else {
+            return Ok(BentTip {
+                tip_in_rod: DVec3::Y * chain.length,
+                tangent_angles: [0.0; BEND_JOINTS],
+            });
+        };
+        let (xs, ys) = plane_points(&shape.0, chain.piece());
+        Ok(BentTip {
+            tip_in_rod: plane_dir * xs[BEND_SEGMENTS]
+                + DVec3::Y * (chain.bend_start + ys[BEND_SEGMENTS]),
+            tangent_angles: shape.0,
+        })
+    }
+
+    /// The tangent angles, rounds and whether a clamp held the tip, with the bend's direction
+    /// across the blank; `None` for a load that leaves the rod straight.
+    #[allow(clippy::type_complexity)]
+    fn shape(
         &self,
         newton_from: Option<&[f64; BEND_JOINTS]>,
-    ) -> Result<RodBend, RodBendError> {
+    ) -> Result<Option<(([f64; BEND_JOINTS], u32, bool), DVec3)>, RodBendError> {
         self.validate()?;
         let chain = self.chain;
         let load = self.tip_load_in_rod;
         let across = DVec3::new(load.x, 0.0, load.z);
         let (fx, fy) = (across.length(), load.y);
         if fx <= 1e-9 * load.length().max(1.0) {
-            return Ok(RodBend::straight(chain));
+            return Ok(None);
         }
         let bend_dir = across / fx;
         let cap = fx.atan2(fy).min(MAX_TIP_TURN);
@@ -325,11 +358,24 @@ impl RodBendJob {
             ds,
             cap,
         };
-        let (theta, iterations, limited) = match newton_from.and_then(|from| plane.newton(*from)) {
+        let shape = match newton_from.and_then(|from| plane.newton(*from)) {
             Some((theta, rounds)) => (theta, rounds, false),
             None => plane.relax(),
         };
-        let (xs, ys) = plane_points(&theta, ds);
+        Ok(Some((shape, bend_dir)))
+    }
+
+    /// The bend, by Newton's method from `newton_from` (angles per joint) where it settles
+    /// inside the clamps, else by relaxation.
+    fn solve_with(
+        &self,
+        newton_from: Option<&[f64; BEND_JOINTS]>,
+    ) -> Result<RodBend, RodBendError> {
+        let chain = self.chain;
+        let Some(((theta, iterations, limited), bend_dir)) = self.shape(newton_from)? else {
+            return Ok(RodBend::straight(chain));
+        };
+        let (xs, ys) = plane_points(&theta, chain.piece());
         let axis = DVec3::Y.cross(bend_dir).normalize();
         let mut bent_from_rest = [DAffine3::IDENTITY; BEND_JOINTS];
         for k in 0..BEND_JOINTS {
@@ -351,6 +397,15 @@ impl RodBendJob {
             iterations,
         })
     }
+}
+
+/// A bent tip and the shape that puts it there (see [`RodBendJob::solve_tip`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BentTip {
+    /// The tip, rod space.
+    pub tip_in_rod: DVec3,
+    /// See [`RodBend::tangent_angles`].
+    pub tangent_angles: [f64; BEND_JOINTS],
 }
 
 /// The bend in its plane (x across toward the load, y along the rest blank): each piece's
@@ -403,22 +458,26 @@ impl Plane {
             // Column c is joint c + 1, which ends piece c and starts piece c + 1; a piece's
             // mean angle moves by half of each end's. Row k's entries past its diagonal are
             // −flex_k times the column's term (the whole of both pieces lies beyond k).
-            let term = |c: usize| 0.5 * (de[c] + if c + 1 < N { de[c + 1] } else { 0.0 });
-            let mut a = [[0.0f64; N]; N];
-            let mut rhs = [0.0f64; N];
-            for k in 0..N {
-                let flex = self.flex[k];
-                if k > 0 {
-                    a[k][k - 1] = -1.0 - flex * 0.25 * de[k];
-                }
-                let next = if k + 1 < N { de[k + 1] } else { 0.0 };
-                a[k][k] = 1.0 - flex * 0.5 * (0.5 * de[k] + next);
-                for (c, entry) in a[k].iter_mut().enumerate().skip(k + 1) {
-                    *entry = -flex * term(c);
-                }
-                rhs[k] = -(theta[k + 1] - theta[k] - flex * m[k]);
+            let mut term = [0.0f64; N + 1];
+            for (c, t) in term.iter_mut().take(N).enumerate() {
+                *t = 0.5 * (de[c] + if c + 1 < N { de[c + 1] } else { 0.0 });
             }
-            let step = solve_hessenberg(a, rhs)?;
+            let mut rows = [PiecesRow::default(); N];
+            for (k, row) in rows.iter_mut().enumerate() {
+                let flex = self.flex[k];
+                let next = if k + 1 < N { de[k + 1] } else { 0.0 };
+                *row = PiecesRow {
+                    sub: if k > 0 {
+                        -1.0 - flex * 0.25 * de[k]
+                    } else {
+                        0.0
+                    },
+                    diag: 1.0 - flex * 0.5 * (0.5 * de[k] + next),
+                    beyond: -flex,
+                    rhs: -(theta[k + 1] - theta[k] - flex * m[k]),
+                };
+            }
+            let step = solve_pieces(&rows, &term)?;
             let mut largest = 0.0f64;
             for k in 0..N {
                 theta[k + 1] += step[k];
@@ -483,39 +542,85 @@ impl Plane {
 }
 
 /// Newton rounds at most, and the largest step (radians) after which its angles count as
-/// found: the error left is of the order of its square, under the change of 1e-12 between
-/// rounds at which the relaxation stops.
+/// found: the error left is of the order of its square (1e-12), the change between rounds at
+/// which the relaxation stops (`tests/tackle.rs` holds the two within 1e-9 m; they meet
+/// within 2e-12 m).
 const NEWTON_ROUNDS: u32 = 12;
-const NEWTON_TOLERANCE: f64 = 1e-7;
+const NEWTON_TOLERANCE: f64 = 1e-6;
 
-/// `a · x = b` for an upper Hessenberg `a` (nothing below its first subdiagonal), by
-/// Gaussian elimination pivoting between neighbouring rows; `None` when `a` is singular.
-fn solve_hessenberg<const N: usize>(mut a: [[f64; N]; N], mut b: [f64; N]) -> Option<[f64; N]> {
-    for col in 0..N.saturating_sub(1) {
-        let below = col + 1;
-        if a[below][col].abs() > a[col][col].abs() {
-            a.swap(col, below);
-            b.swap(col, below);
-        }
-        if a[col][col].abs() < 1e-300 {
+/// One row of the Newton step's system: `sub` at column k − 1, `diag` at k, and
+/// `beyond · term[c]` at every column c > k; `rhs` its right-hand side.
+#[derive(Clone, Copy, Default)]
+struct PiecesRow {
+    sub: f64,
+    diag: f64,
+    beyond: f64,
+    rhs: f64,
+}
+
+/// A row during elimination, from column `r`: `a` at r, `b` at r + 1, `g · term[c]` beyond.
+#[derive(Clone, Copy)]
+struct Reduced {
+    a: f64,
+    b: f64,
+    g: f64,
+    rhs: f64,
+}
+
+/// Solves the Newton step's system (upper Hessenberg, its part above the first superdiagonal
+/// of rank one per row: see [`PiecesRow`]) in O(N) by Gaussian elimination pivoting between
+/// neighbouring rows; every row stays of the form [`Reduced`] as it is eliminated. `None`
+/// when it is singular.
+fn solve_pieces<const N: usize>(rows: &[PiecesRow; N], term: &[f64]) -> Option<[f64; N]> {
+    let t = |c: usize| term.get(c).copied().unwrap_or(0.0);
+    let first = rows[0];
+    let mut current = Reduced {
+        a: first.diag,
+        b: first.beyond * t(1),
+        g: first.beyond,
+        rhs: first.rhs,
+    };
+    let mut upper = [current; N];
+    for r in 0..N - 1 {
+        let row = rows[r + 1];
+        let below = Reduced {
+            a: row.sub,
+            b: row.diag,
+            g: row.beyond,
+            rhs: row.rhs,
+        };
+        let (pivot, other) = if below.a.abs() > current.a.abs() {
+            (below, current)
+        } else {
+            (current, below)
+        };
+        if pivot.a.abs() < 1e-300 {
             return None;
         }
-        let f = a[below][col] / a[col][col];
-        if f != 0.0 {
-            let (upper, lower) = a.split_at_mut(below);
-            for (x, y) in lower[0][col..].iter_mut().zip(&upper[col][col..]) {
-                *x -= f * y;
-            }
-            b[below] -= f * b[col];
-        }
+        let m = other.a / pivot.a;
+        let g = other.g - m * pivot.g;
+        current = Reduced {
+            a: other.b - m * pivot.b,
+            b: g * t(r + 2),
+            g,
+            rhs: other.rhs - m * pivot.rhs,
+        };
+        upper[r] = pivot;
     }
+    upper[N - 1] = current;
     let mut x = [0.0; N];
-    for row in (0..N).rev() {
-        if a[row][row].abs() < 1e-300 {
+    // Σ_{c ≥ r + 2} term[c]·x[c], kept as r goes down.
+    let mut tail = 0.0;
+    for r in (0..N).rev() {
+        let u = upper[r];
+        if u.a.abs() < 1e-300 {
             return None;
         }
-        let tail: f64 = (row + 1..N).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (b[row] - tail) / a[row][row];
+        let next = if r + 1 < N { u.b * x[r + 1] } else { 0.0 };
+        x[r] = (u.rhs - next - u.g * tail) / u.a;
+        if r + 1 < N {
+            tail += t(r + 1) * x[r + 1];
+        }
     }
     Some(x)
 }

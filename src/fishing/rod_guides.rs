@@ -131,12 +131,13 @@ impl RodGuide {
     /// The bend joint the guide's foot is bound to: the nearest along the blank (before the
     /// bend's start: the first, which does not move).
     pub fn joint(&self, bend: &RodBend) -> usize {
-        (0..BEND_JOINTS)
-            .min_by(|&a, &b| {
-                let d = |k: usize| (bend.chain.rest_along(k) - self.centre_in_rod.y).abs();
-                d(a).total_cmp(&d(b))
-            })
-            .unwrap_or(0)
+        let chain = &bend.chain;
+        let k = ((self.centre_in_rod.y - chain.bend_start) / chain.piece()).round();
+        if k.is_finite() {
+            k.clamp(0.0, (BEND_JOINTS - 1) as f64) as usize
+        } else {
+            0
+        }
     }
 
     /// Where `bend` carries the ring's centre, rod space: rigidly with its joint.

@@ -321,6 +321,16 @@ impl SessionFrames {
         }
     }
 
+    /// The net's frame alone, exactly [`SessionFrames::evaluate_geared`]'s `actor_from_net`.
+    pub fn net_in_actor(state: &SessionState, fit: &BodyFit, gear: &Gear) -> Transform {
+        let net = net_at(state, fit, &gear.net);
+        if state.params.handedness == Handedness::Right {
+            net
+        } else {
+            mirror(&net)
+        }
+    }
+
     /// Evaluates the rod, the net and both grips for `state` with `calib`'s grip offsets.
     /// Pure and deterministic: the same inputs give bit-identical frames.
     pub fn evaluate(state: &SessionState, calib: &GripCalibration) -> Self {

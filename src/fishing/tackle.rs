@@ -129,39 +129,39 @@ impl TackleJob<'_> {
     pub fn solve(&self) -> Result<Tackle, TackleError> {
         self.validate()?;
         let water = self.state.params.water;
-        let frames = self.frames(self.state);
+        // The rod alone (the grips are the poser's; the net only in the landing).
+        let actor_from_rod =
+            SessionFrames::rod_in_actor(self.state, self.calibration, self.fit, self.gear);
         let rod = &self.gear.rod;
         let chain = BendChain::for_rod(rod.length, rod.reel_seat);
-        let straight_tip = self.tip(&frames);
-        let (lure, fish) = self.lure_and_fish(&frames);
+        let straight_tip = point(&actor_from_rod, DVec3::Y * rod.length);
+        let (lure, fish) = self.lure_and_fish();
         let pull = self.pull();
         let mut bend = RodBend::straight(chain);
         let mut tip = straight_tip;
-        // Twice: the pull's direction from the bent tip moves the tip a little again.
-        for _ in 0..2 {
-            if pull <= 0.0 {
-                break;
-            }
-            let along = (lure - tip).normalize_or_zero() * pull;
-            let rod_from_actor = frames.actor_from_rod.rotation.inverse();
-            let job = RodBendJob {
+        if pull > 0.0 {
+            let rod_from_actor = actor_from_rod.rotation.inverse();
+            let job = |from: DVec3| RodBendJob {
                 chain,
                 action: self.state.params.rod_action,
-                tip_load_in_rod: rod_from_actor * along,
+                tip_load_in_rod: rod_from_actor * ((lure - from).normalize_or_zero() * pull),
             };
-            // The second pull is the first's, turned a little: Newton starts from its bend.
-            bend = job.solve_near(&bend)?;
-            tip = point(&frames.actor_from_rod, bend.tip_in_rod);
+            // Twice: the pull's direction from the bent tip moves the tip a little again. The
+            // first solve gives only that tip; the second starts from its shape.
+            let first = job(straight_tip).solve_tip()?;
+            bend =
+                job(point(&actor_from_rod, first.tip_in_rod)).solve_near(&first.tangent_angles)?;
+            tip = point(&actor_from_rod, bend.tip_in_rod);
         }
         let guides_in_actor = self
             .guides
             .iter()
-            .map(|g| point(&frames.actor_from_rod, g.bent_in_rod(&bend)))
+            .map(|g| point(&actor_from_rod, g.bent_in_rod(&bend)))
             .collect();
         let reel_exit_in_actor = self
             .reel_exit_in_rod
             .filter(|_| !self.guides.is_empty())
-            .map(|p| point(&frames.actor_from_rod, p));
+            .map(|p| point(&actor_from_rod, p));
         let sag = self.sag() * tip.distance(lure);
         let line_in_actor = (0..LINE_POINTS)
             .map(|i| {
@@ -181,15 +181,6 @@ impl TackleJob<'_> {
             sag,
             water,
         })
-    }
-
-    fn frames(&self, state: &SessionState) -> SessionFrames {
-        SessionFrames::evaluate_geared(state, self.calibration, self.fit, self.gear)
-    }
-
-    /// The straight rod's tip, actor space.
-    fn tip(&self, frames: &SessionFrames) -> DVec3 {
-        point(&frames.actor_from_rod, DVec3::Y * self.gear.rod.length)
     }
 
     /// The straight rod's tip at `state`, actor space (the rod alone posed).
@@ -244,14 +235,15 @@ impl TackleJob<'_> {
         Cast { land, retrieved }
     }
 
-    /// The net's hoop at `frames`, actor space.
-    fn hoop(&self, frames: &SessionFrames) -> DVec3 {
+    /// The net's hoop at the job's instant, actor space.
+    fn hoop(&self) -> DVec3 {
         let net = &self.gear.net;
         let from_end = net.length - (0.15 * net.length).min(0.25);
-        point(&frames.actor_from_net, DVec3::Y * from_end)
+        let actor_from_net = SessionFrames::net_in_actor(self.state, self.fit, self.gear);
+        point(&actor_from_net, DVec3::Y * from_end)
     }
 
-    fn lure_and_fish(&self, frames: &SessionFrames) -> (DVec3, Option<DVec3>) {
+    fn lure_and_fish(&self) -> (DVec3, Option<DVec3>) {
         let state = self.state;
         let t = state.t_clamped();
         match state.phase {
@@ -279,7 +271,7 @@ impl TackleJob<'_> {
             }
             Phase::Landing => {
                 let from = self.cast().retrieved - DVec3::Y * DIVE;
-                let fish = from.lerp(self.hoop(frames), ease(t));
+                let fish = from.lerp(self.hoop(), ease(t));
                 (fish, Some(fish))
             }
         }
