@@ -155,7 +155,8 @@ pub fn clip_roundtrip(data: &[u8]) -> bool {
     let back = crate::gltf_io::load_from_bytes(std::path::Path::new("fuzz-clip.glb"), &bytes)
         .unwrap_or_else(|e| panic!("an exported clip does not load back: {e}"));
     // The tackle's nodes (issue 34): the bend chain, a root node per rod mesh skinned on it,
-    // the line's root and its three control points.
+    // the line's root and its three control points, the rod's guides and where the line
+    // leaves the reel.
     let names =
         |f: &dyn Fn(&str) -> bool| back.skeleton.bones().iter().filter(|b| f(&b.name)).count();
     let bent = names(&|n| n.ends_with("_bent"));
@@ -163,7 +164,12 @@ pub fn clip_roundtrip(data: &[u8]) -> bool {
         + bent
         + names(&|n| n == "fishing_line" || n.starts_with("line_"));
     // The line is its Bézier's three control points.
-    assert_eq!(tackle, crate::fishing::rod_bend::BEND_JOINTS + bent + 1 + 3);
+    let guides = stage.props.rod_guides.len();
+    let reel = usize::from(guides > 0 && stage.props.rod_reel_exit.is_some());
+    assert_eq!(
+        tackle,
+        crate::fishing::rod_bend::BEND_JOINTS + bent + 1 + 3 + guides + reel
+    );
     assert_eq!(
         back.skeleton.len(),
         stage.character.skeleton.len() + count_prop_nodes(&stage) + tackle
