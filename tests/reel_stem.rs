@@ -244,3 +244,70 @@ fn print_stem_in_the_palm() {
         }
     }
 }
+
+/// Diagnostic (issue 33): a slice through the front hand and the rod at the reel seat, in the
+/// rod's frame (x across, z toward the reel, 2 mm cells, ±4 mm along the blank), as text:
+/// `#` the rod's solid (stem, foot, seat), `P` palm skin, the first letter of each finger's
+/// name, `*` skin inside the rod. It shows where the palm lies against the stem (on the
+/// bundled and surf rods, at the seated hold: under the handle on the reel's side, the stem
+/// through the knuckle line).
+#[test]
+#[ignore = "diagnostic: a picture of the front hand round the reel's stem (open in issue 33)"]
+fn print_stem_slice() {
+    for (name, file) in characters() {
+        for rod in [None, Some("rod_surf.glb")] {
+            let mut stage = stage_on(&file, rod);
+            stage.inputs.state =
+                SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
+            stage.update().unwrap();
+            let side = stage.evaluation().unwrap().frames.front_side;
+            let seat = stage.props.gear.rod.reel_seat;
+            let skin = posed_skin(&stage);
+            let solid = rod_solid(&stage);
+            let world_from_rod = solid.rod_from_world.inverse();
+            const N: usize = 60;
+            let cell = |x: f64, z: f64| -> Option<(usize, usize)> {
+                let c = ((x * 1e3 + 60.0) / 2.0).floor();
+                let r = ((z * 1e3 + 90.0) / 2.0).floor();
+                (c >= 0.0 && c < N as f64 && r >= 0.0 && r < N as f64)
+                    .then_some((r as usize, c as usize))
+            };
+            let mut grid = vec![vec![' '; N]; N];
+            for (r, row) in grid.iter_mut().enumerate() {
+                for (c, at) in row.iter_mut().enumerate() {
+                    let x = (c as f64 * 2.0 - 59.0) * 1e-3;
+                    let z = (r as f64 * 2.0 - 89.0) * 1e-3;
+                    let p = world_from_rod.transform_point3(glam::DVec3::new(x, seat, z));
+                    if solid.near(&[p], 0.003).winding(p).abs() >= 0.5 {
+                        *at = '#';
+                    }
+                }
+            }
+            for (part, points) in &skin.parts {
+                let mark = match part {
+                    Part::Palm(s) if *s == side => 'P',
+                    Part::Finger(s, f) if *s == side => {
+                        format!("{f:?}").chars().next().unwrap_or('?')
+                    }
+                    _ => continue,
+                };
+                for p in points {
+                    let q = solid.rod_from_world.transform_point3(*p);
+                    if (q.y - seat).abs() < 0.004
+                        && let Some((r, c)) = cell(q.x, q.z)
+                    {
+                        let at = &mut grid[r][c];
+                        *at = if *at == '#' || *at == '*' { '*' } else { mark };
+                    }
+                }
+            }
+            eprintln!(
+                "{name} on {} at the seated hold: x −60…+60 mm →, z +30 (top) … −90 mm (reel)",
+                rod.unwrap_or("rod.glb")
+            );
+            for row in grid.iter().rev() {
+                eprintln!("|{}|", row.iter().collect::<String>());
+            }
+        }
+    }
+}
