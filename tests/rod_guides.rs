@@ -186,3 +186,43 @@ fn the_tackle_carries_the_guides_with_the_bend() {
         }
     }
 }
+
+/// `inspect --as rod` lists the guides it finds and where the line leaves the reel (text and
+/// JSON), as the stage finds them.
+#[test]
+fn inspect_lists_the_guides() {
+    let surf = bundled_assets_dir().join("rod_surf.glb");
+    let run = |json: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_anglerpose"));
+        cmd.args(["inspect", "--as", "rod"]).arg(&surf);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(false);
+    assert!(
+        text.contains("guides: 6 at 1.550, 2.050, 2.500, 2.900, 3.300, 3.620 m from the butt"),
+        "{text}"
+    );
+    assert!(text.contains("the line leaves the reel"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let along: Vec<f64> = json["guides_m"]
+        .as_array()
+        .expect("guides_m")
+        .iter()
+        .map(|g| g["along"].as_f64().unwrap())
+        .collect();
+    let stage = props_with(Some(surf.clone()), None).rod_guides;
+    assert_eq!(along.len(), stage.len());
+    for (a, g) in along.iter().zip(&stage) {
+        assert!((a - g.centre_in_rod.y).abs() < 1e-9, "{a} vs {g:?}");
+    }
+    assert!(json["reel_exit_in_rod_m"].is_array(), "{json}");
+}

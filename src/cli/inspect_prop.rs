@@ -2,6 +2,7 @@
 //! a rod or net model, and where the hands will hold it.
 
 use anglerpose::fishing::net_model::detect_net;
+use anglerpose::fishing::rod_guides::{find_guides, find_reel_exit};
 use anglerpose::gltf_io::Character;
 use anglerpose::stage::Props;
 use anglerpose::stage::rod_file::{model_points, refuse_character, rod_model};
@@ -37,6 +38,14 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     let axis = f.matrix3.y_axis.normalize();
     let reel = -f.matrix3.z_axis.normalize();
     let at = |d: f64| f.transform_point3(DVec3::Y * d).to_array();
+    // The line's run along the rod, in rod space (as the stage finds it for this rod).
+    let rod_from_file = m.rod_from_file();
+    let points: Vec<DVec3> = model_points(character)
+        .iter()
+        .map(|p| rod_from_file.transform_point3(*p))
+        .collect();
+    let guides = find_guides(&points, m.length, m.reel_seat);
+    let reel_exit = find_reel_exit(&points, m.reel_seat, &guides);
     if args.json {
         let out = json!({
             "file": args.file.display().to_string(),
@@ -57,6 +66,12 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
                 "along": c.along, "height": c.height, "radius": c.radius,
             })),
             "trigger_m": m.trigger,
+            "guides_m": guides.iter().map(|g| json!({
+                "along": g.centre_in_rod.y,
+                "off_blank": g.centre_in_rod.x.hypot(g.centre_in_rod.z),
+                "ring_radius": g.ring_radius,
+            })).collect::<Vec<_>>(),
+            "reel_exit_in_rod_m": reel_exit.map(|p| p.to_array()),
             "butt_radius_m": m.butt_radius,
             "tip_radius_m": m.tip_radius,
             "radius_profile_m": m.radius_profile,
@@ -100,6 +115,26 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     }
     if let Some(t) = m.trigger {
         outln!("  trigger: {t:.3} m from the butt, opposite the reel");
+    }
+    if guides.is_empty() {
+        outln!("  guides: none found (the line leaves the tip)");
+    } else {
+        let along: Vec<String> = guides
+            .iter()
+            .map(|g| format!("{:.3}", g.centre_in_rod.y))
+            .collect();
+        outln!(
+            "  guides: {} at {} m from the butt",
+            guides.len(),
+            along.join(", ")
+        );
+    }
+    if let Some(p) = reel_exit {
+        outln!(
+            "  the line leaves the reel {:.0} mm ahead of the seat, {:.0} mm off the blank",
+            (p.y - m.reel_seat) * 1e3,
+            p.x.hypot(p.z) * 1e3
+        );
     }
     outln!("  rear grip: {:.3} m from the butt", m.rear_grip);
     outln!(
