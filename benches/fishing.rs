@@ -25,7 +25,12 @@ fn fishing(c: &mut Criterion) {
     let settings = SolverSettings::default();
     let params = SessionParams::default();
     let skin = &character.skins[0];
-    let pose_update = |c: &mut Criterion, name: &str, settings: &SolverSettings| {
+    let body = stage.map.body.as_ref().expect("the angler's head");
+    let keep: Vec<usize> = SIDES.iter().map(|&s| actor.arm(s).upper).collect();
+    // One pose update at each of 600 states; with `adds`, also what a stage update adds for
+    // issue 34: the line, lure, fish and the rod's bend, then (`Adds::TackleLook`) the head
+    // turned toward the lure.
+    let pose_update = |c: &mut Criterion, name: &str, settings: &SolverSettings, adds: Adds| {
         let mut poser = Poser::new();
         let mut pose = actor.base.clone();
         let mut palette = Vec::new();
@@ -38,58 +43,46 @@ fn fishing(c: &mut Criterion) {
                 let eval = poser
                     .evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)
                     .expect("pose");
-                skin_matrices_into(skin, &pose, &mut palette);
-                let _ = black_box((eval, &palette));
-            })
-        });
-    };
-    pose_update(c, "fishing/pose_update", &settings);
-    // The same with what a stage update adds for issue 34 (the line, lure, fish and the rod's
-    // bend, then the head turned toward the lure): side by side with the line above; and with
-    // the tackle alone, to tell the two apart.
-    let body = stage.map.body.as_ref().expect("the angler's head");
-    let keep: Vec<usize> = SIDES.iter().map(|&s| actor.arm(s).upper).collect();
-    let with_tackle = |c: &mut Criterion, name: &str, look: bool| {
-        let mut poser = Poser::new();
-        let mut pose = actor.base.clone();
-        let mut palette = Vec::new();
-        let mut k = 0usize;
-        let mut inputs = PoseInputs::new(calib.clone(), settings, SessionState::default());
-        c.bench_function(name, |b| {
-            b.iter(|| {
-                k = (k + 1) % 600;
-                inputs.state = SessionState::at_fraction(k as f64 / 599.0, params);
-                let eval = poser
-                    .evaluate(actor, &inputs, &Transform::IDENTITY, &mut pose)
-                    .expect("pose");
-                let tackle = TackleJob {
-                    state: &inputs.state,
-                    calibration: &inputs.calibration,
-                    fit: &actor.fit,
-                    gear: &actor.gear,
-                    guides: &stage.props.rod_guides,
-                    reel_exit_in_rod: stage.props.rod_reel_exit,
-                }
-                .solve()
-                .expect("tackle");
-                let looked = look.then(|| {
-                    HeadLookJob {
-                        neck: body.neck,
-                        head: body.head,
-                        eyes: &body.eyes,
-                        target_in_world: tackle.lure_in_actor,
-                        weight: settings.look.weight,
-                        keep: &keep,
+                let tackle = (adds != Adds::Nothing).then(|| {
+                    TackleJob {
+                        state: &inputs.state,
+                        calibration: &inputs.calibration,
+                        fit: &actor.fit,
+                        gear: &actor.gear,
+                        guides: &stage.props.rod_guides,
+                        reel_exit_in_rod: stage.props.rod_reel_exit,
                     }
-                    .solve(&actor.skeleton, &mut pose)
+                    .solve()
+                    .expect("tackle")
                 });
+                let looked = tackle
+                    .as_ref()
+                    .filter(|_| adds == Adds::TackleLook)
+                    .map(|t| {
+                        HeadLookJob {
+                            neck: body.neck,
+                            head: body.head,
+                            eyes: &body.eyes,
+                            target_in_world: t.lure_in_actor,
+                            weight: settings.look.weight,
+                            keep: &keep,
+                        }
+                        .solve(&actor.skeleton, &mut pose)
+                    });
                 skin_matrices_into(skin, &pose, &mut palette);
                 let _ = black_box((eval, tackle, looked, &palette));
             })
         });
     };
-    with_tackle(c, "fishing/pose_update_tackle_look", true);
-    with_tackle(c, "fishing/pose_update_tackle", false);
+    pose_update(c, "fishing/pose_update", &settings, Adds::Nothing);
+    // Side by side with the line above; the tackle alone, to tell the two apart.
+    pose_update(
+        c,
+        "fishing/pose_update_tackle_look",
+        &settings,
+        Adds::TackleLook,
+    );
+    pose_update(c, "fishing/pose_update_tackle", &settings, Adds::Tackle);
     // The line, lure, fish and the rod's bend at the same 600 states (issue 34): what a stage
     // update adds to the pose update.
     {
@@ -115,13 +108,18 @@ fn fishing(c: &mut Criterion) {
         finger_contact: false,
         ..settings
     };
-    pose_update(c, "fishing/pose_update_parametric_curl", &parametric);
+    pose_update(
+        c,
+        "fishing/pose_update_parametric_curl",
+        &parametric,
+        Adds::Nothing,
+    );
     // Both arms on CCD (their default chains), the same 600 states.
     let mut ccd = SolverSettings::default();
     for side in SIDES {
         ccd.arm_mut(side).solver = ArmSolverKind::Ccd;
     }
-    pose_update(c, "fishing/pose_update_ccd", &ccd);
+    pose_update(c, "fishing/pose_update_ccd", &ccd, Adds::Nothing);
     c.bench_function("fishing/timeline_600", |b| {
         b.iter(|| {
             black_box(analyse_timeline(actor, &calib, &settings, &params, 600).expect("timeline"))
@@ -155,6 +153,14 @@ fn fishing(c: &mut Criterion) {
             )
         })
     });
+}
+
+/// What a pose update bench adds to the poser (issue 34).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Adds {
+    Nothing,
+    Tackle,
+    TackleLook,
 }
 
 criterion_group!(benches, fishing);

@@ -13,6 +13,7 @@ use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::gltf_io;
 use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use glam::{DQuat, DVec3};
+use support::fs::{bin, fresh_scratch, stdout_ok};
 use support::gltf_edit::{Doc, shared_models};
 
 /// `stage` posed at `phase`/`t` with the head following (`on`) or not.
@@ -165,49 +166,32 @@ fn limits_and_weight() {
 }
 
 /// The bundled angler with two eye bones added under its head, as a character file would
-/// carry them (Mixamo's names), written to `dir`.
-fn angler_with_eyes_file(dir: &std::path::Path) -> std::path::PathBuf {
+/// carry them (Mixamo's names), written to a scratch folder of its own named `name`.
+fn angler_with_eyes_file(name: &str) -> std::path::PathBuf {
     let mut doc = Doc::read(&bundled_assets_dir().join("angler.glb"));
     doc.add_child("head", "mixamorig:LeftEye", [0.032, 0.09, 0.085]);
     doc.add_child("head", "mixamorig:RightEye", [-0.032, 0.09, 0.085]);
-    std::fs::create_dir_all(dir).unwrap();
-    let file = dir.join("angler_eyes.glb");
+    let file = fresh_scratch(name).join("angler_eyes.glb");
     std::fs::write(&file, doc.bytes()).unwrap();
     file
 }
 
 fn angler_with_eyes() -> Stage {
-    let dir = std::env::temp_dir().join(format!("anglerpose-eyes-{}", std::process::id()));
-    let character = gltf_io::load(angler_with_eyes_file(&dir)).expect("loads");
-    std::fs::remove_dir_all(&dir).ok();
+    let character = gltf_io::load(angler_with_eyes_file("eyes")).expect("loads");
     Stage::new(character, Props::load(&bundled_assets_dir()).unwrap()).expect("stage")
 }
 
 /// `inspect` names the eyes it found (text and JSON).
 #[test]
 fn inspect_names_the_eyes() {
-    let dir = std::env::temp_dir().join(format!("anglerpose-eyes-cli-{}", std::process::id()));
-    let file = angler_with_eyes_file(&dir);
-    let run = |json: bool| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_anglerpose"));
-        cmd.arg("inspect").arg(&file);
-        if json {
-            cmd.arg("--json");
-        }
-        let out = cmd.output().expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let text = run(false);
+    let file = angler_with_eyes_file("eyes-cli");
+    let text = stdout_ok(bin().arg("inspect").arg(&file));
     assert!(
         text.contains("eyes: mixamorig:LeftEye, mixamorig:RightEye"),
         "{text}"
     );
-    let json: serde_json::Value = serde_json::from_str(&run(true)).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout_ok(bin().arg("inspect").arg(&file).arg("--json"))).unwrap();
     assert_eq!(
         json.pointer("/humanoid/body/eyes"),
         Some(&serde_json::json!([
@@ -216,7 +200,6 @@ fn inspect_names_the_eyes() {
         ])),
         "{json}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The eyes make up what the neck cannot: within the head's limits and the eyes' they look

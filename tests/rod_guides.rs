@@ -5,24 +5,14 @@
 
 mod support;
 
+use anglerpose::assetgen::props::ROD_GUIDES;
 use anglerpose::assetgen::rods::{baitcaster, surf};
 use anglerpose::fishing::rod_guides::{RodGuide, find_guides, find_reel_exit};
 use anglerpose::fishing::{Phase, SessionState};
 use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
 use glam::DVec3;
+use support::fs::{bin, fresh_scratch, stdout_ok};
 use support::gltf_edit::{Doc, quat};
-
-/// Where `assetgen` puts the bundled rod's guides (`props::guides_and_tip`), metres from the
-/// butt, with their rings' radii.
-const BUNDLED: [(f64, f64); 7] = [
-    (0.80, 0.016),
-    (1.10, 0.011),
-    (1.38, 0.0078),
-    (1.64, 0.0058),
-    (1.88, 0.0047),
-    (2.10, 0.0040),
-    (2.28, 0.0034),
-];
 
 fn props_with(rod: Option<std::path::PathBuf>, length: Option<f64>) -> Props {
     let sources = PropSources {
@@ -67,7 +57,7 @@ fn check(name: &str, found: &[RodGuide], want: &[(f64, f64)]) {
 fn guides_are_found_where_the_generator_put_them() {
     let dir = bundled_assets_dir();
     let bundled = props_with(None, None);
-    check("rod.glb", &bundled.rod_guides, &BUNDLED);
+    check("rod.glb", &bundled.rod_guides, &ROD_GUIDES);
     // The line leaves the front of the spinning reel's spool, which hangs below the seat
     // and ahead of it (`assetgen::props::spinning_reel`: the spool's cap ends 80 mm ahead of
     // the seat, its axis 82 mm below the blank).
@@ -95,12 +85,9 @@ fn guides_are_the_same_in_any_frame_and_units() {
     let straight = props_with(Some(dir.join("rod_surf.glb")), None).rod_guides;
     let mut doc = Doc::read(&dir.join("rod_surf.glb"));
     doc.wrap("export_root", quat([0.48, 0.6, 0.64], 61.0), 100.0);
-    let tmp = std::env::temp_dir().join(format!("anglerpose-guides-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let path = tmp.join("turned_surf.glb");
+    let path = fresh_scratch("guides").join("turned_surf.glb");
     std::fs::write(&path, doc.bytes()).unwrap();
     let turned = props_with(Some(path), None).rod_guides;
-    std::fs::remove_dir_all(&tmp).ok();
     assert_eq!(turned.len(), straight.len());
     for (a, b) in turned.iter().zip(&straight) {
         let d = a.centre_in_rod.distance(b.centre_in_rod);
@@ -161,7 +148,7 @@ fn the_tackle_carries_the_guides_with_the_bend() {
         let tackle = stage.tackle().unwrap().clone();
         let frames = stage.evaluation().unwrap().frames;
         let rod = frames.actor_from_rod.to_affine();
-        assert_eq!(tackle.guides_in_actor.len(), BUNDLED.len());
+        assert_eq!(tackle.guides_in_actor.len(), ROD_GUIDES.len());
         assert_eq!(tackle.bend.is_straight(), !pulled);
         let mut moved = 0.0f64;
         for (g, at) in stage.props.rod_guides.iter().zip(&tackle.guides_in_actor) {
@@ -193,18 +180,12 @@ fn the_tackle_carries_the_guides_with_the_bend() {
 fn inspect_lists_the_guides() {
     let surf = bundled_assets_dir().join("rod_surf.glb");
     let run = |json: bool| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_anglerpose"));
+        let mut cmd = bin();
         cmd.args(["inspect", "--as", "rod"]).arg(&surf);
         if json {
             cmd.arg("--json");
         }
-        let out = cmd.output().expect("runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        stdout_ok(&mut cmd)
     };
     let text = run(false);
     assert!(

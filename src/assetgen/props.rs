@@ -260,20 +260,22 @@ fn spinning_reel(m: &mut TriMesh) {
     );
 }
 
-/// The guides on the reel's side, shrinking toward the tip, and the tip-top ring.
+/// The bundled rod's guides on the reel's side, shrinking toward the tip: metres from the butt
+/// and each ring's radius.
+pub const ROD_GUIDES: [(f64, f64); 7] = [
+    (0.80, 0.016),
+    (1.10, 0.011),
+    (1.38, 0.0078),
+    (1.64, 0.0058),
+    (1.88, 0.0047),
+    (2.10, 0.0040),
+    (2.28, 0.0034),
+];
+
+/// The guides on the reel's side ([`ROD_GUIDES`]) and the tip-top ring.
 fn guides_and_tip(m: &mut TriMesh) {
     let (metal, silver) = (srgb(58, 60, 66), srgb(168, 170, 176));
-    // Guides on the reel's side, shrinking toward the tip; a tip-top ring at the end.
-    let guides = [
-        (0.80, 0.016),
-        (1.10, 0.011),
-        (1.38, 0.0078),
-        (1.64, 0.0058),
-        (1.88, 0.0047),
-        (2.10, 0.0040),
-        (2.28, 0.0034),
-    ];
-    for (y, ring) in guides {
+    for (y, ring) in ROD_GUIDES {
         guide(m, y, blank_radius(y), ring, (0.022, 0.018), silver, metal);
     }
     let tip_ring = 0.0026;

@@ -2,7 +2,7 @@
 //! a rod or net model, and where the hands will hold it.
 
 use anglerpose::fishing::net_model::detect_net;
-use anglerpose::fishing::rod_guides::{find_guides, find_reel_exit};
+use anglerpose::fishing::rod_guides::find_line_run;
 use anglerpose::gltf_io::Character;
 use anglerpose::stage::Props;
 use anglerpose::stage::rod_file::{model_points, refuse_character, rod_model};
@@ -44,8 +44,7 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
         .iter()
         .map(|p| rod_from_file.transform_point3(*p))
         .collect();
-    let guides = find_guides(&points, m.length, m.reel_seat);
-    let reel_exit = find_reel_exit(&points, m.reel_seat, &guides);
+    let (guides, reel_exit) = find_line_run(&points, m.length, m.reel_seat);
     if args.json {
         let out = json!({
             "file": args.file.display().to_string(),

@@ -304,8 +304,6 @@ impl RodBendJob {
         self.solve_with(None)
     }
 
-    /// The bend, by Newton's method from `newton_from` (angles per joint) where it settles
-    /// inside the clamps, else by relaxation.
     /// The bent tip alone (no joint frames): what a caller needs to aim the next load (see
     /// [`RodBendJob::solve_near`]).
     ///
@@ -313,27 +311,25 @@ impl RodBendJob {
     /// See [`RodBendJob::validate`].
     pub fn solve_tip(&self) -> Result<BentTip, RodBendError> {
         let chain = self.chain;
-        let Some((shape, plane_dir)) = self.shape(Some(&[0.0; BEND_JOINTS]))? else {
+        let Some(shape) = self.shape(Some(&[0.0; BEND_JOINTS]))? else {
             return Ok(BentTip {
                 tip_in_rod: DVec3::Y * chain.length,
                 tangent_angles: [0.0; BEND_JOINTS],
             });
         };
-        let (xs, ys) = plane_points(&shape.0, chain.piece());
+        let (xs, ys) = plane_points(&shape.theta, chain.piece());
         Ok(BentTip {
-            tip_in_rod: plane_dir * xs[BEND_SEGMENTS]
+            tip_in_rod: shape.bend_dir * xs[BEND_SEGMENTS]
                 + DVec3::Y * (chain.bend_start + ys[BEND_SEGMENTS]),
-            tangent_angles: shape.0,
+            tangent_angles: shape.theta,
         })
     }
 
-    /// The tangent angles, rounds and whether a clamp held the tip, with the bend's direction
-    /// across the blank; `None` for a load that leaves the rod straight.
-    #[allow(clippy::type_complexity)]
+    /// The bent shape (see [`Shape`]); `None` for a load that leaves the rod straight.
     fn shape(
         &self,
         newton_from: Option<&[f64; BEND_JOINTS]>,
-    ) -> Result<Option<(([f64; BEND_JOINTS], u32, bool), DVec3)>, RodBendError> {
+    ) -> Result<Option<Shape>, RodBendError> {
         self.validate()?;
         let chain = self.chain;
         let load = self.tip_load_in_rod;
@@ -358,11 +354,16 @@ impl RodBendJob {
             ds,
             cap,
         };
-        let shape = match newton_from.and_then(|from| plane.newton(*from)) {
+        let (theta, iterations, limited) = match newton_from.and_then(|from| plane.newton(*from)) {
             Some((theta, rounds)) => (theta, rounds, false),
             None => plane.relax(),
         };
-        Ok(Some((shape, bend_dir)))
+        Ok(Some(Shape {
+            theta,
+            iterations,
+            limited,
+            bend_dir,
+        }))
     }
 
     /// The bend, by Newton's method from `newton_from` (angles per joint) where it settles
@@ -372,7 +373,13 @@ impl RodBendJob {
         newton_from: Option<&[f64; BEND_JOINTS]>,
     ) -> Result<RodBend, RodBendError> {
         let chain = self.chain;
-        let Some(((theta, iterations, limited), bend_dir)) = self.shape(newton_from)? else {
+        let Some(Shape {
+            theta,
+            iterations,
+            limited,
+            bend_dir,
+        }) = self.shape(newton_from)?
+        else {
             return Ok(RodBend::straight(chain));
         };
         let (xs, ys) = plane_points(&theta, chain.piece());
@@ -397,6 +404,15 @@ impl RodBendJob {
             iterations,
         })
     }
+}
+
+/// A solved shape: the tangent angle at each joint, the rounds it took, whether a clamp held
+/// the tip, and the unit direction across the blank the rod bends toward (rod space).
+struct Shape {
+    theta: [f64; BEND_JOINTS],
+    iterations: u32,
+    limited: bool,
+    bend_dir: DVec3,
 }
 
 /// A bent tip and the shape that puts it there (see [`RodBendJob::solve_tip`]).
@@ -447,7 +463,8 @@ impl Plane {
     /// Newton's method with the exact Jacobian, from the angles `from`, on the pieces'
     /// equations `R_k = θ_{k+1} − θ_k − flex_k·M_k(θ) = 0`: the relaxation's fixed point when
     /// no clamp holds it (a few rounds instead of dozens). `M_k` depends only on joints `k`
-    /// and beyond, so the Jacobian is upper Hessenberg and each round's step costs O(N²).
+    /// and beyond, so the Jacobian is upper Hessenberg, and rank one past its superdiagonal:
+    /// each round's step costs O(N) (see [`solve_pieces`]).
     /// `None` when a clamp would act or it does not settle; the relaxation then decides.
     fn newton(&self, from: [f64; BEND_JOINTS]) -> Option<([f64; BEND_JOINTS], u32)> {
         const N: usize = BEND_SEGMENTS;

@@ -146,6 +146,18 @@ impl RodGuide {
     }
 }
 
+/// The line's run along a rod (rod space, see [`find_guides`] and [`find_reel_exit`]): its
+/// guides, butt first, and where the line leaves the reel.
+pub fn find_line_run(
+    points_in_rod: &[DVec3],
+    length: f64,
+    reel_seat: f64,
+) -> (Vec<RodGuide>, Option<DVec3>) {
+    let guides = find_guides(points_in_rod, length, reel_seat);
+    let reel_exit = find_reel_exit(points_in_rod, reel_seat, &guides);
+    (guides, reel_exit)
+}
+
 /// How far around the reel seat the reel is looked for, metres: behind it and ahead of it.
 const REEL_BEHIND: f64 = 0.12;
 const REEL_AHEAD: f64 = 0.15;

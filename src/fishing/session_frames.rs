@@ -278,6 +278,16 @@ fn mirror(t: &Transform) -> Transform {
     )
 }
 
+/// `t` for the session's hand: as it is for a right-handed session, mirrored (see
+/// [`mirror`]) for a left-handed one.
+fn for_hand(state: &SessionState, t: Transform) -> Transform {
+    if state.params.handedness == Handedness::Right {
+        t
+    } else {
+        mirror(&t)
+    }
+}
+
 /// The rod's hold frame (the keys' place with the calibration's adjustment) and its model's
 /// frame (turned about the blank when the reel sits above it), before any mirroring.
 fn rod_frames(
@@ -313,22 +323,12 @@ impl SessionFrames {
         fit: &BodyFit,
         gear: &Gear,
     ) -> Transform {
-        let model = rod_frames(state, calib, fit, gear).1;
-        if state.params.handedness == Handedness::Right {
-            model
-        } else {
-            mirror(&model)
-        }
+        for_hand(state, rod_frames(state, calib, fit, gear).1)
     }
 
     /// The net's frame alone, exactly [`SessionFrames::evaluate_geared`]'s `actor_from_net`.
     pub fn net_in_actor(state: &SessionState, fit: &BodyFit, gear: &Gear) -> Transform {
-        let net = net_at(state, fit, &gear.net);
-        if state.params.handedness == Handedness::Right {
-            net
-        } else {
-            mirror(&net)
-        }
+        for_hand(state, net_at(state, fit, &gear.net))
     }
 
     /// Evaluates the rod, the net and both grips for `state` with `calib`'s grip offsets.

@@ -100,7 +100,8 @@ pub struct TackleJob<'a> {
     /// tip alone).
     pub guides: &'a [RodGuide],
     /// Where the line leaves the reel, rod space (see
-    /// [`super::rod_guides::find_reel_exit`]); ahead of the bend, so it does not move.
+    /// [`super::rod_guides::find_reel_exit`], which finds none without guides); ahead of the
+    /// bend, so it does not move.
     pub reel_exit_in_rod: Option<DVec3>,
 }
 
@@ -134,8 +135,8 @@ impl TackleJob<'_> {
             SessionFrames::rod_in_actor(self.state, self.calibration, self.fit, self.gear);
         let rod = &self.gear.rod;
         let chain = BendChain::for_rod(rod.length, rod.reel_seat);
-        let straight_tip = point(&actor_from_rod, DVec3::Y * rod.length);
-        let (lure, fish) = self.lure_and_fish();
+        let straight_tip = self.tip_in(&actor_from_rod);
+        let (lure, fish) = self.lure_and_fish(straight_tip);
         let pull = self.pull();
         let mut bend = RodBend::straight(chain);
         let mut tip = straight_tip;
@@ -158,10 +159,7 @@ impl TackleJob<'_> {
             .iter()
             .map(|g| point(&actor_from_rod, g.bent_in_rod(&bend)))
             .collect();
-        let reel_exit_in_actor = self
-            .reel_exit_in_rod
-            .filter(|_| !self.guides.is_empty())
-            .map(|p| point(&actor_from_rod, p));
+        let reel_exit_in_actor = self.reel_exit_in_rod.map(|p| point(&actor_from_rod, p));
         let sag = self.sag() * tip.distance(lure);
         let line_in_actor = (0..LINE_POINTS)
             .map(|i| {
@@ -183,10 +181,19 @@ impl TackleJob<'_> {
         })
     }
 
+    /// The straight rod's tip, actor space, with the rod at `actor_from_rod`.
+    fn tip_in(&self, actor_from_rod: &Transform) -> DVec3 {
+        point(actor_from_rod, DVec3::Y * self.gear.rod.length)
+    }
+
     /// The straight rod's tip at `state`, actor space (the rod alone posed).
     fn tip_of(&self, state: &SessionState) -> DVec3 {
-        let rod = SessionFrames::rod_in_actor(state, self.calibration, self.fit, self.gear);
-        point(&rod, DVec3::Y * self.gear.rod.length)
+        self.tip_in(&SessionFrames::rod_in_actor(
+            state,
+            self.calibration,
+            self.fit,
+            self.gear,
+        ))
     }
 
     fn tip_at(&self, seconds: f64) -> DVec3 {
@@ -197,10 +204,10 @@ impl TackleJob<'_> {
         SessionState::new(phase, t, self.state.params)
     }
 
-    /// The lure hanging from the tip on the drop at `state`, swung by the tip's acceleration.
-    fn hanging(&self, state: &SessionState) -> DVec3 {
+    /// The lure hanging from the tip on the drop at `state` (`tip`: the straight rod's tip
+    /// then), swung by the tip's acceleration.
+    fn hanging(&self, state: &SessionState, tip: DVec3) -> DVec3 {
         let s = state.time();
-        let tip = self.tip_of(state);
         let accel = (self.tip_at(s + STEP) - 2.0 * tip + self.tip_at(s - STEP)) / (STEP * STEP);
         let k = SWING * GRAVITY;
         let swing = accel * (k / (accel.length() + k));
@@ -222,7 +229,7 @@ impl TackleJob<'_> {
             self.fit,
             self.gear,
         );
-        let tip = point(&release, DVec3::Y * self.gear.rod.length);
+        let tip = self.tip_in(&release);
         let butt = release.translation;
         let flat = DVec3::new(tip.x - butt.x, 0.0, tip.z - butt.z);
         let dir = flat.try_normalize().unwrap_or(DVec3::Z);
@@ -243,15 +250,18 @@ impl TackleJob<'_> {
         point(&actor_from_net, DVec3::Y * from_end)
     }
 
-    fn lure_and_fish(&self) -> (DVec3, Option<DVec3>) {
+    /// The lure, and the fish once one is on, at the job's instant (`tip`: the straight rod's
+    /// tip then).
+    fn lure_and_fish(&self, tip: DVec3) -> (DVec3, Option<DVec3>) {
         let state = self.state;
         let t = state.t_clamped();
         match state.phase {
             Phase::SeatedHold | Phase::CastWindUp | Phase::CastForward => {
-                (self.hanging(state), None)
+                (self.hanging(state, tip), None)
             }
             Phase::Release => {
-                let from = self.hanging(&self.at(Phase::Release, 0.0));
+                let release = self.at(Phase::Release, 0.0);
+                let from = self.hanging(&release, self.tip_of(&release));
                 let to = self.cast().land;
                 // Along the ballistic path, leaving and landing at rest (smoothstep in time):
                 // the lure hung still at the end of the stroke, and a kink in its motion

@@ -80,12 +80,10 @@ pub(crate) fn add_bend_chain(
         .collect();
     for (k, &joint) in joints.iter().enumerate() {
         // The first joint never moves: it carries where the line leaves the reel.
-        let reel = reel_exit_in_rod
-            .filter(|_| k == 0 && !guides.is_empty())
-            .map(|p| {
-                let local = p - DVec3::Y * bend.chain.rest_along(0);
-                glb.node(LINE_REEL_NODE, local.to_array(), DQuat::IDENTITY.to_array())
-            });
+        let reel = reel_exit_in_rod.filter(|_| k == 0).map(|p| {
+            let local = p - DVec3::Y * bend.chain.rest_along(0);
+            glb.node(LINE_REEL_NODE, local.to_array(), DQuat::IDENTITY.to_array())
+        });
         let carried: Vec<usize> = reel
             .into_iter()
             .chain(
@@ -109,7 +107,7 @@ pub(crate) fn add_bend_chain(
 }
 
 /// The node where the line leaves the reel (a child of the chain's first joint, which never
-/// moves); written only for a rod with guides.
+/// moves); written when the reel's exit was found, which needs guides.
 pub(crate) const LINE_REEL_NODE: &str = "line_reel";
 
 /// The node of the rod's guide `i` (butt first): a child of the chain joint that carries it

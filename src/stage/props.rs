@@ -11,7 +11,7 @@
 use super::rod_file::{PropFileError, model_points, refuse_character};
 use crate::assetgen::props::{REEL_CRANK_NODE, STOOL_HEIGHT};
 use crate::fishing::net_model::{NetModel, detect_net};
-use crate::fishing::rod_guides::{RodGuide, find_guides, find_reel_exit};
+use crate::fishing::rod_guides::{RodGuide, find_line_run};
 use crate::fishing::rod_model::{RodHints, RodModel};
 use crate::fishing::{Gear, RodGear, SessionFrames, rules};
 use crate::gltf_io::{self, Character, LoadError};
@@ -131,10 +131,9 @@ impl Props {
 
     /// The guides and the reel's line exit of the rod in use.
     fn find_line_run(&mut self) {
-        let points = model_points(&self.rod);
         let rod = &self.gear.rod;
-        self.rod_guides = find_guides(&points, rod.length, rod.reel_seat);
-        self.rod_reel_exit = find_reel_exit(&points, rod.reel_seat, &self.rod_guides);
+        (self.rod_guides, self.rod_reel_exit) =
+            find_line_run(&model_points(&self.rod), rod.length, rod.reel_seat);
     }
 
     /// The bundled rod's crank node, found by name.

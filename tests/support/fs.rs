@@ -26,6 +26,17 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_anglerpose"))
 }
 
+/// Runs `cmd`, asserts that it succeeded (its stderr in the message), returns its stdout.
+pub fn stdout_ok(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 /// `tests/fixtures/{rel}`.
 pub fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -41,7 +41,7 @@ pub struct BodyMap {
     pub neck: Option<usize>,
     /// The head bone.
     pub head: usize,
-    /// Eye bones below the head (named as eyes; the first of each chain), in skeleton order.
+    /// Eye bones below the head (named as eyes; the first of each chain), depth first.
     pub eyes: Vec<usize>,
     /// The character's left leg.
     pub left_leg: LegMap,
@@ -459,8 +459,9 @@ pub(super) fn detect_body(
 /// The bones below `head` named as eyes (see [`super::names::is_eye`]), without the ones
 /// below another eye.
 fn eyes_below(skel: &Skeleton, head: usize) -> Vec<usize> {
-    let eyes: Vec<usize> = (0..skel.len())
-        .filter(|&b| b != head && strict_ancestor(skel, head, b))
+    let eyes: Vec<usize> = skel.subtree_order(head)[1..]
+        .iter()
+        .copied()
         .filter(|&b| super::names::is_eye(&skel.bone(b).name))
         .collect();
     eyes.iter()
