@@ -4,18 +4,23 @@
 //! `calibrate` fits the character (it used to slide the front grip off the stem; an offset an
 //! artist sets moves the hand, stem or not). The bundled angler's hand on
 //! the bundled rod is also held against the rod as drawn: no skin of it deeper than 2 mm
-//! inside (stem and foot included). Elsewhere the stem still sinks into the web between the
-//! fingers (open in issue 33; `print_stem_in_the_palm` lists it). The stem's place along the
-//! blank is the rod's detected reel seat (checked against the generated rods in
-//! `own_rod.rs`).
+//! inside (stem and foot included). Elsewhere the stem still sinks into the palm (open in
+//! issue 33; `print_stem_in_the_palm` lists it). The stem's place along the blank is the
+//! rod's detected reel seat (checked against the generated rods in `own_rod.rs`). The stem
+//! itself is found in the rod's mesh where the generator put it (`ReelStem::BUNDLED` is the
+//! bundled rod's), the same for a rod turned and in centimetres, and not on a baitcaster.
 
 mod support;
 
+use anglerpose::assetgen::rods::surf;
+use anglerpose::fishing::reel_stem::ReelStem;
 use anglerpose::fishing::{GripKind, Phase, SessionState, calibrate, default_threads};
 use anglerpose::gltf_io;
 use anglerpose::rig::{Finger, Side};
 use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
-use support::gltf_edit::shared_models;
+use glam::DVec3;
+use support::fs::fresh_scratch;
+use support::gltf_edit::{Doc, quat, shared_models};
 use support::grip_measure::{Part, posed_skin};
 use support::prop_solid::rod_solid;
 
@@ -119,14 +124,18 @@ fn problems(
                 continue;
             }
             let near = solid.near(points, 0.01);
-            let deepest = points
+            let (deepest, where_) = points
                 .iter()
-                .filter_map(|p| near.depth(*p))
-                .fold(0.0, f64::max);
+                .filter_map(|p| near.depth(*p).map(|d| (d, *p)))
+                .fold((0.0, DVec3::ZERO), |a, b| if b.0 > a.0 { b } else { a });
             if deepest > 0.002 {
+                let q = solid.rod_from_world.transform_point3(where_) * 1e3;
                 out.push(format!(
-                    "{at}: {part:?} {:.1} mm inside the rod",
-                    deepest * 1e3
+                    "{at}: {part:?} {:.1} mm inside the rod at ({:.0}, {:.0}, {:.0}) mm in rod space",
+                    deepest * 1e3,
+                    q.x,
+                    q.y,
+                    q.z
                 ));
             }
         }
@@ -252,7 +261,7 @@ fn print_stem_in_the_palm() {
 /// bundled and surf rods, at the seated hold: under the handle on the reel's side, the stem
 /// through the knuckle line).
 #[test]
-#[ignore = "diagnostic: a picture of the front hand round the reel's stem (open in issue 33)"]
+#[ignore = "diagnostic: a picture of the front hand round the reel's stem"]
 fn print_stem_slice() {
     for (name, file) in characters() {
         for rod in [None, Some("rod_surf.glb")] {
@@ -310,4 +319,102 @@ fn print_stem_slice() {
             }
         }
     }
+}
+
+/// The stem found in `file`'s mesh, loaded as an artist's rod.
+fn found_stem(file: &std::path::Path) -> Option<ReelStem> {
+    let sources = PropSources {
+        rod: Some(RodSource {
+            path: file.to_path_buf(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let props = Props::load_with(&bundled_assets_dir(), &sources).expect("props");
+    props.gear.rod.stem
+}
+
+/// Within `tol` metres of the generator's stem, a tube from `top` to `bottom` (rod space)
+/// whose radius grows from `r.0` to `r.1`: both ends near its axis, the top where it leaves
+/// the seat, the bottom at least half way down (it may stop short where the body begins),
+/// the radius between the tube's.
+fn check_stem(name: &str, s: &ReelStem, (top, bottom): (DVec3, DVec3), r: (f64, f64)) {
+    let off_axis = |p: DVec3| {
+        let d = (bottom - top).normalize();
+        let q = p - top;
+        (q - d * q.dot(d)).length()
+    };
+    // A line fitted to a tapered ten-sided tube's points: within a quarter of its radius.
+    for p in [s.top_in_rod, s.bottom_in_rod] {
+        assert!(
+            off_axis(p) < 0.25 * r.1,
+            "{name}: {p} off the stem's axis: {s:?}"
+        );
+    }
+    assert!((top.z - s.top_in_rod.z).abs() < 2e-3, "{name}: top {s:?}");
+    assert!(
+        -s.bottom_in_rod.z > -top.z + 0.5 * (top.z - bottom.z),
+        "{name}: short {s:?}"
+    );
+    assert!(
+        s.radius > r.0 - 5e-4 && s.radius < r.1 + 1e-3,
+        "{name}: radius {s:?}"
+    );
+}
+
+/// Where `assetgen` put the stems: the bundled rod's (`assetgen::props::spinning_reel`: a tube
+/// from (0, 0.398, −0.012) to (0, 0.392, −0.058), radius 5.5 → 6.5 mm) and the surf rod's (`assetgen::rods`, the same reel 1.45 times the size
+/// under a seat of radius `seat_r`); none on the baitcaster, whose reel sits on top. The
+/// bundled constant is what the bundled rod's mesh gives.
+#[test]
+fn the_stem_is_found_where_the_generator_put_it() {
+    let dir = bundled_assets_dir();
+    let bundled = found_stem(&dir.join("rod.glb")).expect("the bundled rod's stem");
+    eprintln!("rod.glb: {bundled:?}");
+    check_stem(
+        "rod.glb",
+        &bundled,
+        (
+            DVec3::new(0.0, 0.398, -0.012),
+            DVec3::new(0.0, 0.392, -0.058),
+        ),
+        (0.0055, 0.0065),
+    );
+    let c = ReelStem::BUNDLED;
+    assert!(
+        bundled.top_in_rod.distance(c.top_in_rod) < 1e-3
+            && bundled.bottom_in_rod.distance(c.bottom_in_rod) < 1e-3
+            && (bundled.radius - c.radius).abs() < 1e-3,
+        "ReelStem::BUNDLED is not the bundled rod's: {bundled:?}"
+    );
+    let spec = surf();
+    let k = 1.45;
+    let surf_found = found_stem(&dir.join("rod_surf.glb")).expect("the surf rod's stem");
+    eprintln!("rod_surf.glb: {surf_found:?}");
+    let seat_r = -surf_found.top_in_rod.z;
+    let centre_z = -seat_r - 0.07 * k;
+    check_stem(
+        "rod_surf.glb",
+        &surf_found,
+        (
+            DVec3::new(0.0, spec.seat, -seat_r),
+            DVec3::new(0.0, spec.seat - 0.008 * k, centre_z + 0.024 * k),
+        ),
+        (0.0055 * k, 0.0065 * k),
+    );
+    assert_eq!(found_stem(&dir.join("rod_baitcaster.glb")), None);
+    // The surf rod turned another way and in centimetres: the same stem in rod space.
+    let mut doc = Doc::read(&dir.join("rod_surf.glb"));
+    doc.wrap("export_root", quat([0.48, 0.6, 0.64], 61.0), 100.0);
+    let path = fresh_scratch("reel_stem").join("turned_surf.glb");
+    std::fs::write(&path, doc.bytes()).unwrap();
+    let turned = found_stem(&path).expect("the turned surf rod's stem");
+    // The bottom is found to a depth bin (the reel's depth over 48, 2.5 mm here), and may
+    // end one bin apart.
+    assert!(
+        turned.top_in_rod.distance(surf_found.top_in_rod) < 1e-3
+            && turned.bottom_in_rod.distance(surf_found.bottom_in_rod) < 4e-3
+            && (turned.radius - surf_found.radius).abs() < 1e-3,
+        "{turned:?} vs {surf_found:?}"
+    );
 }

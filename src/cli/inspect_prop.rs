@@ -2,6 +2,7 @@
 //! a rod or net model, and where the hands will hold it.
 
 use anglerpose::fishing::net_model::detect_net;
+use anglerpose::fishing::reel_stem::stem_of;
 use anglerpose::fishing::rod_guides::find_line_run;
 use anglerpose::gltf_io::Character;
 use anglerpose::stage::Props;
@@ -32,7 +33,7 @@ fn v(p: DVec3) -> String {
 
 pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     let m = rod_model(character, length(args)?)?;
-    let gear = m.gear(m.rear_grip, m.reel_seat, m.reel_above);
+    let mut gear = m.gear(m.rear_grip, m.reel_seat, m.reel_above);
     let f = m.file_from_rod;
     let butt = f.translation;
     let axis = f.matrix3.y_axis.normalize();
@@ -45,6 +46,7 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
         .map(|p| rod_from_file.transform_point3(*p))
         .collect();
     let (guides, reel_exit) = find_line_run(&points, m.length, m.reel_seat);
+    gear.stem = stem_of(&points, &gear, &m);
     if args.json {
         let out = json!({
             "file": args.file.display().to_string(),

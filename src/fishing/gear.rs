@@ -10,6 +10,7 @@
 //! the handle either way.
 
 use super::calibration::GripKind;
+use super::reel_stem::ReelStem;
 use super::rules::{self, FieldProblem, Path};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -57,6 +58,10 @@ pub struct RodGear {
     pub reel_above: bool,
     /// The reel's crank.
     pub crank: ReelCrank,
+    /// A spinning reel's stem, hold space (`None`: a reel on top, or none found): the front
+    /// hand's fingers pass either side of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stem: Option<ReelStem>,
 }
 
 /// The net's grip, in net space along the handle.
@@ -92,6 +97,7 @@ impl RodGear {
             centre_in_hold: DVec3::new(-0.06, ROD_FRONT_GRIP + 0.01, -0.075),
             radius: 0.045,
         },
+        stem: Some(ReelStem::BUNDLED),
     };
 
     /// Every broken rule under `prefix`: a positive, finite length; the rear grip before the

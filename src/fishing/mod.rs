@@ -25,6 +25,7 @@ pub mod net_model;
 mod poser;
 mod prop_geometry;
 pub mod reel_shape;
+pub mod reel_stem;
 mod retarget;
 pub mod rod_bend;
 mod rod_blank;

@@ -157,6 +157,7 @@ impl RodModel {
             reel_seat_radius: self.radius_at(reel_seat),
             reel_above,
             crank,
+            stem: None,
         }
     }
 }

@@ -11,6 +11,7 @@
 use super::rod_file::{PropFileError, model_points, refuse_character};
 use crate::assetgen::props::{REEL_CRANK_NODE, STOOL_HEIGHT};
 use crate::fishing::net_model::{NetModel, detect_net};
+use crate::fishing::reel_stem::stem_of;
 use crate::fishing::rod_guides::{RodGuide, find_line_run};
 use crate::fishing::rod_model::{RodHints, RodModel};
 use crate::fishing::{Gear, RodGear, SessionFrames, rules};
@@ -129,11 +130,15 @@ impl Props {
         self
     }
 
-    /// The guides and the reel's line exit of the rod in use.
+    /// The guides, the reel's line exit and (an artist's spinning rod) the reel's stem of the
+    /// rod in use.
     fn find_line_run(&mut self) {
         let rod = &self.gear.rod;
-        (self.rod_guides, self.rod_reel_exit) =
-            find_line_run(&model_points(&self.rod), rod.length, rod.reel_seat);
+        let points = model_points(&self.rod);
+        (self.rod_guides, self.rod_reel_exit) = find_line_run(&points, rod.length, rod.reel_seat);
+        if let Some(model) = &self.rod_model {
+            self.gear.rod.stem = stem_of(&points, &self.gear.rod, model);
+        }
     }
 
     /// The bundled rod's crank node, found by name.
