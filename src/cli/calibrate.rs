@@ -4,7 +4,7 @@
 
 use anglerpose::fishing::{CalibrationReport, calibrate, margin_text};
 use anglerpose::preset::{Preset, io as preset_io};
-use anglerpose::rig::{BodyRole, HumanoidMap, Pose, Role};
+use anglerpose::rig::{BodyRole, HumanoidMap, Role};
 use anglerpose::stage::Stage;
 use clap::Args;
 use std::fmt::Write as _;
@@ -79,7 +79,7 @@ pub fn run(args: CalibrateArgs) -> anyhow::Result<()> {
     let character = anglerpose::gltf_io::load(&args.character)?;
     let props = args.props.load()?;
     let source = character.source.clone();
-    let map = HumanoidMap::detect(&character.skeleton, &Pose::rest(&character.skeleton));
+    let map = character.detect_humanoid();
     if let Some(why) = refusal(&source, &map) {
         anyhow::bail!(why);
     }

@@ -4,7 +4,8 @@
 
 use anglerpose::gltf_io::{self, Character};
 use anglerpose::rig::{
-    ArmMap, ArmPart, BodyMap, BodyRole, CharacterFrame, Finger, HumanoidMap, Pose, Role, Side,
+    ArmMap, ArmPart, BodyMap, BodyRole, CharacterFrame, Finger, HumanoidMap, MapMethod, Pose, Role,
+    Side,
 };
 use clap::Args;
 use serde_json::{Value, json};
@@ -47,8 +48,7 @@ pub fn run(args: InspectArgs) -> anyhow::Result<()> {
         Some(InspectAs::Net) => return super::inspect_prop::net(&query, &character),
         None => {}
     }
-    let rest = Pose::rest(&character.skeleton);
-    let map = HumanoidMap::detect(&character.skeleton, &rest);
+    let map = character.detect_humanoid();
     if args.json {
         outln!(
             "{}",
@@ -150,6 +150,8 @@ fn to_json(c: &Character, map: &HumanoidMap) -> Value {
         "images": c.images.iter().map(|i| [i.width, i.height]).collect::<Vec<_>>(),
         "humanoid": {
             "method": map.method,
+            "declared_by": map.declared_by,
+            "sources": sources(map),
             "confidence": map.confidence,
             "left": map.left.as_ref().map(|a| arm_json(c, a)),
             "right": map.right.as_ref().map(|a| arm_json(c, a)),
@@ -162,6 +164,45 @@ fn to_json(c: &Character, map: &HumanoidMap) -> Value {
         },
         "warnings": c.warnings,
     })
+}
+
+/// Where each mapped role came from: `declared` (the file's VRM humanoid), else how the
+/// rest was found (`names`, `topology`, `override`; `detected` beside a declaration, the
+/// spine's bones between declared ones `hierarchy`).
+fn sources(map: &HumanoidMap) -> serde_json::Map<String, Value> {
+    let declared = |role: &str| map.declared.iter().any(|d| d == role);
+    let method = |m: MapMethod| match m {
+        MapMethod::Names => "names",
+        MapMethod::Topology => "topology",
+        MapMethod::Override => "override",
+        MapMethod::Declared => "detected",
+        MapMethod::NotFound => "none",
+    };
+    let mut out = serde_json::Map::new();
+    for (role, _) in map.roles() {
+        let role = role.to_string();
+        let from = if declared(&role) {
+            "declared"
+        } else {
+            method(map.method)
+        };
+        out.insert(role, json!(from));
+    }
+    if let Some(b) = &map.body {
+        let roles = b.roles().into_iter().map(|(r, _)| r.to_string());
+        let eyes = (1..=b.eyes.len()).map(|k| format!("eye.{k}"));
+        for role in roles.chain(eyes) {
+            let from = if declared(&role) {
+                "declared"
+            } else if b.method == MapMethod::Declared {
+                "hierarchy"
+            } else {
+                method(b.method)
+            };
+            out.insert(role, json!(from));
+        }
+    }
+    out
 }
 
 fn to_text(c: &Character, map: &HumanoidMap) -> String {
@@ -225,6 +266,25 @@ fn to_text(c: &Character, map: &HumanoidMap) -> String {
         "  humanoid: {:?}, confidence {:.2}",
         map.method, map.confidence
     );
+    if let Some(by) = &map.declared_by {
+        let all = sources(map);
+        let other: Vec<String> = all
+            .iter()
+            .filter(|(_, v)| *v != "declared")
+            .map(|(k, v)| format!("{k} ({})", v.as_str().unwrap_or("?")))
+            .collect();
+        let _ = writeln!(
+            w,
+            "    declared by the file ({by}): {} of {} roles{}",
+            all.len() - other.len(),
+            all.len(),
+            if other.is_empty() {
+                String::new()
+            } else {
+                format!("; the rest: {}", other.join(", "))
+            }
+        );
+    }
     for side in [Side::Left, Side::Right] {
         match map.arm(side) {
             None => {

@@ -5,7 +5,7 @@
 
 use anglerpose::fishing::{retarget, retarget_refined};
 use anglerpose::preset::{Preset, io as preset_io};
-use anglerpose::rig::{HumanoidMap, HumanoidOverride, Pose};
+use anglerpose::rig::HumanoidOverride;
 use anglerpose::stage::Stage;
 use anyhow::Context;
 use clap::Args;
@@ -59,7 +59,7 @@ pub fn run(args: RetargetArgs) -> anyhow::Result<()> {
     let character = anglerpose::gltf_io::load(&args.to)?;
     let mut notes = Vec::new();
     let overrides = resolve_overrides(&preset.humanoid_overrides, &character, &mut notes);
-    let map = HumanoidMap::detect(&character.skeleton, &Pose::rest(&character.skeleton));
+    let map = character.detect_humanoid();
     if let Some(why) = super::calibrate::refusal(&character.source, &map)
         && overrides.bones.is_empty()
     {

@@ -18,6 +18,8 @@ pub const SUPPORTED_REQUIRED_EXTENSIONS: &[&str] = &[
 pub struct Container {
     pub document: gltf::Document,
     pub blob: Option<Vec<u8>>,
+    /// A VRM humanoid declaration, or what is wrong with the one the file has.
+    pub vrm: Result<Option<super::vrm::VrmHumanoid>, String>,
 }
 
 const GLB_MAGIC: &[u8; 4] = b"glTF";
@@ -165,9 +167,11 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Container, LoadError> {
             problems: text,
         });
     }
+    let vrm = super::vrm::read(&json_bytes, root.nodes.len());
     Ok(Container {
         document: gltf::Document::from_json_without_validation(root),
         blob,
+        vrm,
     })
 }
 

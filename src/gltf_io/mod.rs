@@ -13,6 +13,7 @@ mod error;
 mod mesh;
 mod nodes;
 mod skinning;
+mod vrm;
 
 pub use container::SUPPORTED_REQUIRED_EXTENSIONS;
 pub use error::LoadError;
@@ -112,6 +113,9 @@ pub struct Character {
     pub images: Vec<RgbaImage>,
     /// Non-fatal findings (renormalised weights, skipped primitives, placeholder images …).
     pub warnings: Vec<String>,
+    /// The humanoid the file declares (VRM), bones as bone indices; `None` when it declares
+    /// none or its declaration is malformed (a warning says what is wrong).
+    pub declared_humanoid: Option<crate::rig::DeclaredHumanoid>,
 }
 
 impl Character {
@@ -140,6 +144,38 @@ impl Character {
         }
         pose.refresh_all(&self.skeleton);
         pose
+    }
+
+    /// The humanoid map of this character: its declared humanoid (VRM) where it has one,
+    /// names and topology for the rest, then `overrides` (see
+    /// [`crate::rig::HumanoidMap::detect_declared`]).
+    ///
+    /// # Errors
+    /// [`crate::rig::HumanoidError::UnknownBone`] when an override names a bone not here.
+    pub fn humanoid(
+        &self,
+        overrides: &crate::rig::HumanoidOverride,
+    ) -> Result<crate::rig::HumanoidMap, crate::rig::HumanoidError> {
+        let rest = crate::rig::Pose::rest(&self.skeleton);
+        crate::rig::HumanoidMap::detect_declared(
+            &self.skeleton,
+            &rest,
+            self.declared_humanoid.as_ref(),
+            overrides,
+        )
+    }
+
+    /// The humanoid map with no overrides (see [`Character::humanoid`]).
+    pub fn detect_humanoid(&self) -> crate::rig::HumanoidMap {
+        let rest = crate::rig::Pose::rest(&self.skeleton);
+        // Without overrides nothing can name an unknown bone.
+        crate::rig::HumanoidMap::detect_declared(
+            &self.skeleton,
+            &rest,
+            self.declared_humanoid.as_ref(),
+            &crate::rig::HumanoidOverride::default(),
+        )
+        .unwrap_or_else(|_| crate::rig::HumanoidMap::detect(&self.skeleton, &rest))
     }
 
     /// Every bone that is a joint of some skin.
@@ -180,7 +216,11 @@ pub fn load_from_bytes(path: &Path, bytes: &[u8]) -> Result<Character, LoadError
 
 fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
     let mut warnings = Vec::new();
-    let container::Container { document, mut blob } = container::parse(path, bytes)?;
+    let container::Container {
+        document,
+        mut blob,
+        vrm,
+    } = container::parse(path, bytes)?;
     check_skin_sizes(path, &document)?;
     let buffers = container::load_buffers(path, &document, &mut blob)?;
     let (scene, node_to_bone) = nodes::build_skeleton(path, &document, &mut warnings)?;
@@ -241,6 +281,23 @@ fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
             primitives,
         });
     }
+    let declared_humanoid = match vrm {
+        Ok(declared) => declared.map(|d| crate::rig::DeclaredHumanoid {
+            source: d.source,
+            bones: d
+                .bones
+                .into_iter()
+                .map(|(name, node)| (name, node_to_bone[node]))
+                .collect(),
+        }),
+        Err(problem) => {
+            warnings.push(format!(
+                "the VRM humanoid declaration is not used ({problem}): the humanoid is found \
+                 from names and shape"
+            ));
+            None
+        }
+    };
     Ok(Character {
         source: path.to_path_buf(),
         skeleton,
@@ -250,6 +307,7 @@ fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
         meshes,
         images,
         warnings,
+        declared_humanoid,
     })
 }
 

@@ -4,7 +4,7 @@
 use super::parse::parse_preset;
 use super::{CharacterRef, NetRef, Preset, PresetError, Problem, RodRef, check_preset, sha256_hex};
 use crate::gltf_io;
-use crate::rig::{HumanoidMap, Pose, Side};
+use crate::rig::Side;
 use crate::stage::{
     NetSource, PropSources, Props, RodGrips, RodSource, Stage, StageError, bundled_assets_dir,
 };
@@ -449,8 +449,7 @@ pub fn validate_file(path: &Path) -> Vec<Problem> {
         }
     }
     if !unknown {
-        let rest = Pose::rest(skel);
-        match HumanoidMap::detect_with_override(skel, &rest, &preset.humanoid_overrides) {
+        match character.humanoid(&preset.humanoid_overrides) {
             Ok(map) => {
                 for side in [Side::Left, Side::Right] {
                     if map.arm(side).is_none() {

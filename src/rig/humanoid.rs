@@ -7,6 +7,7 @@
 //! left one (a glTF character facing +Z has its left side at +X).
 
 mod body;
+mod declared;
 mod detect;
 mod frame;
 mod names;
@@ -14,6 +15,7 @@ mod roles;
 mod tree;
 
 pub use body::{BodyMap, BodyRole, LegMap};
+pub use declared::{DeclaredHumanoid, DeclaredRole, declared_role};
 pub use frame::{CharacterFrame, FrameError, nearest_axis};
 pub use roles::{ArmPart, Finger, HumanoidError, HumanoidOverride, Role, Side};
 
@@ -30,6 +32,9 @@ pub enum MapMethod {
     Topology,
     /// An explicit [`HumanoidOverride`] was applied on top of detection.
     Override,
+    /// The file declares its humanoid ([`DeclaredHumanoid`], VRM): names and topology fill
+    /// only what it leaves out.
+    Declared,
     /// Nothing usable was found.
     NotFound,
 }
@@ -105,6 +110,11 @@ pub struct HumanoidMap {
     pub body: Option<BodyMap>,
     /// Body roles not mapped (toes and neck are optional; the others make `body` `None`).
     pub body_missing: Vec<BodyRole>,
+    /// Where the file declared its humanoid (`"VRM 1.0"`), when it did.
+    pub declared_by: Option<String>,
+    /// The roles (text form: `left.hand`, `hips`, `spine.2` …) whose bone is the one the
+    /// declaration names; every other mapped role came from names, topology or an override.
+    pub declared: Vec<String>,
 }
 
 impl HumanoidMap {
@@ -159,7 +169,24 @@ impl HumanoidMap {
         rest: &Pose,
         overrides: &HumanoidOverride,
     ) -> Result<Self, HumanoidError> {
-        detect::detect_with_override(skeleton, rest, overrides)
+        detect::detect_with(skeleton, rest, None, overrides)
+    }
+
+    /// Like [`HumanoidMap::detect_with_override`] for a file that may declare its humanoid:
+    /// the declared bones take their roles (an arm when its upper arm, forearm and hand are
+    /// declared, each declared finger, the body when its hips, head and legs are), detection
+    /// fills what the declaration leaves out, and `overrides` apply last.
+    ///
+    /// # Errors
+    ///
+    /// [`HumanoidError::UnknownBone`] when an override names a bone not in `skeleton`.
+    pub fn detect_declared(
+        skeleton: &Skeleton,
+        rest: &Pose,
+        declared: Option<&DeclaredHumanoid>,
+        overrides: &HumanoidOverride,
+    ) -> Result<Self, HumanoidError> {
+        detect::detect_with(skeleton, rest, declared, overrides)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::fishing::rod_model::{RodHints, RodModel, RodModelError, detect_rod_with};
 use crate::gltf_io::{Character, LoadError};
-use crate::rig::{HumanoidMap, Pose};
+use crate::rig::Pose;
 use glam::{DVec3, Vec3};
 use thiserror::Error;
 
@@ -105,7 +105,7 @@ pub fn model_points(character: &Character) -> Vec<DVec3> {
 pub fn refuse_character(character: &Character) -> Result<(), PropFileError> {
     let joints: usize = character.skins.iter().map(|s| s.joints.len()).sum();
     if joints > 0 {
-        let map = HumanoidMap::detect(&character.skeleton, &Pose::rest(&character.skeleton));
+        let map = character.detect_humanoid();
         if map.left.is_some() || map.right.is_some() {
             return Err(PropFileError::Character {
                 path: character.source.display().to_string(),

@@ -25,17 +25,12 @@ pub struct PreparedActor {
 }
 
 fn detect(character: &Character, overrides: &HumanoidOverride) -> Result<HumanoidMap, StageError> {
-    let rest = Pose::rest(&character.skeleton);
-    if overrides.bones.is_empty() {
-        Ok(HumanoidMap::detect(&character.skeleton, &rest))
-    } else {
-        HumanoidMap::detect_with_override(&character.skeleton, &rest, overrides).map_err(|source| {
-            StageError::Humanoid {
-                path: character.source.clone(),
-                source,
-            }
+    character
+        .humanoid(overrides)
+        .map_err(|source| StageError::Humanoid {
+            path: character.source.clone(),
+            source,
         })
-    }
 }
 
 /// The lowest and highest point of the character's meshes in `pose` (actor y), if it has

@@ -121,11 +121,11 @@ impl fmt::Display for BodyRole {
 }
 
 #[derive(Clone, Debug, Default)]
-struct LegPartial {
-    thigh: Option<usize>,
-    shin: Option<usize>,
-    foot: Option<usize>,
-    toe: Option<usize>,
+pub(super) struct LegPartial {
+    pub(super) thigh: Option<usize>,
+    pub(super) shin: Option<usize>,
+    pub(super) foot: Option<usize>,
+    pub(super) toe: Option<usize>,
 }
 
 /// What the body search found: the map when complete, else the roles that are missing.
@@ -203,7 +203,7 @@ fn common_ancestor(skel: &Skeleton, bones: &[usize]) -> Option<usize> {
 }
 
 /// Bones strictly between `top` (ancestor) and `bottom`, top first.
-fn path_between(skel: &Skeleton, top: usize, bottom: usize) -> Vec<usize> {
+pub(super) fn path_between(skel: &Skeleton, top: usize, bottom: usize) -> Vec<usize> {
     let mut v = Vec::new();
     let mut b = skel.parent(bottom);
     while let Some(c) = b {
@@ -328,7 +328,7 @@ fn head_from_topology(
     })
 }
 
-fn leg_map(rest: &Pose, p: &LegPartial) -> Option<LegMap> {
+pub(super) fn leg_map(rest: &Pose, p: &LegPartial) -> Option<LegMap> {
     let (t, s, f) = (p.thigh?, p.shin?, p.foot?);
     let d = |a: usize, b: usize| (rest.world_position(b) - rest.world_position(a)).length();
     Some(LegMap {
@@ -458,7 +458,7 @@ pub(super) fn detect_body(
 
 /// The bones below `head` named as eyes (see [`super::names::is_eye`]), without the ones
 /// below another eye.
-fn eyes_below(skel: &Skeleton, head: usize) -> Vec<usize> {
+pub(super) fn eyes_below(skel: &Skeleton, head: usize) -> Vec<usize> {
     let eyes: Vec<usize> = skel.subtree_order(head)[1..]
         .iter()
         .copied()

@@ -1,7 +1,8 @@
 //! Arm detection: names first, topology as a fallback, quadruped rejection, then lengths and
 //! elbow axes from the rest pose.
 
-use super::body::{self, BodyMap};
+use super::body::{self, BodyMap, BodyRole};
+use super::declared::{DeclaredHumanoid, DeclaredRole};
 use super::names::NameKind;
 use super::tree::{Names, main_child, names_of, strict_ancestor};
 use super::{
@@ -220,7 +221,7 @@ fn reaches_ground(skel: &Skeleton, rest: &Pose, p: &Partial) -> bool {
 
 pub fn detect(skel: &Skeleton, rest: &Pose) -> HumanoidMap {
     let (parts, method, notes) = detect_partials(skel, rest);
-    build(skel, rest, parts, method, notes)
+    build(skel, rest, parts, method, notes, None)
 }
 
 fn detect_partials(skel: &Skeleton, rest: &Pose) -> ([Partial; 2], MapMethod, Vec<String>) {
@@ -272,14 +273,27 @@ fn detect_partials(skel: &Skeleton, rest: &Pose) -> ([Partial; 2], MapMethod, Ve
     (parts, method, notes)
 }
 
-pub fn detect_with_override(
+pub fn detect_with(
     skel: &Skeleton,
     rest: &Pose,
+    declared: Option<&DeclaredHumanoid>,
     overrides: &HumanoidOverride,
 ) -> Result<HumanoidMap, HumanoidError> {
     let (mut parts, mut method, mut notes) = detect_partials(skel, rest);
+    let declared = declared.map(|d| (d, d.roles()));
+    if let Some((d, roles)) = &declared {
+        if apply_declared_arms(&mut parts, roles) {
+            method = MapMethod::Declared;
+            notes.retain(|n| !n.starts_with("no humanoid") && !n.starts_with("arms found"));
+        }
+        notes.push(format!(
+            "{} bone(s) declared by the file's {} humanoid",
+            roles.len(),
+            d.source
+        ));
+    }
     if overrides.bones.is_empty() {
-        return Ok(build(skel, rest, parts, method, notes));
+        return Ok(build(skel, rest, parts, method, notes, declared));
     }
     // A finger named in the override is replaced as a whole.
     let mut fingers: [[Vec<(u8, usize)>; 5]; 2] = Default::default();
@@ -297,6 +311,18 @@ pub fn detect_with_override(
             ArmPart::Finger(f, j) => fingers[side_slot(role.side)][f.index()].push((j, bone)),
         }
     }
+    set_fingers(&mut parts, &mut fingers);
+    for p in &mut parts {
+        p.guessed = 0;
+    }
+    method = MapMethod::Override;
+    notes.retain(|n| !n.starts_with("no humanoid arms"));
+    notes.push(format!("{} role(s) set by override", overrides.bones.len()));
+    Ok(build(skel, rest, parts, method, notes, declared))
+}
+
+/// Each finger with joints in `fingers` (joint number, bone) gets them, base first.
+fn set_fingers(parts: &mut [Partial; 2], fingers: &mut [[Vec<(u8, usize)>; 5]; 2]) {
     for (s, per_side) in fingers.iter_mut().enumerate() {
         for (f, joints) in per_side.iter_mut().enumerate() {
             if !joints.is_empty() {
@@ -305,13 +331,36 @@ pub fn detect_with_override(
             }
         }
     }
-    for p in &mut parts {
-        p.guessed = 0;
+}
+
+/// The declared arm roles over the detected ones: an arm whose upper arm, forearm and hand
+/// are all declared takes them (and a declared clavicle), each finger with declared joints
+/// takes those. True when an arm was declared.
+fn apply_declared_arms(parts: &mut [Partial; 2], roles: &[(DeclaredRole, usize)]) -> bool {
+    let mut declared = [Partial::default(), Partial::default()];
+    let mut fingers: [[Vec<(u8, usize)>; 5]; 2] = Default::default();
+    for &(role, bone) in roles {
+        let DeclaredRole::Arm(r) = role else { continue };
+        let p = &mut declared[side_slot(r.side)];
+        match r.part {
+            ArmPart::Clavicle => p.clavicle = Some(bone),
+            ArmPart::UpperArm => p.upper = Some(bone),
+            ArmPart::Forearm => p.fore = Some(bone),
+            ArmPart::Hand => p.hand = Some(bone),
+            ArmPart::Finger(f, j) => fingers[side_slot(r.side)][f.index()].push((j, bone)),
+        }
     }
-    method = MapMethod::Override;
-    notes.retain(|n| !n.starts_with("no humanoid arms"));
-    notes.push(format!("{} role(s) set by override", overrides.bones.len()));
-    Ok(build(skel, rest, parts, method, notes))
+    let mut any = false;
+    for (p, d) in parts.iter_mut().zip(&declared) {
+        if d.is_complete() {
+            any = true;
+            (p.upper, p.fore, p.hand) = (d.upper, d.fore, d.hand);
+            p.clavicle = d.clavicle.or(p.clavicle);
+            p.guessed = 0;
+        }
+    }
+    set_fingers(parts, &mut fingers);
+    any
 }
 
 /// Body forward (unit, world) from the shoulders: `left × up`, with `up` from the hips to the
@@ -404,9 +453,19 @@ fn build(
     parts: [Partial; 2],
     method: MapMethod,
     mut notes: Vec<String>,
+    declared: Option<(&DeclaredHumanoid, Vec<(DeclaredRole, usize)>)>,
 ) -> HumanoidMap {
     let n = names_of(skel);
-    let found = body::detect_body(skel, rest, &n, [parts[0].upper, parts[1].upper]);
+    let mut found = body::detect_body(skel, rest, &n, [parts[0].upper, parts[1].upper]);
+    if let Some((d, roles)) = &declared {
+        match super::declared::declared_body(skel, rest, roles) {
+            Ok(declared) => found = declared,
+            Err(problem) => notes.push(format!(
+                "the {} declaration's body is not used ({problem}): found from names and shape",
+                d.source
+            )),
+        }
+    }
     notes.extend(found.notes);
     let forward = body_forward(rest, &parts, found.body.as_ref());
     let mut missing = Vec::new();
@@ -440,12 +499,12 @@ fn build(
         arms[slot] = arm;
     }
     let confidence = match method {
-        MapMethod::Names | MapMethod::Override => score,
+        MapMethod::Names | MapMethod::Override | MapMethod::Declared => score,
         MapMethod::Topology => 0.5 * score,
         MapMethod::NotFound => 0.0,
     };
     let [left, right] = arms;
-    HumanoidMap {
+    let mut map = HumanoidMap {
         left,
         right,
         confidence: confidence.clamp(0.0, 1.0),
@@ -455,5 +514,59 @@ fn build(
         forward,
         body: found.body,
         body_missing: found.missing,
+        declared_by: None,
+        declared: Vec::new(),
+    };
+    if let Some((d, roles)) = declared {
+        map.declared = declared_in_map(&map, &roles);
+        map.declared_by = Some(d.source.clone());
     }
+    map
+}
+
+/// The roles of `map` (text form) whose bone is the one `roles` declares for them.
+fn declared_in_map(map: &HumanoidMap, roles: &[(DeclaredRole, usize)]) -> Vec<String> {
+    let is = |want: DeclaredRole, bone: usize| roles.iter().any(|&(r, b)| r == want && b == bone);
+    let mut out: Vec<String> = map
+        .roles()
+        .into_iter()
+        .filter(|&(role, bone)| is(DeclaredRole::Arm(role), bone))
+        .map(|(role, _)| role.to_string())
+        .collect();
+    if let Some(body) = &map.body {
+        for (role, bone) in body.roles() {
+            let want = match role {
+                BodyRole::Hips => DeclaredRole::Hips,
+                BodyRole::Neck => DeclaredRole::Neck,
+                BodyRole::Head => DeclaredRole::Head,
+                BodyRole::Thigh(s) => DeclaredRole::Thigh(s),
+                BodyRole::Shin(s) => DeclaredRole::Shin(s),
+                BodyRole::Foot(s) => DeclaredRole::Foot(s),
+                BodyRole::Toe(s) => DeclaredRole::Toe(s),
+                // The spine is every bone between the hips and the neck: a declared spine,
+                // chest or upper chest is any of them.
+                BodyRole::Spine(_) => {
+                    if roles
+                        .iter()
+                        .any(|&(r, b)| matches!(r, DeclaredRole::Spine(_)) && b == bone)
+                    {
+                        out.push(role.to_string());
+                    }
+                    continue;
+                }
+            };
+            if is(want, bone) {
+                out.push(role.to_string());
+            }
+        }
+        for (k, &eye) in body.eyes.iter().enumerate() {
+            if roles
+                .iter()
+                .any(|&(r, b)| matches!(r, DeclaredRole::Eye(_)) && b == eye)
+            {
+                out.push(format!("eye.{}", k + 1));
+            }
+        }
+    }
+    out
 }
