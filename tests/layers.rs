@@ -91,3 +91,23 @@ fn every_module_uses_only_lower_layers() {
         problems.join("\n  ")
     );
 }
+
+/// The preset format (issue 38, item 2) depends only on the core: the files that define,
+/// parse, check and migrate it name nothing of the stage or above; putting a preset on a
+/// stage is `preset/on_stage.rs`, `preset/io.rs` and the exports.
+#[test]
+fn the_preset_format_uses_only_the_core() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut problems = Vec::new();
+    for name in ["mod.rs", "parse.rs", "check.rs", "migrate.rs", "examples.rs"] {
+        let f = src.join("preset").join(name);
+        let text = std::fs::read_to_string(&f).unwrap();
+        let here = module_of(&src, &f);
+        for used in top_levels_used(&text, &here) {
+            if used != "preset" && layer_of(&used).is_some_and(|l| l > 0) {
+                problems.push(format!("preset/{name} uses `{used}`"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -40,21 +40,28 @@
 //! (constant poles) and no named poses. It is migrated to version 1, then 2, in memory; saving
 //! writes version 2. Versions newer than [`VERSION`] are refused.
 //!
-//! This module is pure (no I/O) except [`io`], which reads and writes files.
+//! This module is pure (no I/O) except [`io`], which reads and writes files. The format
+//! itself (this file, `parse.rs`, `check.rs`, `migrate.rs`, `examples.rs`) depends only on
+//! the core; what puts a preset on a stage or takes one from it is in `on_stage.rs`, `io.rs`
+//! and the exports, and [`PresetError`] (which names the stage's errors) in `error.rs`
+//! (`tests/layers.rs` checks it).
 #![warn(missing_docs)]
 
 mod check;
 pub mod clip;
+mod error;
 mod examples;
 mod export_glb;
 mod export_tackle;
 pub mod io;
 mod migrate;
+mod on_stage;
 mod parse;
 mod pose_table;
 
 pub use check::check_preset;
 pub use clip::{BakedClip, ClipError, ClipOptions, animated_glb, bake_clips};
+pub use error::PresetError;
 pub use examples::example_presets;
 pub use export_glb::{ExportError, posed_glb};
 pub use parse::parse_preset;
@@ -64,12 +71,9 @@ pub use pose_table::{
 
 use crate::fishing::{GripCalibration, PoseInputs, SessionState, SolverSettings};
 use crate::rig::HumanoidOverride;
-use crate::stage::Stage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::PathBuf;
-use thiserror::Error;
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "anglerpose-preset";
@@ -288,137 +292,7 @@ pub fn format_problems(problems: &[Problem]) -> String {
         .join("\n")
 }
 
-/// Why loading, building or saving a preset failed. Every variant names the preset file
-/// (`path`).
-#[derive(Debug, Error)]
-pub enum PresetError {
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file or folder being read or written (the preset, or the character file and
-        /// preset folder in [`io::character_ref`]).
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// The preset file is too large, not UTF-8, or fails [`parse_preset`].
-    #[error("{path}: invalid preset ({} problem(s)):\n{}", problems.len(), format_problems(problems))]
-    Invalid {
-        /// The preset file.
-        path: PathBuf,
-        /// Every error found.
-        problems: Vec<Problem>,
-    },
-    /// The character file (or the bundled props) could not be loaded.
-    #[error("{path}: the character file: {source}")]
-    Character {
-        /// The preset file.
-        path: PathBuf,
-        /// The file that failed: the character, or the bundled assets folder for the props.
-        character: PathBuf,
-        /// The loader's error.
-        source: Box<crate::gltf_io::LoadError>,
-    },
-    /// An artist's rod, net or seat file could not be used.
-    #[error("{path}: {source}")]
-    Prop {
-        /// The preset file.
-        path: PathBuf,
-        /// What is wrong with the prop file (it names the file).
-        source: Box<crate::stage::rod_file::PropFileError>,
-    },
-    /// Building the [`Stage`] or posing it with the preset failed.
-    #[error("{path}: {source}")]
-    Stage {
-        /// The preset file.
-        path: PathBuf,
-        /// The stage's error.
-        source: Box<crate::stage::StageError>,
-    },
-    /// The `humanoid_overrides` do not fit the character.
-    #[error("{path}: humanoid_overrides: {source}")]
-    Humanoid {
-        /// The preset file.
-        path: PathBuf,
-        /// The humanoid detection's error.
-        source: crate::rig::HumanoidError,
-    },
-    /// The preset has no named pose `name`.
-    #[error("{path}: no named pose {name:?} (available: {available})")]
-    NoSuchPose {
-        /// The preset file.
-        path: PathBuf,
-        /// The requested pose name.
-        name: String,
-        /// The preset's pose names, as one display string.
-        available: String,
-    },
-    /// Saving was refused because the preset has errors; nothing was written.
-    #[error("{path}: refusing to save: {}", format_problems(problems))]
-    NotSaved {
-        /// The file that was to be written.
-        path: PathBuf,
-        /// The errors of [`check_preset`].
-        problems: Vec<Problem>,
-    },
-}
-
 impl Preset {
-    /// A preset capturing `stage`'s calibration, settings and state for `character`, with no
-    /// overrides and no named poses.
-    pub fn from_stage(stage: &Stage, character: CharacterRef) -> Self {
-        Self {
-            format: FORMAT.to_string(),
-            version: VERSION,
-            character,
-            rod: None,
-            net: None,
-            seat: None,
-            humanoid_overrides: HumanoidOverride::default(),
-            inputs: stage.inputs.clone(),
-            poses: BTreeMap::new(),
-        }
-    }
-
-    /// Copies the calibration, settings and state into `stage` and re-poses it. The stage's
-    /// character and humanoid map are not touched (see [`io::load_stage`] for overrides).
-    ///
-    /// # Errors
-    /// The solver's error when [`Stage::update`] fails; the stage then already holds the
-    /// preset's calibration, settings and state.
-    pub fn apply_to(&self, stage: &mut Stage) -> Result<(), crate::fishing::SessionError> {
-        stage.inputs.clone_from(&self.inputs);
-        stage.reset_flip_tracking();
-        stage.update()?;
-        Ok(())
-    }
-
-    /// Poses `stage` for the named pose `name` (its state, and its calibration when it has
-    /// one, else the preset's). Returns `false` (stage untouched) when there is no such pose.
-    ///
-    /// # Errors
-    /// The solver's error when [`Stage::update`] fails; the stage then already holds the
-    /// pose's calibration, settings and state.
-    pub fn apply_named(
-        &self,
-        name: &str,
-        stage: &mut Stage,
-    ) -> Result<bool, crate::fishing::SessionError> {
-        let Some(pose) = self.poses.get(name) else {
-            return Ok(false);
-        };
-        stage.inputs = PoseInputs::new(
-            pose.calibration
-                .clone()
-                .unwrap_or_else(|| self.inputs.calibration.clone()),
-            self.inputs.settings,
-            pose.state,
-        );
-        stage.reset_flip_tracking();
-        stage.update()?;
-        Ok(true)
-    }
-
     /// Pretty-printed JSON with a trailing newline (stable key order). Non-finite numbers
     /// would become `null`; [`check_preset`] rejects them before saving.
     pub fn to_json(&self) -> String {
