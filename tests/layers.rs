@@ -99,7 +99,13 @@ fn every_module_uses_only_lower_layers() {
 fn the_preset_format_uses_only_the_core() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut problems = Vec::new();
-    for name in ["mod.rs", "parse.rs", "check.rs", "migrate.rs", "examples.rs"] {
+    for name in [
+        "mod.rs",
+        "parse.rs",
+        "check.rs",
+        "migrate.rs",
+        "examples.rs",
+    ] {
         let f = src.join("preset").join(name);
         let text = std::fs::read_to_string(&f).unwrap();
         let here = module_of(&src, &f);

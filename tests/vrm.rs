@@ -1,7 +1,8 @@
 //! VRM characters (issue 35, item 2): a glTF that declares its humanoid (VRM 1.0 `VRMC_vrm`,
 //! VRM 0.x `VRM`, `humanBones`) is mapped by the declaration, names and topology filling only
-//! what it leaves out; `.vrm` files open like `.glb`; `inspect` says where each role came
-//! from; a malformed declaration is a warning and the file still loads. Built from a shared
+//! what it leaves out; `.vrm` files open like `.glb`, seat and calibrate exactly like the glTF
+//! they were made from; `inspect` says where each role came from; a malformed declaration is
+//! a warning and the file still loads. Built from a shared
 //! model whose nodes are renamed so that name guessing fails (skipped when absent).
 
 mod support;
@@ -284,4 +285,37 @@ fn a_broken_declaration_is_a_warning_and_names_take_over() {
         assert_eq!(got.declared_by, None);
         assert_eq!(got.roles(), want.roles());
     }
+}
+
+/// Calibrated, the `.vrm` and the glTF it was made from give the same preset: the same grip
+/// offsets, poles and report (reach, flips), exactly.
+#[test]
+fn a_vrm_calibrates_exactly_like_its_gltf() {
+    use anglerpose::fishing::{calibrate, default_threads};
+    let Some(file) = model() else { return };
+    let original = gltf_io::load(&file).unwrap();
+    let want = original.detect_humanoid();
+    let mut doc = Doc::read(&file);
+    anonymous(&mut doc);
+    declare(&mut doc, &human_bones(&want, true), true);
+    let dir = fresh_scratch("vrm_calibrate");
+    let path = write(&dir, "mannequiny.vrm", &doc);
+    let props = || Props::load(&bundled_assets_dir()).unwrap();
+    let run = |c: Character| {
+        let stage = Stage::new(c, props()).unwrap();
+        calibrate(
+            &stage.actor,
+            &stage.inputs.settings,
+            &stage.inputs.state.params,
+            120,
+            default_threads(),
+        )
+        .unwrap()
+    };
+    let (calib_a, report_a) = run(original);
+    let (calib_b, report_b) = run(gltf_io::load(&path).unwrap());
+    assert_eq!(calib_a, calib_b);
+    assert_eq!(report_a.reached_fraction, report_b.reached_fraction);
+    assert_eq!(report_a.flips, report_b.flips);
+    assert_eq!(report_a.per_arm, report_b.per_arm);
 }
