@@ -319,3 +319,55 @@ fn a_vrm_calibrates_exactly_like_its_gltf() {
     assert_eq!(report_a.flips, report_b.flips);
     assert_eq!(report_a.per_arm, report_b.per_arm);
 }
+
+/// A declared arm that is not a chain (its hand above its shoulder) or a finger that does not
+/// run down from its hand is left to names, with a note saying so.
+#[test]
+fn a_declaration_that_does_not_hang_together_is_left_to_names() {
+    let Some(file) = model() else { return };
+    let original = gltf_io::load(&file).unwrap();
+    let want = original.detect_humanoid();
+    // A bone no role has and above every arm: the skeleton's root.
+    let root = (0..original.skeleton.len())
+        .find(|&b| original.skeleton.parent(b).is_none())
+        .unwrap();
+    assert!(!want.roles().iter().any(|&(_, b)| b == root));
+    let right_index = want.arm(Side::Right).unwrap().finger(Finger::Index)[0];
+    let bones: Vec<(String, usize)> = human_bones(&want, false)
+        .into_iter()
+        .map(|(name, bone)| match name.as_str() {
+            "leftHand" => (name, root),
+            "rightMiddleProximal" => (name, right_index),
+            _ => (name, bone),
+        })
+        .filter(|(name, _)| name != "rightIndexProximal")
+        .collect();
+    let mut doc = Doc::read(&file);
+    declare(&mut doc, &bones, false);
+    let dir = fresh_scratch("vrm_not_a_chain");
+    let got = gltf_io::load(write(&dir, "crossed.vrm", &doc))
+        .unwrap()
+        .detect_humanoid();
+    // The left arm and the right middle finger as names give them (the right index keeps
+    // its two declared joints: a finger with declared joints takes them).
+    let (g, w) = (got.arm(Side::Left).unwrap(), want.arm(Side::Left).unwrap());
+    assert_eq!(
+        (g.upper_arm, g.forearm, g.hand),
+        (w.upper_arm, w.forearm, w.hand)
+    );
+    let middle = |m: &HumanoidMap| m.arm(Side::Right).unwrap().finger(Finger::Middle).to_vec();
+    assert_eq!(middle(&got), middle(&want));
+    let said = |what: &str| got.notes.iter().any(|n| n.contains(what));
+    assert!(
+        said("the declared left arm is not a chain"),
+        "{:?}",
+        got.notes
+    );
+    assert!(
+        said("the declared right middle finger does not run down from the hand"),
+        "{:?}",
+        got.notes
+    );
+    assert!(!got.declared.contains(&"left.hand".to_string()));
+    assert!(got.declared.contains(&"right.hand".to_string()));
+}

@@ -282,7 +282,7 @@ pub fn detect_with(
     let (mut parts, mut method, mut notes) = detect_partials(skel, rest);
     let declared = declared.map(|d| (d, d.roles()));
     if let Some((d, roles)) = &declared {
-        if apply_declared_arms(&mut parts, roles) {
+        if apply_declared_arms(skel, &mut parts, roles, &mut notes) {
             method = MapMethod::Declared;
             notes.retain(|n| !n.starts_with("no humanoid") && !n.starts_with("arms found"));
         }
@@ -334,9 +334,16 @@ fn set_fingers(parts: &mut [Partial; 2], fingers: &mut [[Vec<(u8, usize)>; 5]; 2
 }
 
 /// The declared arm roles over the detected ones: an arm whose upper arm, forearm and hand
-/// are all declared takes them (and a declared clavicle), each finger with declared joints
-/// takes those. True when an arm was declared.
-fn apply_declared_arms(parts: &mut [Partial; 2], roles: &[(DeclaredRole, usize)]) -> bool {
+/// are all declared, each below the one before, takes them (and a declared clavicle above the
+/// upper arm), each finger whose declared joints run down from the hand, one below the other,
+/// takes those. True when an arm was declared. What does not hang together is left to
+/// detection, with a note.
+fn apply_declared_arms(
+    skel: &Skeleton,
+    parts: &mut [Partial; 2],
+    roles: &[(DeclaredRole, usize)],
+    notes: &mut Vec<String>,
+) -> bool {
     let mut declared = [Partial::default(), Partial::default()];
     let mut fingers: [[Vec<(u8, usize)>; 5]; 2] = Default::default();
     for &(role, bone) in roles {
@@ -350,13 +357,46 @@ fn apply_declared_arms(parts: &mut [Partial; 2], roles: &[(DeclaredRole, usize)]
             ArmPart::Finger(f, j) => fingers[side_slot(r.side)][f.index()].push((j, bone)),
         }
     }
+    let below = |a: usize, b: usize| strict_ancestor(skel, a, b);
     let mut any = false;
-    for (p, d) in parts.iter_mut().zip(&declared) {
-        if d.is_complete() {
-            any = true;
-            (p.upper, p.fore, p.hand) = (d.upper, d.fore, d.hand);
-            p.clavicle = d.clavicle.or(p.clavicle);
-            p.guessed = 0;
+    for (s, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+        let d = &declared[s];
+        let (Some(u), Some(f), Some(h)) = (d.upper, d.fore, d.hand) else {
+            continue;
+        };
+        if !(below(u, f) && below(f, h)) {
+            notes.push(format!(
+                "the declared {} arm is not a chain (upper arm → forearm → hand): found from \
+                 names instead",
+                side.name()
+            ));
+            continue;
+        }
+        any = true;
+        let p = &mut parts[s];
+        (p.upper, p.fore, p.hand) = (Some(u), Some(f), Some(h));
+        p.clavicle = d.clavicle.filter(|&c| below(c, u)).or(p.clavicle);
+        p.guessed = 0;
+    }
+    for (s, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+        let Some(hand) = parts[s].hand else {
+            fingers[s] = Default::default();
+            continue;
+        };
+        for (f, joints) in fingers[s].iter_mut().enumerate() {
+            joints.sort();
+            let chain = joints
+                .iter()
+                .try_fold(hand, |above, &(_, b)| below(above, b).then_some(b));
+            if !joints.is_empty() && chain.is_none() {
+                notes.push(format!(
+                    "the declared {} {} finger does not run down from the hand: found from \
+                     names instead",
+                    side.name(),
+                    Finger::ALL[f].name()
+                ));
+                joints.clear();
+            }
         }
     }
     set_fingers(parts, &mut fingers);
