@@ -5,7 +5,7 @@
 
 use super::body::{BodyFound, BodyMap, LegPartial, eyes_below, leg_map, path_between};
 use super::tree::strict_ancestor;
-use super::{ArmPart, BodyRole, Finger, MapMethod, Role, Side};
+use super::{ArmPart, BodyRole, Finger, HumanoidMap, MapMethod, Role, Side};
 use crate::rig::{Pose, Skeleton};
 
 /// What a file declares: where it was declared (`"VRM 1.0"`, `"VRM 0.x"`) and each declared
@@ -221,6 +221,53 @@ pub(super) fn declared_body(
         missing,
         notes: Vec::new(),
     })
+}
+
+/// The roles of `map` (text form) whose bone is the one `roles` declares for them.
+pub(super) fn declared_in_map(map: &HumanoidMap, roles: &[(DeclaredRole, usize)]) -> Vec<String> {
+    let is = |want: DeclaredRole, bone: usize| roles.iter().any(|&(r, b)| r == want && b == bone);
+    let mut out: Vec<String> = map
+        .roles()
+        .into_iter()
+        .filter(|&(role, bone)| is(DeclaredRole::Arm(role), bone))
+        .map(|(role, _)| role.to_string())
+        .collect();
+    if let Some(body) = &map.body {
+        for (role, bone) in body.roles() {
+            let want = match role {
+                BodyRole::Hips => DeclaredRole::Hips,
+                BodyRole::Neck => DeclaredRole::Neck,
+                BodyRole::Head => DeclaredRole::Head,
+                BodyRole::Thigh(s) => DeclaredRole::Thigh(s),
+                BodyRole::Shin(s) => DeclaredRole::Shin(s),
+                BodyRole::Foot(s) => DeclaredRole::Foot(s),
+                BodyRole::Toe(s) => DeclaredRole::Toe(s),
+                // The spine is every bone between the hips and the neck: a declared spine,
+                // chest or upper chest is any of them.
+                BodyRole::Spine(_) => {
+                    if roles
+                        .iter()
+                        .any(|&(r, b)| matches!(r, DeclaredRole::Spine(_)) && b == bone)
+                    {
+                        out.push(role.to_string());
+                    }
+                    continue;
+                }
+            };
+            if is(want, bone) {
+                out.push(role.to_string());
+            }
+        }
+        for (k, &eye) in body.eyes.iter().enumerate() {
+            if roles
+                .iter()
+                .any(|&(r, b)| matches!(r, DeclaredRole::Eye(_)) && b == eye)
+            {
+                out.push(format!("eye.{}", k + 1));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Arm detection: names first, topology as a fallback, quadruped rejection, then lengths and
 //! elbow axes from the rest pose.
 
-use super::body::{self, BodyMap, BodyRole};
+use super::body::{self, BodyMap};
 use super::declared::{DeclaredHumanoid, DeclaredRole};
 use super::names::NameKind;
 use super::tree::{Names, main_child, names_of, strict_ancestor};
@@ -558,55 +558,8 @@ fn build(
         declared: Vec::new(),
     };
     if let Some((d, roles)) = declared {
-        map.declared = declared_in_map(&map, &roles);
+        map.declared = super::declared::declared_in_map(&map, &roles);
         map.declared_by = Some(d.source.clone());
     }
     map
-}
-
-/// The roles of `map` (text form) whose bone is the one `roles` declares for them.
-fn declared_in_map(map: &HumanoidMap, roles: &[(DeclaredRole, usize)]) -> Vec<String> {
-    let is = |want: DeclaredRole, bone: usize| roles.iter().any(|&(r, b)| r == want && b == bone);
-    let mut out: Vec<String> = map
-        .roles()
-        .into_iter()
-        .filter(|&(role, bone)| is(DeclaredRole::Arm(role), bone))
-        .map(|(role, _)| role.to_string())
-        .collect();
-    if let Some(body) = &map.body {
-        for (role, bone) in body.roles() {
-            let want = match role {
-                BodyRole::Hips => DeclaredRole::Hips,
-                BodyRole::Neck => DeclaredRole::Neck,
-                BodyRole::Head => DeclaredRole::Head,
-                BodyRole::Thigh(s) => DeclaredRole::Thigh(s),
-                BodyRole::Shin(s) => DeclaredRole::Shin(s),
-                BodyRole::Foot(s) => DeclaredRole::Foot(s),
-                BodyRole::Toe(s) => DeclaredRole::Toe(s),
-                // The spine is every bone between the hips and the neck: a declared spine,
-                // chest or upper chest is any of them.
-                BodyRole::Spine(_) => {
-                    if roles
-                        .iter()
-                        .any(|&(r, b)| matches!(r, DeclaredRole::Spine(_)) && b == bone)
-                    {
-                        out.push(role.to_string());
-                    }
-                    continue;
-                }
-            };
-            if is(want, bone) {
-                out.push(role.to_string());
-            }
-        }
-        for (k, &eye) in body.eyes.iter().enumerate() {
-            if roles
-                .iter()
-                .any(|&(r, b)| matches!(r, DeclaredRole::Eye(_)) && b == eye)
-            {
-                out.push(format!("eye.{}", k + 1));
-            }
-        }
-    }
-    out
 }
