@@ -15,13 +15,6 @@ use std::path::{Path, PathBuf};
 use support::fs::{bin, fresh_scratch, stdout_ok};
 use support::gltf_edit::{Doc, shared_models};
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Left => "left",
-        Side::Right => "right",
-    }
-}
-
 /// The VRM human bone name of an arm role (`vrm0`: VRM 0.x thumb joint names).
 fn arm_name(role: Role, vrm0: bool) -> Option<String> {
     let part = match role.part {
@@ -44,7 +37,7 @@ fn arm_name(role: Role, vrm0: bool) -> Option<String> {
             format!("{finger}{joint}")
         }
     };
-    Some(format!("{}{part}", side_name(role.side)))
+    Some(format!("{}{part}", role.side.name()))
 }
 
 /// Every role of `map` as VRM human bones (name, node): arms, fingers, hips, the first
@@ -65,10 +58,10 @@ fn human_bones(map: &HumanoidMap, vrm0: bool) -> Vec<(String, usize)> {
             BodyRole::Spine(_) => continue,
             BodyRole::Neck => "neck".to_string(),
             BodyRole::Head => "head".to_string(),
-            BodyRole::Thigh(s) => format!("{}UpperLeg", side_name(s)),
-            BodyRole::Shin(s) => format!("{}LowerLeg", side_name(s)),
-            BodyRole::Foot(s) => format!("{}Foot", side_name(s)),
-            BodyRole::Toe(s) => format!("{}Toes", side_name(s)),
+            BodyRole::Thigh(s) => format!("{}UpperLeg", s.name()),
+            BodyRole::Shin(s) => format!("{}LowerLeg", s.name()),
+            BodyRole::Foot(s) => format!("{}Foot", s.name()),
+            BodyRole::Toe(s) => format!("{}Toes", s.name()),
         };
         out.push((name, bone));
     }
@@ -112,6 +105,15 @@ fn anonymous(doc: &mut Doc) {
     }
 }
 
+/// `file` with every node renamed (see [`anonymous`]) and `want`'s roles declared as VRM 1.0
+/// or (`vrm0`) 0.x, written to `dir` as `name`.
+fn anonymous_vrm(file: &Path, want: &HumanoidMap, vrm0: bool, dir: &Path, name: &str) -> PathBuf {
+    let mut doc = Doc::read(file);
+    anonymous(&mut doc);
+    declare(&mut doc, &human_bones(want, vrm0), vrm0);
+    write(dir, name, &doc)
+}
+
 fn write(dir: &Path, name: &str, doc: &Doc) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, doc.bytes()).unwrap();
@@ -145,10 +147,8 @@ fn a_vrm_maps_exactly_by_its_declaration() {
         "names that say nothing still gave the same map: the test proves nothing"
     );
     for vrm0 in [false, true] {
-        let mut doc = Doc::read(&file);
-        anonymous(&mut doc);
-        declare(&mut doc, &human_bones(&want, vrm0), vrm0);
-        let path = write(&dir, if vrm0 { "v0.vrm" } else { "v1.vrm" }, &doc);
+        let name = if vrm0 { "v0.vrm" } else { "v1.vrm" };
+        let path = anonymous_vrm(&file, &want, vrm0, &dir, name);
         let c = gltf_io::load(&path).unwrap();
         let got = c.detect_humanoid();
         let version = if vrm0 { "VRM 0.x" } else { "VRM 1.0" };
@@ -213,11 +213,8 @@ fn a_vrm_seats_like_its_gltf_and_inspect_names_the_sources() {
     let Some(file) = model() else { return };
     let original = gltf_io::load(&file).unwrap();
     let want = original.detect_humanoid();
-    let mut doc = Doc::read(&file);
-    anonymous(&mut doc);
-    declare(&mut doc, &human_bones(&want, false), false);
     let dir = fresh_scratch("vrm_stage");
-    let path = write(&dir, "mannequiny.vrm", &doc);
+    let path = anonymous_vrm(&file, &want, false, &dir, "mannequiny.vrm");
     let props = || Props::load(&bundled_assets_dir()).unwrap();
     let mut a = Stage::new(original, props()).unwrap();
     let mut b = Stage::new(gltf_io::load(&path).unwrap(), props()).unwrap();
@@ -295,11 +292,8 @@ fn a_vrm_calibrates_exactly_like_its_gltf() {
     let Some(file) = model() else { return };
     let original = gltf_io::load(&file).unwrap();
     let want = original.detect_humanoid();
-    let mut doc = Doc::read(&file);
-    anonymous(&mut doc);
-    declare(&mut doc, &human_bones(&want, true), true);
     let dir = fresh_scratch("vrm_calibrate");
-    let path = write(&dir, "mannequiny.vrm", &doc);
+    let path = anonymous_vrm(&file, &want, true, &dir, "mannequiny.vrm");
     let props = || Props::load(&bundled_assets_dir()).unwrap();
     let run = |c: Character| {
         let stage = Stage::new(c, props()).unwrap();

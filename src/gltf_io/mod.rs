@@ -167,15 +167,14 @@ impl Character {
 
     /// The humanoid map with no overrides (see [`Character::humanoid`]).
     pub fn detect_humanoid(&self) -> crate::rig::HumanoidMap {
-        let rest = crate::rig::Pose::rest(&self.skeleton);
-        // Without overrides nothing can name an unknown bone.
-        crate::rig::HumanoidMap::detect_declared(
-            &self.skeleton,
-            &rest,
-            self.declared_humanoid.as_ref(),
-            &crate::rig::HumanoidOverride::default(),
-        )
-        .unwrap_or_else(|_| crate::rig::HumanoidMap::detect(&self.skeleton, &rest))
+        // Without overrides nothing can name an unknown bone: the fallback never runs.
+        self.humanoid(&crate::rig::HumanoidOverride::default())
+            .unwrap_or_else(|_| {
+                crate::rig::HumanoidMap::detect(
+                    &self.skeleton,
+                    &crate::rig::Pose::rest(&self.skeleton),
+                )
+            })
     }
 
     /// Every bone that is a joint of some skin.

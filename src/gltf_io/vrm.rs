@@ -2,7 +2,22 @@
 //! `extensions.VRM.humanoid.humanBones` in VRM 0.x), read from the glTF JSON: which node each
 //! human bone is. VRM 1.0 wins when a file has both.
 
+use serde::Deserialize;
 use serde_json::Value;
+
+/// The part of a glTF document this reads.
+#[derive(Deserialize)]
+struct Root {
+    extensions: Option<Extensions>,
+}
+
+#[derive(Default, Deserialize)]
+struct Extensions {
+    #[serde(rename = "VRMC_vrm")]
+    vrm1: Option<Value>,
+    #[serde(rename = "VRM")]
+    vrm0: Option<Value>,
+}
 
 /// The declared human bones: where they were declared and (VRM bone name, glTF node index).
 #[derive(Clone, Debug, PartialEq)]
@@ -18,9 +33,10 @@ pub struct VrmHumanoid {
 /// an object or array of bones, a bone without a node index, an index past the nodes, one
 /// node declared as two bones).
 pub fn read(json: &[u8], node_count: usize) -> Result<Option<VrmHumanoid>, String> {
-    let root: Value = serde_json::from_slice(json).map_err(|e| e.to_string())?;
-    let ext = root.get("extensions");
-    let (source, bones) = if let Some(v1) = ext.and_then(|e| e.get("VRMC_vrm")) {
+    // Only the two extensions are kept; the rest of the document is skipped, not built.
+    let root: Root = serde_json::from_slice(json).map_err(|e| e.to_string())?;
+    let ext = root.extensions.unwrap_or_default();
+    let (source, bones) = if let Some(v1) = &ext.vrm1 {
         let bones = v1
             .pointer("/humanoid/humanBones")
             .and_then(Value::as_object)
@@ -30,7 +46,7 @@ pub fn read(json: &[u8], node_count: usize) -> Result<Option<VrmHumanoid>, Strin
             out.push((name.clone(), node_of(bone.get("node"), name)?));
         }
         ("VRM 1.0", out)
-    } else if let Some(v0) = ext.and_then(|e| e.get("VRM")) {
+    } else if let Some(v0) = &ext.vrm0 {
         let bones = v0
             .pointer("/humanoid/humanBones")
             .and_then(Value::as_array)

@@ -180,10 +180,9 @@ pub(super) fn declared_body(
     {
         return Err("its feet are not below its hips".into());
     }
-    let neck = one(DeclaredRole::Neck).filter(|&n| {
-        strict_ancestor(skel, hips, n) && (n == head || strict_ancestor(skel, n, head))
-    });
-    let neck = neck.filter(|&n| n != head);
+    // A neck strictly between the hips and the head, else none.
+    let neck = one(DeclaredRole::Neck)
+        .filter(|&n| strict_ancestor(skel, hips, n) && strict_ancestor(skel, n, head));
     let path = path_between(skel, hips, head);
     let spine = match neck {
         Some(n) => path.iter().copied().take_while(|&b| b != n).collect(),

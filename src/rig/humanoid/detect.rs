@@ -302,14 +302,7 @@ pub fn detect_with(
             role: *role,
             name: name.clone(),
         })?;
-        let p = &mut parts[side_slot(role.side)];
-        match role.part {
-            ArmPart::Clavicle => p.clavicle = Some(bone),
-            ArmPart::UpperArm => p.upper = Some(bone),
-            ArmPart::Forearm => p.fore = Some(bone),
-            ArmPart::Hand => p.hand = Some(bone),
-            ArmPart::Finger(f, j) => fingers[side_slot(role.side)][f.index()].push((j, bone)),
-        }
+        put_role(&mut parts, &mut fingers, *role, bone);
     }
     set_fingers(&mut parts, &mut fingers);
     for p in &mut parts {
@@ -319,6 +312,25 @@ pub fn detect_with(
     notes.retain(|n| !n.starts_with("no humanoid arms"));
     notes.push(format!("{} role(s) set by override", overrides.bones.len()));
     Ok(build(skel, rest, parts, method, notes, declared))
+}
+
+/// Puts `bone` in `role`'s place: a core part into its side's partial, a finger joint into
+/// `fingers` (joint number, bone) for [`set_fingers`].
+fn put_role(
+    parts: &mut [Partial; 2],
+    fingers: &mut [[Vec<(u8, usize)>; 5]; 2],
+    role: Role,
+    bone: usize,
+) {
+    let s = side_slot(role.side);
+    let p = &mut parts[s];
+    match role.part {
+        ArmPart::Clavicle => p.clavicle = Some(bone),
+        ArmPart::UpperArm => p.upper = Some(bone),
+        ArmPart::Forearm => p.fore = Some(bone),
+        ArmPart::Hand => p.hand = Some(bone),
+        ArmPart::Finger(f, j) => fingers[s][f.index()].push((j, bone)),
+    }
 }
 
 /// Each finger with joints in `fingers` (joint number, bone) gets them, base first.
@@ -347,14 +359,8 @@ fn apply_declared_arms(
     let mut declared = [Partial::default(), Partial::default()];
     let mut fingers: [[Vec<(u8, usize)>; 5]; 2] = Default::default();
     for &(role, bone) in roles {
-        let DeclaredRole::Arm(r) = role else { continue };
-        let p = &mut declared[side_slot(r.side)];
-        match r.part {
-            ArmPart::Clavicle => p.clavicle = Some(bone),
-            ArmPart::UpperArm => p.upper = Some(bone),
-            ArmPart::Forearm => p.fore = Some(bone),
-            ArmPart::Hand => p.hand = Some(bone),
-            ArmPart::Finger(f, j) => fingers[side_slot(r.side)][f.index()].push((j, bone)),
+        if let DeclaredRole::Arm(r) = role {
+            put_role(&mut declared, &mut fingers, r, bone);
         }
     }
     let below = |a: usize, b: usize| strict_ancestor(skel, a, b);
@@ -495,17 +501,22 @@ fn build(
     mut notes: Vec<String>,
     declared: Option<(&DeclaredHumanoid, Vec<(DeclaredRole, usize)>)>,
 ) -> HumanoidMap {
-    let n = names_of(skel);
-    let mut found = body::detect_body(skel, rest, &n, [parts[0].upper, parts[1].upper]);
-    if let Some((d, roles)) = &declared {
-        match super::declared::declared_body(skel, rest, roles) {
-            Ok(declared) => found = declared,
-            Err(problem) => notes.push(format!(
-                "the {} declaration's body is not used ({problem}): found from names and shape",
-                d.source
-            )),
-        }
-    }
+    // The declared body, else (none declared, or not a body) the one names and shape give.
+    let declared_body = declared.as_ref().and_then(|(d, roles)| {
+        super::declared::declared_body(skel, rest, roles)
+            .map_err(|problem| {
+                notes.push(format!(
+                    "the {} declaration's body is not used ({problem}): found from names and \
+                     shape",
+                    d.source
+                ));
+            })
+            .ok()
+    });
+    let found = declared_body.unwrap_or_else(|| {
+        let n = names_of(skel);
+        body::detect_body(skel, rest, &n, [parts[0].upper, parts[1].upper])
+    });
     notes.extend(found.notes);
     let forward = body_forward(rest, &parts, found.body.as_ref());
     let mut missing = Vec::new();
