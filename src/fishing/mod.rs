@@ -28,6 +28,7 @@ pub mod reel_shape;
 pub mod reel_stem;
 mod retarget;
 pub mod rod_bend;
+mod rod_bend_plane;
 mod rod_blank;
 pub mod rod_guides;
 pub mod rod_model;

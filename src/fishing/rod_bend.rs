@@ -8,9 +8,14 @@
 //! (rest blank → bent blank), which is what a skin of the rod's mesh on that chain needs,
 //! on the GPU and in an exported file alike.
 
+use super::rod_bend_plane::{MeanTrig, NEWTON_TOLERANCE, Plane, plane_points};
 use super::tackle_params::RodAction;
-use glam::{DAffine3, DQuat, DVec3};
+use glam::{DAffine3, DMat3, DVec3};
 use thiserror::Error;
+
+/// The largest Newton step (radians) after which [`RodBendJob::solve_tip`] stops: its
+/// angles are then within about its square of the bend's, and the tip within a micrometre.
+pub const AIM_TOLERANCE: f64 = 1e-3;
 
 /// Straight pieces the bending part of the blank is made of.
 pub const BEND_SEGMENTS: usize = 16;
@@ -282,7 +287,7 @@ impl RodBendJob {
     /// # Errors
     /// See [`RodBendJob::validate`].
     pub fn solve(&self) -> Result<RodBend, RodBendError> {
-        self.solve_with(Some(&[0.0; BEND_JOINTS]))
+        self.solve_with(Some(Start::ZERO))
     }
 
     /// Like [`RodBendJob::solve`], with Newton's method starting from `near_angles` (the
@@ -292,7 +297,21 @@ impl RodBendJob {
     /// # Errors
     /// See [`RodBendJob::validate`].
     pub fn solve_near(&self, near_angles: &[f64; BEND_JOINTS]) -> Result<RodBend, RodBendError> {
-        self.solve_with(Some(near_angles))
+        self.solve_with(Some(Start {
+            angles: near_angles,
+            trig: None,
+        }))
+    }
+
+    /// [`RodBendJob::solve_near`] from the shape of a [`RodBendJob::solve_tip`].
+    ///
+    /// # Errors
+    /// See [`RodBendJob::validate`].
+    pub fn solve_near_tip(&self, near: &BentTip) -> Result<RodBend, RodBendError> {
+        self.solve_with(Some(Start {
+            angles: &near.tangent_angles,
+            trig: near.trig.as_ref(),
+        }))
     }
 
     /// Like [`RodBendJob::solve`], by relaxation alone: the reference the Newton solve is
@@ -304,31 +323,36 @@ impl RodBendJob {
         self.solve_with(None)
     }
 
-    /// The bent tip alone (no joint frames): what a caller needs to aim the next load (see
-    /// [`RodBendJob::solve_near`]).
+    /// The bent tip alone (no joint frames), to within a micrometre: what a caller needs to
+    /// aim the next load (see [`RodBendJob::solve_near_tip`]). Its Newton rounds stop at a
+    /// step of [`AIM_TOLERANCE`] (`tests/tackle.rs`: at most 2.1e-7 m from
+    /// [`RodBendJob::solve`]'s tip, loads up to ten times the rated one).
     ///
     /// # Errors
     /// See [`RodBendJob::validate`].
     pub fn solve_tip(&self) -> Result<BentTip, RodBendError> {
         let chain = self.chain;
-        let Some(shape) = self.shape(Some(&[0.0; BEND_JOINTS]))? else {
+        let Some(shape) = self.shape(Some(Start::ZERO), AIM_TOLERANCE)? else {
             return Ok(BentTip {
                 tip_in_rod: DVec3::Y * chain.length,
                 tangent_angles: [0.0; BEND_JOINTS],
+                trig: None,
             });
         };
-        let (xs, ys) = plane_points(&shape.theta, chain.piece());
+        let (xs, ys) = plane_points(&shape.trig, chain.piece());
         Ok(BentTip {
             tip_in_rod: shape.bend_dir * xs[BEND_SEGMENTS]
                 + DVec3::Y * (chain.bend_start + ys[BEND_SEGMENTS]),
             tangent_angles: shape.theta,
+            trig: Some(shape.trig),
         })
     }
 
     /// The bent shape (see [`Shape`]); `None` for a load that leaves the rod straight.
     fn shape(
         &self,
-        newton_from: Option<&[f64; BEND_JOINTS]>,
+        newton_from: Option<Start>,
+        tolerance: f64,
     ) -> Result<Option<Shape>, RodBendError> {
         self.validate()?;
         let chain = self.chain;
@@ -354,12 +378,17 @@ impl RodBendJob {
             ds,
             cap,
         };
-        let (theta, iterations, limited) = match newton_from.and_then(|from| plane.newton(*from)) {
-            Some((theta, rounds)) => (theta, rounds, false),
-            None => plane.relax(),
-        };
+        let (theta, iterations, limited, trig) =
+            match newton_from.and_then(|from| plane.newton(*from.angles, from.trig, tolerance)) {
+                Some((theta, rounds, trig)) => (theta, rounds, false, trig),
+                None => {
+                    let (theta, rounds, limited) = plane.relax();
+                    (theta, rounds, limited, MeanTrig::of(&theta))
+                }
+            };
         Ok(Some(Shape {
             theta,
+            trig,
             iterations,
             limited,
             bend_dir,
@@ -368,29 +397,38 @@ impl RodBendJob {
 
     /// The bend, by Newton's method from `newton_from` (angles per joint) where it settles
     /// inside the clamps, else by relaxation.
-    fn solve_with(
-        &self,
-        newton_from: Option<&[f64; BEND_JOINTS]>,
-    ) -> Result<RodBend, RodBendError> {
+    fn solve_with(&self, newton_from: Option<Start>) -> Result<RodBend, RodBendError> {
         let chain = self.chain;
         let Some(Shape {
             theta,
+            trig,
             iterations,
             limited,
             bend_dir,
-        }) = self.shape(newton_from)?
+        }) = self.shape(newton_from, NEWTON_TOLERANCE)?
         else {
             return Ok(RodBend::straight(chain));
         };
-        let (xs, ys) = plane_points(&theta, chain.piece());
+        let (xs, ys) = plane_points(&trig, chain.piece());
         let axis = DVec3::Y.cross(bend_dir).normalize();
         let mut bent_from_rest = [DAffine3::IDENTITY; BEND_JOINTS];
+        // Each joint's tangent angle from the pieces' means (θₖ₊₁ = 2mₖ − θₖ, θ₀ = 0), by
+        // the double-angle and difference formulas: no sine or cosine evaluated again.
+        let (mut sin, mut cos) = (0.0, 1.0);
         for k in 0..BEND_JOINTS {
+            if k > 0 {
+                let (sm, cm) = (trig.sin[k - 1], trig.cos[k - 1]);
+                let (sin2, cos2) = (2.0 * sm * cm, cm * cm - sm * sm);
+                (sin, cos) = (sin2 * cos - cos2 * sin, cos2 * cos + sin2 * sin);
+            }
             let at = bend_dir * xs[k] + DVec3::Y * (chain.bend_start + ys[k]);
-            let turn = DQuat::from_axis_angle(axis, theta[k]);
-            bent_from_rest[k] = DAffine3::from_translation(at)
-                * DAffine3::from_quat(turn)
-                * DAffine3::from_translation(-DVec3::Y * chain.rest_along(k));
+            // The turn about `axis` carries the blank's direction +Y to cos·Y + sin·bend_dir.
+            let turn = rotation_about(axis, sin, cos);
+            let rest_tangent_turned = DVec3::Y * cos + bend_dir * sin;
+            bent_from_rest[k] = DAffine3::from_mat3_translation(
+                turn,
+                at - rest_tangent_turned * chain.rest_along(k),
+            );
         }
         let tip = bent_from_rest[BEND_SEGMENTS].transform_point3(DVec3::Y * chain.length);
         Ok(RodBend {
@@ -406,10 +444,32 @@ impl RodBendJob {
     }
 }
 
-/// A solved shape: the tangent angle at each joint, the rounds it took, whether a clamp held
+/// The rotation about the unit `axis` by the angle whose sine and cosine are `sin`, `cos`
+/// (Rodrigues' formula: `cos·I + sin·[axis]× + (1 − cos)·axis·axisᵀ`).
+fn rotation_about(axis: DVec3, sin: f64, cos: f64) -> DMat3 {
+    let column = |e: DVec3| e * cos + axis.cross(e) * sin + axis * (axis.dot(e) * (1.0 - cos));
+    DMat3::from_cols(column(DVec3::X), column(DVec3::Y), column(DVec3::Z))
+}
+
+/// Where Newton's method starts: joint angles, and their pieces' [`MeanTrig`] when known.
+#[derive(Clone, Copy)]
+struct Start<'a> {
+    angles: &'a [f64; BEND_JOINTS],
+    trig: Option<&'a MeanTrig>,
+}
+
+impl Start<'_> {
+    const ZERO: Start<'static> = Start {
+        angles: &[0.0; BEND_JOINTS],
+        trig: None,
+    };
+}
+
+/// A solved shape: the tangent angle at each joint (and its pieces' [`MeanTrig`]), the rounds it took, whether a clamp held
 /// the tip, and the unit direction across the blank the rod bends toward (rod space).
 struct Shape {
     theta: [f64; BEND_JOINTS],
+    trig: MeanTrig,
     iterations: u32,
     limited: bool,
     bend_dir: DVec3,
@@ -422,238 +482,6 @@ pub struct BentTip {
     pub tip_in_rod: DVec3,
     /// See [`RodBend::tangent_angles`].
     pub tangent_angles: [f64; BEND_JOINTS],
-}
-
-/// The bend in its plane (x across toward the load, y along the rest blank): each piece's
-/// flexibility (length over stiffness), the load's components and the cap on the tangent.
-///
-/// The discrete elastica it solves: the tangent angle θ at each joint (θ₀ = 0 where the
-/// blank leaves the handle), each piece straight at the mean of its ends' angles, and every
-/// piece turning by its flexibility times the load's moment about its middle with the rod
-/// as bent: θₖ₊₁ = θₖ + flexₖ·Mₖ(θ), clamped to `[0, cap]`.
-struct Plane {
-    flex: [f64; BEND_SEGMENTS],
-    fx: f64,
-    fy: f64,
-    ds: f64,
-    cap: f64,
-}
-
-impl Plane {
-    /// Moments about each piece's middle and their derivatives by each piece's mean angle:
-    /// `M_j = Σ_{l>j} e_l + ½·e_j` with `e_l = ds·(fx·cos m_l − fy·sin m_l)` the load's
-    /// moment over piece `l`.
-    fn moments(&self, theta: &[f64; BEND_JOINTS]) -> ([f64; BEND_SEGMENTS], [f64; BEND_SEGMENTS]) {
-        let mut e = [0.0; BEND_SEGMENTS];
-        let mut de = [0.0; BEND_SEGMENTS];
-        for l in 0..BEND_SEGMENTS {
-            let (s, c) = (0.5 * (theta[l] + theta[l + 1])).sin_cos();
-            e[l] = self.ds * (self.fx * c - self.fy * s);
-            de[l] = -self.ds * (self.fx * s + self.fy * c);
-        }
-        let mut m = [0.0; BEND_SEGMENTS];
-        let mut beyond = 0.0;
-        for j in (0..BEND_SEGMENTS).rev() {
-            m[j] = beyond + 0.5 * e[j];
-            beyond += e[j];
-        }
-        (m, de)
-    }
-
-    /// Newton's method with the exact Jacobian, from the angles `from`, on the pieces'
-    /// equations `R_k = θ_{k+1} − θ_k − flex_k·M_k(θ) = 0`: the relaxation's fixed point when
-    /// no clamp holds it (a few rounds instead of dozens). `M_k` depends only on joints `k`
-    /// and beyond, so the Jacobian is upper Hessenberg, and rank one past its superdiagonal:
-    /// each round's step costs O(N) (see [`solve_pieces`]).
-    /// `None` when a clamp would act or it does not settle; the relaxation then decides.
-    fn newton(&self, from: [f64; BEND_JOINTS]) -> Option<([f64; BEND_JOINTS], u32)> {
-        const N: usize = BEND_SEGMENTS;
-        let mut theta = from;
-        theta[0] = 0.0;
-        for round in 1..=NEWTON_ROUNDS {
-            let (m, de) = self.moments(&theta);
-            // Column c is joint c + 1, which ends piece c and starts piece c + 1; a piece's
-            // mean angle moves by half of each end's. Row k's entries past its diagonal are
-            // −flex_k times the column's term (the whole of both pieces lies beyond k).
-            let mut term = [0.0f64; N + 1];
-            for (c, t) in term.iter_mut().take(N).enumerate() {
-                *t = 0.5 * (de[c] + if c + 1 < N { de[c + 1] } else { 0.0 });
-            }
-            let mut rows = [PiecesRow::default(); N];
-            for (k, row) in rows.iter_mut().enumerate() {
-                let flex = self.flex[k];
-                let next = if k + 1 < N { de[k + 1] } else { 0.0 };
-                *row = PiecesRow {
-                    sub: if k > 0 {
-                        -1.0 - flex * 0.25 * de[k]
-                    } else {
-                        0.0
-                    },
-                    diag: 1.0 - flex * 0.5 * (0.5 * de[k] + next),
-                    beyond: -flex,
-                    rhs: -(theta[k + 1] - theta[k] - flex * m[k]),
-                };
-            }
-            let step = solve_pieces(&rows, &term)?;
-            let mut largest = 0.0f64;
-            for k in 0..N {
-                theta[k + 1] += step[k];
-                largest = largest.max(step[k].abs());
-            }
-            if !theta.iter().all(|t| t.is_finite()) {
-                return None;
-            }
-            // Newton's error after a step is of the order of the step squared.
-            if largest < NEWTON_TOLERANCE {
-                let inside = theta.iter().all(|&t| (0.0..=self.cap).contains(&t));
-                return inside.then_some((theta, round));
-            }
-        }
-        None
-    }
-
-    /// The relaxation: every round turns each piece by its moment with the rod as last bent,
-    /// clamped, and moves halfway there (the step halves whenever the change grows). Returns
-    /// the angles, the rounds and whether a clamp held the tip.
-    fn relax(&self) -> ([f64; BEND_JOINTS], u32, bool) {
-        let (fx, fy, ds, cap) = (self.fx, self.fy, self.ds, self.cap);
-        let mut theta = [0.0f64; BEND_JOINTS];
-        let mut step = 0.5;
-        let mut last_change = f64::INFINITY;
-        let mut iterations = 0;
-        let mut limited = false;
-        for round in 1..=MAX_ROUNDS {
-            iterations = round;
-            let (xs, ys) = plane_points(&theta, ds);
-            let (tx, ty) = (xs[BEND_SEGMENTS], ys[BEND_SEGMENTS]);
-            let mut next = [0.0f64; BEND_JOINTS];
-            limited = false;
-            for k in 0..BEND_SEGMENTS {
-                let mid = 0.5 * (theta[k] + theta[k + 1]);
-                let (cx, cy) = (xs[k] + 0.5 * ds * mid.sin(), ys[k] + 0.5 * ds * mid.cos());
-                let moment = (ty - cy) * fx - (tx - cx) * fy;
-                let turned = next[k] + moment * self.flex[k];
-                next[k + 1] = if turned > cap {
-                    limited = true;
-                    cap
-                } else {
-                    turned.max(0.0)
-                };
-            }
-            let change = (1..BEND_JOINTS)
-                .map(|k| (next[k] - theta[k]).abs())
-                .fold(0.0, f64::max);
-            if change > last_change {
-                step *= 0.5;
-            }
-            last_change = change;
-            for k in 1..BEND_JOINTS {
-                theta[k] += step * (next[k] - theta[k]);
-            }
-            if change < 1e-12 {
-                break;
-            }
-        }
-        (theta, iterations, limited)
-    }
-}
-
-/// Newton rounds at most, and the largest step (radians) after which its angles count as
-/// found: the error left is of the order of its square (1e-12), the change between rounds at
-/// which the relaxation stops (`tests/tackle.rs` holds the two within 1e-9 m; they meet
-/// within 2e-12 m).
-const NEWTON_ROUNDS: u32 = 12;
-const NEWTON_TOLERANCE: f64 = 1e-6;
-
-/// One row of the Newton step's system: `sub` at column k − 1, `diag` at k, and
-/// `beyond · term[c]` at every column c > k; `rhs` its right-hand side.
-#[derive(Clone, Copy, Default)]
-struct PiecesRow {
-    sub: f64,
-    diag: f64,
-    beyond: f64,
-    rhs: f64,
-}
-
-/// A row during elimination, from column `r`: `a` at r, `b` at r + 1, `g · term[c]` beyond.
-#[derive(Clone, Copy)]
-struct Reduced {
-    a: f64,
-    b: f64,
-    g: f64,
-    rhs: f64,
-}
-
-/// Solves the Newton step's system (upper Hessenberg, its part above the first superdiagonal
-/// of rank one per row: see [`PiecesRow`]) in O(N) by Gaussian elimination pivoting between
-/// neighbouring rows; every row stays of the form [`Reduced`] as it is eliminated. `None`
-/// when it is singular.
-fn solve_pieces<const N: usize>(rows: &[PiecesRow; N], term: &[f64]) -> Option<[f64; N]> {
-    let t = |c: usize| term.get(c).copied().unwrap_or(0.0);
-    let first = rows[0];
-    let mut current = Reduced {
-        a: first.diag,
-        b: first.beyond * t(1),
-        g: first.beyond,
-        rhs: first.rhs,
-    };
-    let mut upper = [current; N];
-    for r in 0..N - 1 {
-        let row = rows[r + 1];
-        let below = Reduced {
-            a: row.sub,
-            b: row.diag,
-            g: row.beyond,
-            rhs: row.rhs,
-        };
-        let (pivot, other) = if below.a.abs() > current.a.abs() {
-            (below, current)
-        } else {
-            (current, below)
-        };
-        if pivot.a.abs() < 1e-300 {
-            return None;
-        }
-        let m = other.a / pivot.a;
-        let g = other.g - m * pivot.g;
-        current = Reduced {
-            a: other.b - m * pivot.b,
-            b: g * t(r + 2),
-            g,
-            rhs: other.rhs - m * pivot.rhs,
-        };
-        upper[r] = pivot;
-    }
-    upper[N - 1] = current;
-    let mut x = [0.0; N];
-    // Σ_{c ≥ r + 2} term[c]·x[c], kept as r goes down.
-    let mut tail = 0.0;
-    for r in (0..N).rev() {
-        let u = upper[r];
-        if u.a.abs() < 1e-300 {
-            return None;
-        }
-        let next = if r + 1 < N { u.b * x[r + 1] } else { 0.0 };
-        x[r] = (u.rhs - next - u.g * tail) / u.a;
-        if r + 1 < N {
-            tail += t(r + 1) * x[r + 1];
-        }
-    }
-    Some(x)
-}
-
-/// Relaxation rounds at most (a rated load settles in under 100).
-const MAX_ROUNDS: u32 = 2000;
-
-/// The joints in the bend's plane (x across toward the load, y along the rest blank from
-/// the bend's start), each piece straight at the mean of its ends' angles.
-fn plane_points(theta: &[f64; BEND_JOINTS], ds: f64) -> ([f64; BEND_JOINTS], [f64; BEND_JOINTS]) {
-    let mut xs = [0.0; BEND_JOINTS];
-    let mut ys = [0.0; BEND_JOINTS];
-    for k in 0..BEND_SEGMENTS {
-        let mid = 0.5 * (theta[k] + theta[k + 1]);
-        xs[k + 1] = xs[k] + ds * mid.sin();
-        ys[k + 1] = ys[k] + ds * mid.cos();
-    }
-    (xs, ys)
+    /// Its pieces' [`MeanTrig`] (for [`RodBendJob::solve_near_tip`]; `None` when straight).
+    trig: Option<MeanTrig>,
 }

@@ -150,8 +150,7 @@ impl TackleJob<'_> {
             // Twice: the pull's direction from the bent tip moves the tip a little again. The
             // first solve gives only that tip; the second starts from its shape.
             let first = job(straight_tip).solve_tip()?;
-            bend =
-                job(point(&actor_from_rod, first.tip_in_rod)).solve_near(&first.tangent_angles)?;
+            bend = job(point(&actor_from_rod, first.tip_in_rod)).solve_near_tip(&first)?;
             tip = point(&actor_from_rod, bend.tip_in_rod);
         }
         let guides_in_actor = self
