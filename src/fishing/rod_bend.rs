@@ -17,11 +17,7 @@ use thiserror::Error;
 /// angles are then within about its square of the bend's, and the tip within a micrometre.
 pub const AIM_TOLERANCE: f64 = 1e-3;
 
-/// Straight pieces the bending part of the blank is made of.
-pub const BEND_SEGMENTS: usize = 16;
-
-/// Joints of the chain: one at each end of every piece.
-pub const BEND_JOINTS: usize = BEND_SEGMENTS + 1;
+pub use super::rod_bend_plane::{BEND_JOINTS, BEND_SEGMENTS};
 
 /// The most the tip's tangent turns from the blank's rest direction, radians (110°): a
 /// blank breaks before it folds back on itself.

@@ -1,8 +1,12 @@
-//! The bend of [`super::rod_bend`] in its plane: the discrete elastica, solved by Newton's
+//! The rod's bend (`rod_bend.rs`) in its plane: the discrete elastica, solved by Newton's
 //! method with the exact Jacobian (O(N) a round) or, where a clamp decides the shape, by
 //! relaxation.
 
-use super::rod_bend::{BEND_JOINTS, BEND_SEGMENTS};
+/// Straight pieces the bending part of the blank is made of.
+pub const BEND_SEGMENTS: usize = 16;
+
+/// Joints of the chain: one at each end of every piece.
+pub const BEND_JOINTS: usize = BEND_SEGMENTS + 1;
 
 /// The bend in its plane (x across toward the load, y along the rest blank): each piece's
 /// flexibility (length over stiffness), the load's components and the cap on the tangent.
