@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct CalibrateArgs {
-    /// The character (.glb/.gltf, or a .vrm: its declared humanoid maps its bones).
+    /// The character (.glb/.gltf/.fbx, or a .vrm: its declared humanoid maps its bones).
     pub character: PathBuf,
     /// Where to write the preset (atomically).
     #[arg(long)]

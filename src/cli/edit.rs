@@ -8,7 +8,7 @@ use std::time::Duration;
 
 #[derive(Args, Debug, Default)]
 pub struct EditArgs {
-    /// A preset (.json) or a character (.glb / .gltf); default: the bundled angler.
+    /// A preset (.json) or a character (.glb / .gltf / .vrm / .fbx); default: the bundled angler.
     pub file: Option<PathBuf>,
     /// Quit after this many frames and print the mean frame time.
     #[arg(long)]

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct InspectArgs {
-    /// A .glb or .gltf file.
+    /// A .glb, .gltf, .vrm or .fbx file.
     pub file: PathBuf,
     /// Print machine-readable JSON instead of text.
     #[arg(long)]

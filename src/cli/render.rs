@@ -17,7 +17,7 @@ pub struct RenderArgs {
     /// it (default: the bundled angler). `--phase` / `--t` override its state.
     #[arg(long, conflicts_with = "character")]
     pub preset: Option<PathBuf>,
-    /// Render a character file (.glb/.gltf/.vrm), seated with the default calibration.
+    /// Render a character file (.glb/.gltf/.vrm/.fbx), seated with the default calibration.
     #[arg(long)]
     pub character: Option<PathBuf>,
     /// Image size, WIDTHxHEIGHT.

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 pub struct RetargetArgs {
     /// The preset to carry over.
     pub preset: PathBuf,
-    /// The character (.glb/.gltf/.vrm) it is for now.
+    /// The character (.glb/.gltf/.vrm/.fbx) it is for now.
     #[arg(long)]
     pub to: PathBuf,
     /// Where to write the new preset (atomically).

@@ -14,7 +14,7 @@ pub struct StabilityArgs {
     /// Preset file (default: the bundled angler).
     #[arg(long, conflicts_with = "character")]
     pub preset: Option<PathBuf>,
-    /// A character file (.glb/.gltf/.vrm), seated with the default calibration.
+    /// A character file (.glb/.gltf/.vrm/.fbx), seated with the default calibration.
     #[arg(long)]
     pub character: Option<PathBuf>,
     /// Session phase (seated_hold, cast_wind_up, …); default: the preset's, else

@@ -289,7 +289,10 @@ impl UiState {
 
     pub(super) fn open_dialog(&mut self, ed: &EditorState) {
         let file = rfd::FileDialog::new()
-            .add_filter("Preset or character", &["json", "glb", "gltf", "vrm"])
+            .add_filter(
+                "Preset or character",
+                &["json", "glb", "gltf", "vrm", "fbx"],
+            )
             .pick_file();
         if let Some(path) = file {
             self.request_open(ed, path);

@@ -29,10 +29,13 @@ pub enum FileError {
     },
 }
 
-/// True for the extensions the editor opens (`.json` presets, `.glb` / `.gltf` / `.vrm`
+/// True for the extensions the editor opens (`.json` presets, `.glb` / `.gltf` / `.vrm` / `.fbx`
 /// characters; a VRM is a GLB that declares its humanoid).
 pub fn is_openable(path: &Path) -> bool {
-    matches!(extension(path).as_str(), "json" | "glb" | "gltf" | "vrm")
+    matches!(
+        extension(path).as_str(),
+        "json" | "glb" | "gltf" | "vrm" | "fbx"
+    )
 }
 
 pub fn extension(path: &Path) -> String {
@@ -56,7 +59,7 @@ pub fn open_default() -> Result<Document, FileError> {
     Ok(Document::new(stage, None))
 }
 
-/// Opens a preset (`.json`) or a character (`.glb` / `.gltf` / `.vrm`, with the bundled props and a
+/// Opens a preset (`.json`) or a character (`.glb` / `.gltf` / `.vrm` / `.fbx`, with the bundled props and a
 /// default calibration). Returns the document and any warnings.
 pub fn open(path: &Path) -> Result<(Document, Vec<String>), FileError> {
     match extension(path).as_str() {
@@ -67,7 +70,7 @@ pub fn open(path: &Path) -> Result<(Document, Vec<String>), FileError> {
             doc.preset = Some(p);
             Ok((doc, warnings.iter().map(ToString::to_string).collect()))
         }
-        "glb" | "gltf" | "vrm" => {
+        "glb" | "gltf" | "vrm" | "fbx" => {
             let stage_err = |source| FileError::Stage {
                 path: path.to_path_buf(),
                 source,

@@ -22,12 +22,15 @@ const SAME_POSE_TOLERANCE: f64 = 1e-4;
 /// Returns the skeleton with bind-pose rest transforms and fills each skin's
 /// `bind_world_from_mesh`. Joints whose bind transform cannot be decomposed keep their scene
 /// transform (with a warning). Skins without inverse bind matrices (`has_ibm[s]` false) are
-/// skipped: identity bind matrices would put every joint at one point.
+/// skipped: identity bind matrices would put every joint at one point. `stated[s]`: where
+/// the file itself says skin `s`'s mesh sat when bound (an FBX cluster's bind matrices say
+/// so; glTF does not), used as it is.
 pub fn apply_bind_pose(
     scene: &Skeleton,
     skins: &mut [Skin],
     has_ibm: &[bool],
     mesh_node: &[Option<usize>],
+    stated: &[Option<DMat4>],
     warnings: &mut Vec<String>,
 ) -> Skeleton {
     let n = scene.len();
@@ -45,7 +48,10 @@ pub fn apply_bind_pose(
         if !has_ibm.get(si).copied().unwrap_or(false) {
             continue;
         }
-        let mesh = bind_world_from_mesh(scene, skin, si, &scene_world, mesh_node, warnings);
+        let mesh = match stated.get(si).copied().flatten() {
+            Some(mesh) => mesh,
+            None => bind_world_from_mesh(scene, skin, si, &scene_world, mesh_node, warnings),
+        };
         skin.bind_world_from_mesh = mesh;
         for (k, &j) in skin.joints.iter().enumerate() {
             let w = mesh * skin.inverse_bind[k].inverse();

@@ -15,6 +15,9 @@ pub enum LoadError {
     /// Not a glTF container at all, or a broken GLB header / chunk layout.
     #[error("{path}: not a valid glTF/GLB file: {problem}", path = .path.display())]
     Container { path: PathBuf, problem: String },
+    /// An FBX file that ufbx cannot read, or that holds no character.
+    #[error("{path}: FBX cannot be read: {problem}", path = .path.display())]
+    Fbx { path: PathBuf, problem: String },
     #[error("{path}: glTF JSON cannot be parsed: {problem}", path = .path.display())]
     Json { path: PathBuf, problem: String },
     #[error("{path}: glTF validation failed: {problems}", path = .path.display())]

@@ -10,6 +10,8 @@ mod accessor;
 mod bind;
 mod container;
 mod error;
+mod fbx;
+mod fbx_mesh;
 mod mesh;
 mod nodes;
 mod skinning;
@@ -183,7 +185,9 @@ impl Character {
     }
 }
 
-/// Loads a `.glb` or `.gltf` file; external resources resolve next to it.
+/// Loads a character file — `.glb`, `.gltf`, `.vrm`, or `.fbx` (binary or ASCII, told by
+/// its content as well as its name) — into one [`Character`]; external resources resolve
+/// next to it.
 pub fn load(path: impl AsRef<Path>) -> Result<Character, LoadError> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|error| LoadError::Io {
@@ -200,6 +204,13 @@ pub fn load(path: impl AsRef<Path>) -> Result<Character, LoadError> {
 /// panic inside the `gltf` crate, and a panic from any other would still come back as
 /// [`LoadError::Internal`] naming the file, never as a crash.
 pub fn load_from_bytes(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
+    let import = |path: &Path, bytes: &[u8]| {
+        if fbx::is_fbx(path, bytes) {
+            fbx::import(path, bytes)
+        } else {
+            import(path, bytes)
+        }
+    };
     std::panic::catch_unwind(|| import(path, bytes)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()
@@ -238,8 +249,14 @@ fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
             *slot = node_to_bone.get(node.index()).copied();
         }
     }
-    let skeleton =
-        bind::apply_bind_pose(&scene, &mut skins, &has_ibm, &skin_mesh_node, &mut warnings);
+    let skeleton = bind::apply_bind_pose(
+        &scene,
+        &mut skins,
+        &has_ibm,
+        &skin_mesh_node,
+        &[],
+        &mut warnings,
+    );
     let scene_pose = bind::scene_locals(&scene);
     let images = container::load_images(path, &document, &buffers, &mut warnings);
 
