@@ -492,6 +492,26 @@ fn an_ascii_fbx_loads_in_metres_and_skins() {
     }
 }
 
+/// The content decides: the bundled angler's glb saved under an `.fbx` name still loads as
+/// glTF, and the ASCII fixture under a `.glb` name loads as FBX.
+#[test]
+fn the_content_decides_between_gltf_and_fbx() {
+    let dir = fresh_scratch("fbx_named");
+    let glb = bundled_assets_dir().join("angler.glb");
+    let as_fbx = dir.join("angler.fbx");
+    std::fs::copy(&glb, &as_fbx).unwrap();
+    let (a, b) = (
+        gltf_io::load(&glb).unwrap(),
+        gltf_io::load(&as_fbx).unwrap(),
+    );
+    assert_eq!(a.skeleton.len(), b.skeleton.len());
+    assert_eq!(a.vertex_count(), b.vertex_count());
+    let ascii = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fbx/ascii_arm.fbx");
+    let as_glb = dir.join("arm.glb");
+    std::fs::copy(&ascii, &as_glb).unwrap();
+    assert_eq!(gltf_io::load(&as_glb).unwrap().skins[0].joints.len(), 3);
+}
+
 /// An FBX that is not a character (the fuzz seed: a three-bone arm skinning a box) loads,
 /// and `calibrate` refuses it with the file and what is missing.
 #[test]

@@ -19,9 +19,14 @@ use glam::{DMat4, DQuat, DVec3, DVec4};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// True when `bytes` are an FBX file (binary: its "Kaydara FBX Binary" header; ASCII: an FBX
-/// header section near the top), or the path says `.fbx`.
+/// True when `bytes` are an FBX file: its binary header ("Kaydara FBX Binary"), an ASCII FBX
+/// header near the top, or a `.fbx` name — unless the bytes are plainly glTF (the GLB magic,
+/// or JSON), which is read as glTF whatever the name says.
 pub fn is_fbx(path: &Path, bytes: &[u8]) -> bool {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if bytes.starts_with(b"glTF") || first == Some(&b'{') {
+        return false;
+    }
     let named = path
         .extension()
         .and_then(|e| e.to_str())
@@ -57,7 +62,7 @@ pub fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
     let scene = ufbx::load_memory(bytes, opts).map_err(|e| fail(describe(&e)))?;
     let mut warnings = Vec::new();
 
-    // Bones: every node but the scene's root, parents before children (ufbx lists them so).
+    // Bones: every node but the scene's root (any order: the skeleton sorts parents first).
     let root_id = scene.root_node.element.element_id;
     let mut bone_of: HashMap<u32, usize> = HashMap::new();
     let mut nodes: Vec<&ufbx::Node> = Vec::new();
@@ -102,9 +107,6 @@ pub fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
                 transform(&node.local_transform)
             }
         };
-        if parent.is_some_and(|p| p >= b) {
-            return Err(fail(format!("node {name:?} comes before its parent")));
-        }
         bones.push(Bone { name, parent, rest });
     }
     let scene_skeleton = Skeleton::new(bones).map_err(|e| fail(e.to_string()))?;
