@@ -45,10 +45,19 @@ fn replay(target: &str, f: impl Fn(&[u8]) -> bool) -> usize {
     ok
 }
 
+/// A panic caught at the import's boundary is still a defect: it must not come back.
+fn not_internal<T>(r: &Result<T, anglerpose::gltf_io::LoadError>) {
+    if let Err(e @ anglerpose::gltf_io::LoadError::Internal { .. }) = r {
+        panic!("the importer panicked inside its boundary: {e}");
+    }
+}
+
 #[test]
 fn fbx_import_inputs() {
     let ok = replay("fbx_import", |bytes| {
-        anglerpose::gltf_io::load_from_bytes(Path::new("/nonexistent-fuzz/in.fbx"), bytes).is_ok()
+        let r = anglerpose::gltf_io::load_from_bytes(Path::new("/nonexistent-fuzz/in.fbx"), bytes);
+        not_internal(&r);
+        r.is_ok()
     });
     // The seeds include a valid file: the replay really loads something.
     assert!(ok >= 1, "{ok} inputs loaded");
@@ -61,6 +70,8 @@ fn gltf_import_inputs() {
             anglerpose::gltf_io::load_from_bytes(Path::new("/nonexistent-fuzz/in.glb"), bytes);
         let gltf =
             anglerpose::gltf_io::load_from_bytes(Path::new("/nonexistent-fuzz/in.gltf"), bytes);
+        not_internal(&glb);
+        not_internal(&gltf);
         glb.is_ok() || gltf.is_ok()
     });
     // The seeds include valid files: the replay really loads something.

@@ -45,7 +45,7 @@ pub fn apply_bind_pose(
     // Bind world per joint bone (first skin wins when skins share a joint).
     let mut bind_world: Vec<Option<DMat4>> = vec![None; n];
     for (si, skin) in skins.iter_mut().enumerate() {
-        if !has_ibm.get(si).copied().unwrap_or(false) {
+        if !has_ibm.get(si).copied().unwrap_or(false) || skin.joints.is_empty() {
             continue;
         }
         let mesh = match stated.get(si).copied().flatten() {

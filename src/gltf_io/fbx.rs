@@ -130,10 +130,18 @@ pub fn import(path: &Path, bytes: &[u8]) -> Result<Character, LoadError> {
                     ));
                 }
                 let (skin, cluster_joint, bound) = read_skin(deformer, &bone_of, &mut warnings);
-                skins.push(skin);
-                stated.push(bound);
-                skin_mesh_node.push(Some(b));
-                Some((skins.len() - 1, &**deformer, cluster_joint))
+                if skin.joints.is_empty() {
+                    warnings.push(format!(
+                        "mesh {:?}: its skin has no bone in the scene; drawn rigidly with its node",
+                        mesh.element.name
+                    ));
+                    None
+                } else {
+                    skins.push(skin);
+                    stated.push(bound);
+                    skin_mesh_node.push(Some(b));
+                    Some((skins.len() - 1, &**deformer, cluster_joint))
+                }
             }
             None => None,
         };
