@@ -9,15 +9,7 @@ use glam::{DMat3, DVec3};
 
 /// An sRGB colour (0–255) as linear RGB, which is what glTF's `COLOR_0` holds.
 pub fn srgb(r: u8, g: u8, b: u8) -> [f32; 3] {
-    [r, g, b].map(|c| {
-        let c = c as f64 / 255.0;
-        let lin = if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        };
-        lin as f32
-    })
+    [r, g, b].map(|c| crate::draw::srgb_to_linear(f64::from(c) / 255.0) as f32)
 }
 
 fn skin() -> [f32; 3] {

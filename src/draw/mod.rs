@@ -13,3 +13,13 @@ pub use frame::{
     RigidDraw, SkinnedDraw,
 };
 pub use mesh_data::{MeshData, MeshHandle, TextureData};
+
+/// An sRGB-encoded channel in `0..=1` as linear light (the sRGB transfer function inverted):
+/// what glTF's `COLOR_0` and base colours hold, and what the renderer takes.
+pub fn srgb_to_linear(c: f64) -> f64 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}

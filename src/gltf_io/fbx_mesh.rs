@@ -3,6 +3,7 @@
 //! the base colour and its texture (embedded, or found beside the file).
 
 use super::{Material, Primitive, RgbaImage};
+use crate::draw::srgb_to_linear;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -150,6 +151,8 @@ pub(super) fn primitives(
                         prim.normals.push(normal.as_vec3().to_array());
                         if let Some(colors) = prim.colors.as_mut() {
                             let c = mesh.vertex_color[ix];
+                            // FBX vertex colours are display (sRGB) colours; Blender writes them so by
+                            // default.
                             let rgb = [c.x, c.y, c.z].map(|v| srgb_to_linear(v) as f32);
                             colors.push([rgb[0], rgb[1], rgb[2], c.w as f32]);
                         }
@@ -191,16 +194,6 @@ pub(super) fn primitives(
         ));
     }
     out
-}
-
-/// An sRGB-encoded channel as linear light (FBX vertex colours are display colours — Blender
-/// writes them sRGB by default — and glTF's, which the renderer takes, are linear).
-fn srgb_to_linear(v: f64) -> f64 {
-    if v <= 0.04045 {
-        v / 12.92
-    } else {
-        ((v + 0.055) / 1.055).powf(2.4)
-    }
 }
 
 /// Gives back the room [`primitives`] reserved and the shared vertices did not use.
