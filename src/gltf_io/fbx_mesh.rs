@@ -70,7 +70,7 @@ pub(super) fn primitives(
     let mut corners = vec![0u32; mesh.max_face_triangles.max(1) * 3];
     let mut out = Vec::new();
     for (material_index, faces) in parts {
-        // Room for every corner as its own vertex (at most that many), so nothing grows.
+        // Three corners a triangle: the index list's exact length.
         let corners_here: usize = faces
             .iter()
             .filter_map(|&f| mesh.faces.get(f as usize))
@@ -79,16 +79,15 @@ pub(super) fn primitives(
         // The corners already made vertices: per ufbx vertex a chain through `variants` of
         // (normal, UV, colour) index → our vertex (most vertices have one to four).
         let mut head = vec![u32::MAX; mesh.num_vertices];
-        let mut variants: Vec<Variant> = Vec::with_capacity(corners_here);
-        let n = corners_here;
+        let mut variants: Vec<Variant> = Vec::new();
         let mut prim = Primitive {
-            positions: Vec::with_capacity(n),
-            normals: Vec::with_capacity(n),
-            uvs: mesh.vertex_uv.exists.then(|| Vec::with_capacity(n)),
-            colors: mesh.vertex_color.exists.then(|| Vec::with_capacity(n)),
-            joints: input.skin.as_ref().map(|_| Vec::with_capacity(n)),
-            weights: input.skin.as_ref().map(|_| Vec::with_capacity(n)),
-            indices: Vec::with_capacity(n),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: mesh.vertex_uv.exists.then(Vec::new),
+            colors: mesh.vertex_color.exists.then(Vec::new),
+            joints: input.skin.as_ref().map(|_| Vec::new()),
+            weights: input.skin.as_ref().map(|_| Vec::new()),
+            indices: Vec::with_capacity(corners_here),
             material: Material {
                 name: None,
                 base_color_factor: [1.0; 4],
@@ -177,7 +176,6 @@ pub(super) fn primitives(
         if prim.indices.is_empty() {
             continue;
         }
-        shrink(&mut prim);
         if !mesh.vertex_normal.exists {
             prim.normals = super::compute_normals(&prim.positions, &prim.indices);
         }
@@ -194,24 +192,6 @@ pub(super) fn primitives(
         ));
     }
     out
-}
-
-/// Gives back the room [`primitives`] reserved and the shared vertices did not use.
-fn shrink(prim: &mut Primitive) {
-    prim.positions.shrink_to_fit();
-    prim.normals.shrink_to_fit();
-    for v in [prim.uvs.as_mut()].into_iter().flatten() {
-        v.shrink_to_fit();
-    }
-    for v in [prim.colors.as_mut(), prim.weights.as_mut()]
-        .into_iter()
-        .flatten()
-    {
-        v.shrink_to_fit();
-    }
-    if let Some(j) = prim.joints.as_mut() {
-        j.shrink_to_fit();
-    }
 }
 
 /// A vertex made from a ufbx vertex's corners: their (normal, UV, colour) indices, the
