@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use support::clients::blender_python;
-use support::fs::{bin, fresh_scratch};
+use support::fs::{bin, fresh_scratch, stdout_ok};
 use support::gltf_edit::shared_models;
 
 /// Blender imports `src` (glTF) and writes it as FBX to `dst` with `args` (see
@@ -162,8 +162,19 @@ fn models(test: &str) -> Vec<PathBuf> {
     .collect()
 }
 
-/// Every FBX variant of `glb` this test writes: (label, file).
-fn variants(python: &Path, glb: &Path, dir: &Path) -> Vec<(String, PathBuf)> {
+/// The FBX variants this test writes: (label, the exporter's settings). `rename_arg` is the
+/// Mixamo rename file ([`mixamo_renames`]).
+fn variant_args(rename_arg: &str) -> Vec<(&'static str, Vec<&str>)> {
+    vec![
+        ("default", vec![]),
+        ("z-up", vec!["--forward", "Y", "--up", "Z"]),
+        ("x-forward", vec!["--forward", "X", "--up", "Y"]),
+        ("mixamo-cm", vec!["--centimetres", "--rename", rename_arg]),
+    ]
+}
+
+/// `dir/{stem}-mixamo.json`: every role's bone of `glb` renamed to its `mixamorig:` name.
+fn mixamo_renames(glb: &Path, dir: &Path) -> String {
     let stem = glb.file_stem().unwrap().to_string_lossy().to_string();
     let original = gltf_io::load(glb).unwrap();
     let map = original.detect_humanoid();
@@ -176,20 +187,47 @@ fn variants(python: &Path, glb: &Path, dir: &Path) -> Vec<(String, PathBuf)> {
         .collect();
     let rename_file = dir.join(format!("{stem}-mixamo.json"));
     std::fs::write(&rename_file, serde_json::to_string(&renames).unwrap()).unwrap();
-    let rename_arg = rename_file.to_string_lossy().to_string();
-    let cases: Vec<(&str, Vec<&str>)> = vec![
-        ("default", vec![]),
-        ("z-up", vec!["--forward", "Y", "--up", "Z"]),
-        ("x-forward", vec!["--forward", "X", "--up", "Y"]),
-        ("mixamo-cm", vec!["--centimetres", "--rename", &rename_arg]),
-    ];
-    cases
+    rename_file.to_string_lossy().to_string()
+}
+
+/// Every FBX variant of `glb` this test writes ([`variant_args`]): (label, file).
+fn variants(python: &Path, glb: &Path, dir: &Path) -> Vec<(String, PathBuf)> {
+    variants_labelled(python, glb, dir, |_| true)
+}
+
+/// The variants of `glb` whose label passes `keep`: (label, file).
+fn variants_labelled(
+    python: &Path,
+    glb: &Path,
+    dir: &Path,
+    keep: impl Fn(&str) -> bool,
+) -> Vec<(String, PathBuf)> {
+    let stem = glb.file_stem().unwrap().to_string_lossy().to_string();
+    let rename_arg = mixamo_renames(glb, dir);
+    variant_args(&rename_arg)
         .into_iter()
+        .filter(|(label, _)| keep(label))
         .map(|(label, args)| {
             let dst = dir.join(format!("{stem}-{label}.fbx"));
             (label.to_string(), make_fbx(python, glb, &dst, &args))
         })
         .collect()
+}
+
+/// The Mixamo-style variant of `glb` alone (centimetres, armature scaled 0.01,
+/// `mixamorig:` names).
+fn mixamo_fbx(python: &Path, glb: &Path, dir: &Path) -> PathBuf {
+    variants_labelled(python, glb, dir, |label| label == "mixamo-cm")
+        .pop()
+        .unwrap()
+        .1
+}
+
+/// The shared model whose path contains `name`, if present.
+fn model(test: &str, name: &str) -> Option<PathBuf> {
+    models(test)
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains(name))
 }
 
 /// Each FBX seats like its glTF: every role the glTF's map has, the FBX's has too, and its
@@ -264,7 +302,6 @@ fn an_fbx_from_blender_seats_like_its_gltf() {
 /// reaches and flips as its glTF does.
 #[test]
 fn an_fbx_calibrates_like_its_gltf() {
-    use anglerpose::fishing::{calibrate, default_threads};
     let Some(python) = blender_python("an_fbx_calibrates_like_its_gltf") else {
         return;
     };
@@ -272,25 +309,9 @@ fn an_fbx_calibrates_like_its_gltf() {
     let Some(glb) = models("an_fbx_calibrates_like_its_gltf").into_iter().next() else {
         return;
     };
-    let run = |c: Character| {
-        let stage = Stage::new(c, props()).unwrap();
-        calibrate(
-            &stage.actor,
-            &stage.inputs.settings,
-            &stage.inputs.state.params,
-            120,
-            default_threads(),
-        )
-        .unwrap()
-        .1
-    };
-    let fbx = variants(&python, &glb, &dir)
-        .into_iter()
-        .find(|(label, _)| label == "mixamo-cm")
-        .unwrap()
-        .1;
-    let want = run(gltf_io::load(&glb).unwrap());
-    let got = run(gltf_io::load(&fbx).unwrap());
+    let fbx = mixamo_fbx(&python, &glb, &dir);
+    let (_, want) = support::checks::calibrated(gltf_io::load(&glb).unwrap(), 120);
+    let (_, got) = support::checks::calibrated(gltf_io::load(&fbx).unwrap(), 120);
     assert_eq!(want.reached_fraction, got.reached_fraction);
     assert_eq!(want.flips, got.flips);
 }
@@ -304,26 +325,18 @@ fn an_fbx_preset_exports_a_valid_animated_glb() {
     let Some(python) = blender_python("an_fbx_preset_exports_a_valid_animated_glb") else {
         return;
     };
-    let Some(glb) = models("an_fbx_preset_exports_a_valid_animated_glb")
-        .into_iter()
-        .find(|p| p.to_string_lossy().contains("KayKit"))
-    else {
+    let Some(glb) = model("an_fbx_preset_exports_a_valid_animated_glb", "KayKit") else {
         return;
     };
     let dir = fresh_scratch("fbx_export");
     let fbx = make_fbx(&python, &glb, &dir.join("kaykit.fbx"), &["--centimetres"]);
     let preset = dir.join("kaykit.json");
-    let out = bin()
-        .arg("calibrate")
-        .arg(&fbx)
-        .args(["--samples", "120", "--out"])
-        .arg(&preset)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    stdout_ok(
+        bin()
+            .arg("calibrate")
+            .arg(&fbx)
+            .args(["--samples", "120", "--out"])
+            .arg(&preset),
     );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&preset).unwrap()).unwrap();
@@ -331,23 +344,15 @@ fn an_fbx_preset_exports_a_valid_animated_glb() {
     assert!(named.ends_with("kaykit.fbx"), "{named}");
     assert!(json["character"]["sha256"].is_string());
     let posed = dir.join("kaykit_posed.glb");
-    let out = bin()
-        .args(["export", "--animation", "--preset"])
-        .arg(&preset)
-        .arg("--out")
-        .arg(&posed)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    stdout_ok(
+        bin()
+            .args(["export", "--animation", "--preset"])
+            .arg(&preset)
+            .arg("--out")
+            .arg(&posed),
     );
     // The preset carried to another FBX character (CesiumMan, Z up).
-    if let Some(cesium) = models("an_fbx_preset_exports_a_valid_animated_glb")
-        .into_iter()
-        .find(|p| p.to_string_lossy().contains("CesiumMan"))
-    {
+    if let Some(cesium) = model("an_fbx_preset_exports_a_valid_animated_glb", "CesiumMan") {
         let to = make_fbx(
             &python,
             &cesium,
@@ -355,19 +360,14 @@ fn an_fbx_preset_exports_a_valid_animated_glb() {
             &["--forward", "Y", "--up", "Z"],
         );
         let carried = dir.join("cesium.json");
-        let out = bin()
-            .arg("retarget")
-            .arg(&preset)
-            .arg("--to")
-            .arg(&to)
-            .args(["--samples", "60", "--out"])
-            .arg(&carried)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        stdout_ok(
+            bin()
+                .arg("retarget")
+                .arg(&preset)
+                .arg("--to")
+                .arg(&to)
+                .args(["--samples", "60", "--out"])
+                .arg(&carried),
         );
         let json: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&carried).unwrap()).unwrap();
@@ -404,10 +404,7 @@ fn the_editor_opens_and_reloads_an_fbx() {
     let Some(python) = blender_python("the_editor_opens_and_reloads_an_fbx") else {
         return;
     };
-    let Some(glb) = models("the_editor_opens_and_reloads_an_fbx")
-        .into_iter()
-        .find(|p| p.to_string_lossy().contains("CesiumMan"))
-    else {
+    let Some(glb) = model("the_editor_opens_and_reloads_an_fbx", "CesiumMan") else {
         return;
     };
     let dir = fresh_scratch("fbx_editor");
@@ -417,9 +414,7 @@ fn the_editor_opens_and_reloads_an_fbx() {
     let map = ed.doc.stage.character.detect_humanoid();
     let hand = map.arm(Side::Left).unwrap().hand;
     let before = ed.doc.stage.pose.world_position(hand);
-    let variants = variants(&python, &glb, &dir);
-    let mixamo = &variants.iter().find(|(l, _)| l == "mixamo-cm").unwrap().1;
-    std::fs::copy(mixamo, &file).unwrap();
+    std::fs::copy(mixamo_fbx(&python, &glb, &dir), &file).unwrap();
     ed.reload_character().unwrap();
     let name = &ed
         .doc

@@ -288,26 +288,13 @@ fn a_broken_declaration_is_a_warning_and_names_take_over() {
 /// offsets, poles and report (reach, flips), exactly.
 #[test]
 fn a_vrm_calibrates_exactly_like_its_gltf() {
-    use anglerpose::fishing::{calibrate, default_threads};
     let Some(file) = model() else { return };
     let original = gltf_io::load(&file).unwrap();
     let want = original.detect_humanoid();
     let dir = fresh_scratch("vrm_calibrate");
     let path = anonymous_vrm(&file, &want, true, &dir, "mannequiny.vrm");
-    let props = || Props::load(&bundled_assets_dir()).unwrap();
-    let run = |c: Character| {
-        let stage = Stage::new(c, props()).unwrap();
-        calibrate(
-            &stage.actor,
-            &stage.inputs.settings,
-            &stage.inputs.state.params,
-            120,
-            default_threads(),
-        )
-        .unwrap()
-    };
-    let (calib_a, report_a) = run(original);
-    let (calib_b, report_b) = run(gltf_io::load(&path).unwrap());
+    let (calib_a, report_a) = support::checks::calibrated(original, 120);
+    let (calib_b, report_b) = support::checks::calibrated(gltf_io::load(&path).unwrap(), 120);
     assert_eq!(calib_a, calib_b);
     assert_eq!(report_a.reached_fraction, report_b.reached_fraction);
     assert_eq!(report_a.flips, report_b.flips);

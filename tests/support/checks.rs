@@ -121,3 +121,25 @@ pub fn angle_deg(a: DVec3, b: DVec3) -> f64 {
         .acos()
         .to_degrees()
 }
+
+/// `character` seated with the bundled props and calibrated over `samples` timeline samples on
+/// all cores, as `anglerpose calibrate` does: its grip calibration and report.
+pub fn calibrated(
+    character: gltf_io::Character,
+    samples: usize,
+) -> (
+    anglerpose::fishing::GripCalibration,
+    anglerpose::fishing::CalibrationReport,
+) {
+    use anglerpose::fishing::{calibrate, default_threads};
+    use anglerpose::stage::{Props, bundled_assets_dir};
+    let stage = Stage::new(character, Props::load(&bundled_assets_dir()).unwrap()).unwrap();
+    calibrate(
+        &stage.actor,
+        &stage.inputs.settings,
+        &stage.inputs.state.params,
+        samples,
+        default_threads(),
+    )
+    .unwrap()
+}
