@@ -16,7 +16,9 @@ mod editor;
 
 use anglerpose::editor::egui_draw::{Callback, EguiDraw};
 use anglerpose::editor::gizmo::editor_frame;
-use anglerpose::editor::{EditorState, InPlaceViewport, UiState, ViewportImage, app_style, ui};
+use anglerpose::editor::{
+    EditorState, InPlaceViewport, UiState, ViewCommand, ViewportImage, app_style, ui,
+};
 use anglerpose::render::capture::CAPTURE_FORMAT;
 use anglerpose::render::{Gpu, Renderer};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -71,7 +73,7 @@ impl Window {
     /// A single-sample renderer of `format` with the editor's meshes.
     fn renderer(&self, gpu: &Gpu, format: wgpu::TextureFormat) -> Renderer {
         let mut renderer = Renderer::new(gpu, format, 1);
-        for mesh in self.ed.doc.stage.mesh_data() {
+        for mesh in self.ed.doc().stage.mesh_data() {
             renderer
                 .upload_mesh(&mesh)
                 .expect("angler meshes are valid");
@@ -103,7 +105,8 @@ impl Window {
             }
         }
         let viewport = self.ui.viewport_pixels;
-        self.ed.viewport = viewport;
+        let [width, height] = viewport;
+        let _ = self.ed.apply(ViewCommand::SetViewport { width, height });
         let fill = self.ctx.global_style().visuals.panel_fill;
         self.ui.drop_panel_fills(&mut out.shapes, fill);
         let [r, g, b, _] = fill.to_array().map(|v| f64::from(v) / 255.0);
@@ -142,8 +145,11 @@ fn benches(c: &mut Criterion) {
             let mut paint =
                 |encoder: &mut wgpu::CommandEncoder, _: &wgpu::TextureView, cb: &Callback| {
                     if cb.callback.downcast_ref::<InPlaceViewport>().is_some() {
-                        let frame =
-                            editor_frame(ed, ed.camera.to_camera([cb.rect[2], cb.rect[3]]), true);
+                        let frame = editor_frame(
+                            ed,
+                            ed.view().camera().to_camera([cb.rect[2], cb.rect[3]]),
+                            true,
+                        );
                         renderer
                             .encode_in_rect(encoder, &srgb_view, cb.rect, &frame)
                             .expect("drawn");
@@ -189,7 +195,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let (jobs, clear) = window.frame(&gpu, ViewportImage::Texture(id));
             let ed = &window.ed;
-            let frame = editor_frame(ed, ed.camera.to_camera(size), true);
+            let frame = editor_frame(ed, ed.view().camera().to_camera(size), true);
             let mut encoder = gpu.device.create_command_encoder(&Default::default());
             renderer
                 .encode(&mut encoder, &viewport_view, &frame)

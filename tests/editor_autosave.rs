@@ -67,7 +67,7 @@ fn editor(path: &Path) -> EditorState {
 /// A few edits of different kinds: a target drag, a finger curl, the time, the elbow limit.
 fn edit(ed: &mut EditorState) {
     let [x, y] = handle_pixel(
-        &ed.doc.stage,
+        &ed.doc().stage,
         &ed.render_camera(),
         Handle::Target(Side::Right),
     )
@@ -91,14 +91,14 @@ fn edit(ed: &mut EditorState) {
     .unwrap();
     ed.apply(PlaybackCommand::SetTime { seconds: 2.25 })
         .unwrap();
-    assert!(ed.doc.dirty);
+    assert!(ed.doc().dirty);
 }
 
 /// Everything the document's pose is made of, and the pose itself.
 fn document_state(ed: &EditorState) -> (Snapshot, Vec<glam::DAffine3>) {
     (
-        ed.doc.snapshot(),
-        ed.doc.stage.pose.world_matrices().to_vec(),
+        ed.doc().snapshot(),
+        ed.doc().stage.pose.world_matrices().to_vec(),
     )
 }
 
@@ -113,15 +113,15 @@ fn an_autosaved_edit_recovers_identically_and_a_save_or_clean_exit_clears_it() {
     let mut ed = editor(&preset);
     let mut autosave = Autosaver::new(SECOND);
     assert_eq!(autosave.pending(), None, "a fresh state folder");
-    let clean_due = autosave.next_due(&ed.doc);
+    let clean_due = autosave.next_due(ed.doc());
     assert_eq!(clean_due, None, "nothing to autosave while clean");
     edit(&mut ed);
-    let due = autosave.next_due(&ed.doc).expect("an autosave is due");
-    assert!(!autosave.tick(&ed.doc, due - SECOND / 2).unwrap(), "early");
+    let due = autosave.next_due(ed.doc()).expect("an autosave is due");
+    assert!(!autosave.tick(ed.doc(), due - SECOND / 2).unwrap(), "early");
     assert!(!autosave_path().exists());
-    assert!(autosave.tick(&ed.doc, due).unwrap(), "written when due");
+    assert!(autosave.tick(ed.doc(), due).unwrap(), "written when due");
     assert!(autosave_path().exists());
-    assert_eq!(autosave.next_due(&ed.doc), None, "nothing new to write");
+    assert_eq!(autosave.next_due(ed.doc()), None, "nothing new to write");
     let edited = document_state(&ed);
 
     // The next session (after a crash): offered the autosave, recovers it like the button.
@@ -133,15 +133,16 @@ fn an_autosaved_edit_recovers_identically_and_a_save_or_clean_exit_clears_it() {
         path: pending.clone(),
     })
     .unwrap();
-    next_autosave.recovered(&next.doc);
+    next_autosave.recovered(next.doc());
     assert_eq!(document_state(&next), edited, "recovered exactly");
-    assert!(next.doc.dirty, "recovered work is unsaved work");
+    assert!(next.doc().dirty, "recovered work is unsaved work");
     assert_eq!(
-        next.doc.path, None,
+        next.doc().path,
+        None,
         "the autosave is not the document's file"
     );
     assert!(pending.exists(), "kept until the recovered work is saved");
-    assert_eq!(next_autosave.next_due(&next.doc), None, "already on disk");
+    assert_eq!(next_autosave.next_due(next.doc()), None, "already on disk");
 
     // Saving it clears the autosave; the saved preset reopens to the same state.
     let out = dir.join("recovered.json");
@@ -155,8 +156,8 @@ fn an_autosaved_edit_recovers_identically_and_a_save_or_clean_exit_clears_it() {
 
     // A clean exit clears this session's autosave too.
     edit(&mut next);
-    let due = next_autosave.next_due(&next.doc).unwrap();
-    assert!(next_autosave.tick(&next.doc, due).unwrap());
+    let due = next_autosave.next_due(next.doc()).unwrap();
+    assert!(next_autosave.tick(next.doc(), due).unwrap());
     assert!(pending.exists());
     next_autosave.clean_exit();
     assert!(!pending.exists(), "a clean exit clears the autosave");
@@ -169,7 +170,11 @@ fn an_earlier_sessions_autosave_is_kept_until_recovered_or_discarded() {
     let mut crashed = editor(&preset);
     let mut crashed_autosave = Autosaver::new(Duration::ZERO);
     edit(&mut crashed);
-    assert!(crashed_autosave.tick(&crashed.doc, Instant::now()).unwrap());
+    assert!(
+        crashed_autosave
+            .tick(crashed.doc(), Instant::now())
+            .unwrap()
+    );
     let path = autosave_path();
     let bytes = std::fs::read(&path).unwrap();
 
@@ -183,8 +188,8 @@ fn an_earlier_sessions_autosave_is_kept_until_recovered_or_discarded() {
             value: 0.5,
         })
         .unwrap();
-    assert_eq!(autosave.next_due(&other.doc), None, "not overwritten");
-    assert!(!autosave.tick(&other.doc, Instant::now() + SECOND).unwrap());
+    assert_eq!(autosave.next_due(other.doc()), None, "not overwritten");
+    assert!(!autosave.tick(other.doc(), Instant::now() + SECOND).unwrap());
     other
         .apply(FileCommand::Save {
             path: Some(dir.join("other.json")),
@@ -207,7 +212,7 @@ fn an_earlier_sessions_autosave_is_kept_until_recovered_or_discarded() {
             value: 0.25,
         })
         .unwrap();
-    assert!(autosave.tick(&other.doc, Instant::now()).unwrap());
+    assert!(autosave.tick(other.doc(), Instant::now()).unwrap());
     assert!(path.exists());
     autosave.clean_exit();
 }

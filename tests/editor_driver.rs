@@ -24,10 +24,10 @@ fn the_driver_runs_each_script_event_on_its_frame_and_hands_the_window_its_part(
     assert!(driver.scripted());
     assert_eq!(driver.run_script(&mut ed, 0), WindowRequests::default());
     assert_eq!(
-        ed.doc.stage.inputs.state.phase,
+        ed.doc().stage.inputs.state.phase,
         anglerpose::fishing::Phase::Landing
     );
-    assert!(!ed.doc.dirty, "time is not an edit");
+    assert!(!ed.doc().dirty, "time is not an edit");
     assert_eq!(driver.run_script(&mut ed, 1), WindowRequests::default());
     assert!(driver.surface_fault.is_none() && !driver.quitting);
     let requests = driver.run_script(&mut ed, 2);
@@ -41,7 +41,7 @@ fn the_driver_runs_each_script_event_on_its_frame_and_hands_the_window_its_part(
     assert_eq!(driver.surface_fault, Some(SurfaceFault::Outdated));
     assert_eq!(driver.resize_before_acquire, Some([640, 360]));
     // The drag was applied as one undo step.
-    assert!(ed.doc.dirty && ed.history.undo_len() == 1 && ed.drag.is_none());
+    assert!(ed.doc().dirty && ed.history().undo_len() == 1 && ed.drag().is_none());
     assert!(driver.scripted() && !driver.quitting);
     let _ = driver.run_script(&mut ed, 3);
     assert!(driver.quitting && !driver.scripted());

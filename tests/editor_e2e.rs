@@ -36,7 +36,7 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
     let (doc, _) = files::open(&preset).unwrap();
     let ed = editor_in(doc, size);
     let start = handle_pixel(
-        &ed.doc.stage,
+        &ed.doc().stage,
         &ed.render_camera(),
         Handle::Target(Side::Right),
     )
@@ -76,7 +76,7 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
     // The saved preset: the right wrist target moved to where the mouse let go.
     let (saved, _) = files::open(&preset).unwrap();
     let before = ed
-        .doc
+        .doc()
         .stage
         .evaluation()
         .unwrap()
@@ -91,10 +91,10 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
         .right
         .wrist_target_in_world;
     let wrist_before = ed
-        .doc
+        .doc()
         .stage
         .pose
-        .world_position(ed.doc.stage.actor.arm(Side::Right).hand);
+        .world_position(ed.doc().stage.actor.arm(Side::Right).hand);
     let wrist_after = saved
         .stage
         .pose
@@ -110,7 +110,7 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
     );
     let check = editor_in(saved, size);
     let landed = handle_pixel(
-        &check.doc.stage,
+        &check.doc().stage,
         &check.render_camera(),
         Handle::Target(Side::Right),
     )
@@ -121,7 +121,17 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
     );
     // The screenshot: the wrist reached the new target, so the effector sphere (0x88ff88, drawn
     // over the target sphere 0xff8888) sits where the mouse let go, and not at the old spot.
-    assert!(check.doc.stage.evaluation().unwrap().arms.right.ik.reached);
+    assert!(
+        check
+            .doc()
+            .stage
+            .evaluation()
+            .unwrap()
+            .arms
+            .right
+            .ik
+            .reached
+    );
     let img = image::open(&shot).expect("screenshot written").to_rgba8();
     assert_eq!([img.width(), img.height()], size);
     let near = |a: u8, b: u8| (i32::from(a) - i32::from(b)).abs() <= 12;

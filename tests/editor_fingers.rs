@@ -11,7 +11,7 @@ use glam::DVec3;
 use support::editor::bundled_editor;
 
 fn index_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let arm = stage.actor.arm(Side::Right);
     let (_, chain) = arm
         .fingers
@@ -24,7 +24,7 @@ fn index_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
 #[test]
 fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() {
     let mut ed = bundled_editor();
-    let before = ed.doc.stage.evaluation().unwrap().arms.right.contact;
+    let before = ed.doc().stage.evaluation().unwrap().arms.right.contact;
     assert!(before.solved, "contact grips are on for the bundled angler");
     let index = before.fingers[1].expect("the index has a contact");
     assert_eq!(index.state, ContactState::Touching, "{index:?}");
@@ -41,18 +41,18 @@ fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() 
         .unwrap();
     }
     ed.apply(DocumentCommand::EndGroup).unwrap();
-    let opened = ed.doc.stage.evaluation().unwrap().arms.right.contact;
+    let opened = ed.doc().stage.evaluation().unwrap().arms.right.contact;
     let index_open = opened.fingers[1].unwrap();
     // Opened by 20° off the handle: a gap the report measures, the tip moved.
     assert_eq!(index_open.state, ContactState::Gap, "{index_open:?}");
     assert!(index_open.gap > 0.001, "{index_open:?}");
     assert!((index_tip(&ed) - tip).length() > 0.005);
-    let tuning = ed.doc.stage.inputs.calibration.hands.right.fingers.index;
+    let tuning = ed.doc().stage.inputs.calibration.hands.right.fingers.index;
     assert!((tuning.curl_offset - (-20f64).to_radians()).abs() < 1e-12);
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(index_tip(&ed), tip, "one undo restores the finger exactly");
     assert_eq!(
-        ed.doc.stage.evaluation().unwrap().arms.right.contact,
+        ed.doc().stage.evaluation().unwrap().arms.right.contact,
         before
     );
 }
@@ -63,11 +63,11 @@ fn the_contact_switch_falls_back_to_the_parametric_curl_and_undoes() {
     let tip = index_tip(&ed);
     ed.apply(PoseEdit::SetFingerContact { enabled: false })
         .unwrap();
-    let off = ed.doc.stage.evaluation().unwrap().arms.right.contact;
+    let off = ed.doc().stage.evaluation().unwrap().arms.right.contact;
     assert!(!off.solved && off.fingers.iter().all(Option::is_none));
     assert!((index_tip(&ed) - tip).length() > 0.002, "the curl differs");
     ed.apply(DocumentCommand::Undo).unwrap();
-    assert!(ed.doc.stage.inputs.settings.finger_contact);
+    assert!(ed.doc().stage.inputs.settings.finger_contact);
     assert_eq!(index_tip(&ed), tip);
 }
 
@@ -75,20 +75,20 @@ fn the_contact_switch_falls_back_to_the_parametric_curl_and_undoes() {
 fn the_stem_moves_between_index_and_middle() {
     let mut ed = bundled_editor();
     let wrist = ed
-        .doc
+        .doc()
         .stage
         .pose
-        .world_position(ed.doc.stage.actor.arm(Side::Right).hand);
+        .world_position(ed.doc().stage.actor.arm(Side::Right).hand);
     ed.apply(PoseEdit::SetStemIndexMiddle {
         side: Side::Right,
         value: true,
     })
     .unwrap();
     let moved = ed
-        .doc
+        .doc()
         .stage
         .pose
-        .world_position(ed.doc.stage.actor.arm(Side::Right).hand);
+        .world_position(ed.doc().stage.actor.arm(Side::Right).hand);
     // The front hand slides along the handle by about a finger's width.
     let d = (moved - wrist).length();
     assert!((0.005..0.04).contains(&d), "the hand moved {d} m");

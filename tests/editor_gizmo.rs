@@ -26,14 +26,14 @@ fn select(ed: &mut EditorState, handle: Handle) {
 /// world direction `dir` from the selection.
 fn gizmo_pixel(ed: &EditorState, dir: DVec3, length_px: f64, fraction: f64) -> [f64; 2] {
     let camera = ed.render_camera();
-    let p = handle_position(&ed.doc.stage, ed.selection.unwrap()).unwrap();
+    let p = handle_position(&ed.doc().stage, ed.view().selection().unwrap()).unwrap();
     let px = world_per_pixel(&camera, p);
     world_to_pixel(&camera, p + dir * (fraction * length_px * px)).unwrap()
 }
 
 /// The right hand's grip frame in actor space.
 fn right_grip(ed: &EditorState) -> anglerpose::rig::Transform {
-    ed.doc
+    ed.doc()
         .stage
         .evaluation()
         .unwrap()
@@ -44,7 +44,7 @@ fn right_grip(ed: &EditorState) -> anglerpose::rig::Transform {
 }
 
 fn target(ed: &EditorState, side: Side) -> DVec3 {
-    ed.doc
+    ed.doc()
         .stage
         .evaluation()
         .unwrap()
@@ -56,7 +56,7 @@ fn target(ed: &EditorState, side: Side) -> DVec3 {
 /// The world axis of `axes` whose arrow is longest on screen (a well-conditioned one).
 fn visible_axis(ed: &EditorState, axes: &[(Axis, DVec3); 3], length: f64) -> (Axis, DVec3) {
     let camera = ed.render_camera();
-    let p = handle_position(&ed.doc.stage, ed.selection.unwrap()).unwrap();
+    let p = handle_position(&ed.doc().stage, ed.view().selection().unwrap()).unwrap();
     let c = world_to_pixel(&camera, p).unwrap();
     *axes
         .iter()
@@ -75,7 +75,7 @@ fn visible_axis(ed: &EditorState, axes: &[(Axis, DVec3); 3], length: f64) -> (Ax
 fn right_target_arrow() -> (EditorState, Axis, DVec3, [f64; 2]) {
     let mut ed = bundled_editor();
     select(&mut ed, Handle::Target(Side::Right));
-    let axes = gizmo_axes(&ed, Handle::Target(Side::Right));
+    let axes = gizmo_axes(&ed.doc().stage, ed.view(), Handle::Target(Side::Right));
     let (axis, dir) = visible_axis(&ed, &axes, AXIS_PX);
     let at = gizmo_pixel(&ed, dir, AXIS_PX, 0.8);
     (ed, axis, dir, at)
@@ -85,7 +85,10 @@ fn right_target_arrow() -> (EditorState, Axis, DVec3, [f64; 2]) {
 fn an_arrow_is_picked_highlighted_and_drags_along_its_axis() {
     let (mut ed, axis, dir, at) = right_target_arrow();
     let camera = ed.render_camera();
-    assert_eq!(pick_gizmo(&ed, &camera, at), Some(GizmoPart::Arrow(axis)));
+    assert_eq!(
+        pick_gizmo(&ed.doc().stage, ed.view(), &camera, at),
+        Some(GizmoPart::Arrow(axis))
+    );
     // Hovered: that arrow is drawn in the highlight colour.
     ed.apply(ViewCommand::SetHover {
         part: Some(GizmoPart::Arrow(axis)),
@@ -124,18 +127,18 @@ fn a_plane_square_moves_in_its_plane() {
     let mut ed = bundled_editor();
     let handle = Handle::Pole(Side::Right);
     select(&mut ed, handle);
-    let axes = gizmo_axes(&ed, handle);
+    let axes = gizmo_axes(&ed.doc().stage, ed.view(), handle);
     // The square of the plane normal to Y (between Z and X) is at 35% along both.
     let (u, v) = (axes[2].1, axes[0].1);
     let camera = ed.render_camera();
-    let p = handle_position(&ed.doc.stage, handle).unwrap();
+    let p = handle_position(&ed.doc().stage, handle).unwrap();
     let px = world_per_pixel(&camera, p);
     let at = world_to_pixel(&camera, p + (u + v) * (0.35 * AXIS_PX * px)).unwrap();
     assert_eq!(
-        pick_gizmo(&ed, &camera, at),
+        pick_gizmo(&ed.doc().stage, ed.view(), &camera, at),
         Some(GizmoPart::Plane(Axis::Y))
     );
-    let pole = |ed: &EditorState| ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
+    let pole = |ed: &EditorState| ed.doc().stage.inputs.calibration.poles.right.pole_in_actor;
     let before = pole(&ed);
     ed.apply(DragCommand::BeginDrag {
         handle,
@@ -167,11 +170,11 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         mode: Some(GizmoMode::Rotate),
     })
     .unwrap();
-    let axes = gizmo_axes(&ed, handle);
+    let axes = gizmo_axes(&ed.doc().stage, ed.view(), handle);
     // A point on the X ring: along the Y axis (in the ring's plane) at the ring's radius.
     let at = gizmo_pixel(&ed, axes[1].1, RING_PX, 1.0);
     let camera = ed.render_camera();
-    let part = pick_gizmo(&ed, &camera, at);
+    let part = pick_gizmo(&ed.doc().stage, ed.view(), &camera, at);
     assert!(
         matches!(part, Some(GizmoPart::Ring(_))),
         "a ring at {at:?}: {part:?}"
@@ -180,7 +183,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         unreachable!()
     };
     let kind = ed
-        .doc
+        .doc()
         .stage
         .evaluation()
         .unwrap()
@@ -217,10 +220,22 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
     })
     .unwrap();
     assert!(matches!(
-        pick_gizmo(&ed, &camera, gizmo_pixel(&ed, axes[0].1, AXIS_PX, 0.8)),
+        pick_gizmo(
+            &ed.doc().stage,
+            ed.view(),
+            &camera,
+            gizmo_pixel(&ed, axes[0].1, AXIS_PX, 0.8)
+        ),
         Some(GizmoPart::Arrow(_)) | None
     ));
-    let offset = |ed: &EditorState| ed.doc.stage.inputs.calibration.grip(kind).offset_in_object;
+    let offset = |ed: &EditorState| {
+        ed.doc()
+            .stage
+            .inputs
+            .calibration
+            .grip(kind)
+            .offset_in_object
+    };
     let grip_at = |ed: &EditorState| right_grip(ed).translation;
     let (o0, g0) = (offset(&ed), grip_at(&ed));
     let [x, y] = gizmo_pixel(&ed, axes[0].1, AXIS_PX, 0.8);
@@ -238,7 +253,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
         (moved - DVec3::X * 0.02).length() < 1e-9,
         "the grip moved {moved}"
     );
-    assert!(ed.doc.dirty);
+    assert!(ed.doc().dirty);
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(offset(&ed), o0);
 }
@@ -252,7 +267,7 @@ fn q_uses_the_selections_own_axes() {
         space: GizmoSpace::Local,
     })
     .unwrap();
-    let axes = gizmo_axes(&ed, handle);
+    let axes = gizmo_axes(&ed.doc().stage, ed.view(), handle);
     let grip = right_grip(&ed).rotation;
     for (a, dir) in axes {
         assert!((dir - grip * a.dir()).length() < 1e-9, "{a:?}");
@@ -279,12 +294,12 @@ fn q_uses_the_selections_own_axes() {
         "moved {moved}"
     );
     // Esc restores exactly, even after a typed value.
-    let snapshot = ed.doc.snapshot();
+    let snapshot = ed.doc().snapshot();
     ed.apply(DragCommand::BeginDrag { handle, x, y }).unwrap();
     ed.apply(DragCommand::SetDragNumber { value: Some(0.5) })
         .unwrap();
     ed.apply(DragCommand::CancelDrag).unwrap();
-    assert_eq!(ed.doc.snapshot(), snapshot);
+    assert_eq!(ed.doc().snapshot(), snapshot);
 }
 
 #[test]
@@ -295,10 +310,10 @@ fn the_rod_moves_with_w_by_its_rod_adjustment() {
         mode: Some(GizmoMode::Move),
     })
     .unwrap();
-    let rod = |ed: &EditorState| ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    let rod = |ed: &EditorState| ed.doc().stage.evaluation().unwrap().frames.actor_from_rod;
     let before = rod(&ed);
     let camera = ed.render_camera();
-    let p = handle_position(&ed.doc.stage, Handle::Rod).unwrap();
+    let p = handle_position(&ed.doc().stage, Handle::Rod).unwrap();
     let [x, y] = world_to_pixel(&camera, p).unwrap();
     ed.apply(DragCommand::BeginDrag {
         handle: Handle::Rod,
@@ -329,7 +344,7 @@ fn a_press_grabs_the_gizmo_before_the_handles_as_the_window_does() {
     let (mut ed, axis, dir, at) = right_target_arrow();
     let camera = ed.render_camera();
     assert_eq!(
-        pick_at(&ed, &camera, at),
+        pick_at(&ed.doc().stage, ed.view(), &camera, at),
         Some(Hit::Gizmo(
             Handle::Target(Side::Right),
             GizmoPart::Arrow(axis)
@@ -339,7 +354,7 @@ fn a_press_grabs_the_gizmo_before_the_handles_as_the_window_does() {
     let before = target(&ed, Side::Right);
     ed.apply(DragCommand::PointerDown { x: at[0], y: at[1] })
         .unwrap();
-    let drag = ed.drag.as_ref().expect("a drag");
+    let drag = ed.drag().expect("a drag");
     assert_eq!(drag.axis, Some(axis));
     let to = gizmo_pixel(&ed, dir, AXIS_PX, 1.6);
     ed.apply(DragCommand::DragTo { x: to[0], y: to[1] })
@@ -352,14 +367,14 @@ fn a_press_grabs_the_gizmo_before_the_handles_as_the_window_does() {
         "along {dir} only: {moved}"
     );
     // Away from the gizmo, the press picks the handle under it; over nothing, it deselects.
-    let left = handle_position(&ed.doc.stage, Handle::Target(Side::Left)).unwrap();
+    let left = handle_position(&ed.doc().stage, Handle::Target(Side::Left)).unwrap();
     let left_px = world_to_pixel(&camera, left).unwrap();
     assert_eq!(
-        pick_at(&ed, &camera, left_px),
+        pick_at(&ed.doc().stage, ed.view(), &camera, left_px),
         Some(Hit::Handle(Handle::Target(Side::Left)))
     );
     ed.apply(DragCommand::PointerDown { x: 2.0, y: 2.0 })
         .unwrap();
-    assert_eq!(ed.selection, None);
-    assert!(ed.drag.is_none());
+    assert_eq!(ed.view().selection(), None);
+    assert!(ed.drag().is_none());
 }

@@ -31,7 +31,7 @@ fn typing_a_number_during_a_drag_sets_the_exact_distance() {
     let (doc, _) = files::open(&preset).unwrap();
     let ed = editor_in(doc, size);
     let handle = Handle::Target(Side::Right);
-    let start = handle_pixel(&ed.doc.stage, &ed.render_camera(), handle).unwrap();
+    let start = handle_pixel(&ed.doc().stage, &ed.render_camera(), handle).unwrap();
     let mv = |p: [f64; 2]| {
         let (px, py) = (
             format!("{}", (f64::from(origin[0]) + p[0].round()) as i64),
@@ -64,7 +64,7 @@ fn typing_a_number_during_a_drag_sets_the_exact_distance() {
     let (saved, _) = files::open(&preset).unwrap();
     let target =
         |s: &anglerpose::stage::Stage| s.evaluation().unwrap().arms.right.wrist_target_in_world;
-    let moved = target(&saved.stage) - target(&ed.doc.stage);
+    let moved = target(&saved.stage) - target(&ed.doc().stage);
     assert!(
         (moved - DVec3::X * 0.05).length() < 1e-6,
         "the target moved {moved} (want exactly 5 cm along X); log:\n{}",

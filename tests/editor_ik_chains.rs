@@ -16,12 +16,12 @@ fn editor() -> EditorState {
 
 /// The undoable state and every bone's local transform (the pose is a function of it).
 fn state_of(ed: &EditorState) -> (Snapshot, Vec<Transform>) {
-    (ed.doc.snapshot(), ed.doc.stage.pose.locals().to_vec())
+    (ed.doc().snapshot(), ed.doc().stage.pose.locals().to_vec())
 }
 
 /// Local transforms of one arm's upper arm, forearm and hand.
 fn arm_locals(ed: &EditorState, side: Side) -> Vec<Transform> {
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let arm = stage.actor.arm(side);
     [arm.upper, arm.fore, arm.hand]
         .map(|b| *stage.pose.local(b))
@@ -29,7 +29,7 @@ fn arm_locals(ed: &EditorState, side: Side) -> Vec<Transform> {
 }
 
 fn elbow_bend_deg(ed: &EditorState, side: Side) -> f64 {
-    let eval = ed.doc.stage.evaluation().unwrap();
+    let eval = ed.doc().stage.evaluation().unwrap();
     eval.arms.get(side).ik.elbow_bend.to_degrees()
 }
 
@@ -52,7 +52,7 @@ fn toggling_one_elbows_limit_changes_that_arm_only() {
     }
     let left_before = arm_locals(&ed, Side::Left);
     let right_before = arm_locals(&ed, Side::Right);
-    let undo_before = ed.history.undo_len();
+    let undo_before = ed.history().undo_len();
     // Switch off only the right elbow's limit.
     ed.apply(PoseEdit::SetElbowLimit {
         side: Some(Side::Right),
@@ -61,7 +61,7 @@ fn toggling_one_elbows_limit_changes_that_arm_only() {
         enabled: false,
     })
     .unwrap();
-    let eval = ed.doc.stage.evaluation().unwrap();
+    let eval = ed.doc().stage.evaluation().unwrap();
     assert!(!eval.arms.right.ik.elbow_limited);
     assert!(eval.arms.left.ik.elbow_limited);
     assert!(elbow_bend_deg(&ed, Side::Right) > 40.0);
@@ -72,9 +72,9 @@ fn toggling_one_elbows_limit_changes_that_arm_only() {
         left_before,
         "left arm untouched"
     );
-    let s = ed.doc.stage.inputs.settings;
+    let s = ed.doc().stage.inputs.settings;
     assert!(s.arms.left.elbow_limit.enabled && !s.arms.right.elbow_limit.enabled);
-    assert_eq!(ed.history.undo_len(), undo_before + 1);
+    assert_eq!(ed.history().undo_len(), undo_before + 1);
     // The global switch still overrides: off frees the left elbow as well.
     ed.apply(PoseEdit::SetLimitsEnabled { on: false }).unwrap();
     assert!(elbow_bend_deg(&ed, Side::Left) > 40.0);
@@ -96,7 +96,7 @@ fn switching_the_solver_changes_the_pose_and_undo_restores_it_exactly() {
     .unwrap();
     let after = state_of(&ed);
     assert_ne!(after.1, before.1, "the CCD arm poses differently");
-    let eval = ed.doc.stage.evaluation().unwrap();
+    let eval = ed.doc().stage.evaluation().unwrap();
     assert_eq!(eval.arms.left.solver_kind(), ArmSolverKind::Ccd);
     assert!(eval.arms.left.ik.reached, "{:?}", eval.arms.left);
     assert_eq!(eval.arms.right.solver_kind(), ArmSolverKind::TwoBone);
@@ -105,8 +105,8 @@ fn switching_the_solver_changes_the_pose_and_undo_restores_it_exactly() {
         right_before,
         "the right arm is untouched"
     );
-    assert!(ed.doc.dirty);
-    assert_eq!(ed.history.undo_len(), 1);
+    assert!(ed.doc().dirty);
+    assert_eq!(ed.history().undo_len(), 1);
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(state_of(&ed), before);
     ed.apply(DocumentCommand::Redo).unwrap();
@@ -117,7 +117,7 @@ fn switching_the_solver_changes_the_pose_and_undo_restores_it_exactly() {
         solver: ArmSolverKind::Ccd,
     })
     .unwrap();
-    assert_eq!(ed.history.undo_len(), 1);
+    assert_eq!(ed.history().undo_len(), 1);
 }
 
 #[test]
@@ -131,7 +131,15 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     // The planar finish reaches in a pass or two whatever the iteration count; off, the arm
     // runs three's passes alone, and their count shows.
     let finished = state_of(&ed);
-    let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd().unwrap();
+    let ccd = ed
+        .doc()
+        .stage
+        .evaluation()
+        .unwrap()
+        .arms
+        .right
+        .ccd()
+        .unwrap();
     assert!(
         ccd.planar_finish.is_some() && ccd.iterations <= 2,
         "{ccd:?}"
@@ -141,8 +149,16 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         on: false,
     })
     .unwrap();
-    assert!(!ed.doc.stage.inputs.settings.arms.right.ccd.planar_finish);
-    let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd().unwrap();
+    assert!(!ed.doc().stage.inputs.settings.arms.right.ccd.planar_finish);
+    let ccd = ed
+        .doc()
+        .stage
+        .evaluation()
+        .unwrap()
+        .arms
+        .right
+        .ccd()
+        .unwrap();
     assert_eq!(ccd.planar_finish, None);
     assert_ne!(state_of(&ed).1, finished.1, "three's passes end elsewhere");
     ed.apply(DocumentCommand::Undo).unwrap();
@@ -159,7 +175,15 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         .unwrap();
     }
     ed.apply(DocumentCommand::EndGroup).unwrap();
-    let ccd = ed.doc.stage.evaluation().unwrap().arms.right.ccd().unwrap();
+    let ccd = ed
+        .doc()
+        .stage
+        .evaluation()
+        .unwrap()
+        .arms
+        .right
+        .ccd()
+        .unwrap();
     assert!(ccd.iterations <= 3);
     assert_ne!(state_of(&ed).1, start.1, "3 passes end elsewhere than 64");
     // A tighter forearm hinge range (degrees in, radians stored) clamps the elbow.
@@ -177,9 +201,9 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         max_deg: Some([35.0, 0.0, 0.0]),
     })
     .unwrap();
-    let l = ed.doc.stage.inputs.settings.arms.right.ccd.forearm;
+    let l = ed.doc().stage.inputs.settings.arms.right.ccd.forearm;
     assert!((l.rotation_max.unwrap().x - 35f64.to_radians()).abs() < 1e-15);
-    let eval = ed.doc.stage.evaluation().unwrap();
+    let eval = ed.doc().stage.evaluation().unwrap();
     let r = eval.arms.right;
     // The hinge angle sits on its limit; the bend measured between the bones follows it (the
     // angler's bones run along their +Y to within a few microdegrees).
@@ -198,11 +222,11 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         blend: Some(0.5),
     })
     .unwrap();
-    let s = ed.doc.stage.inputs.settings.arms.right.ccd;
+    let s = ed.doc().stage.inputs.settings.arms.right.ccd;
     assert_eq!(s.blend_factor, Some(0.5));
     assert!((s.max_angle.unwrap() - 5f64.to_radians()).abs() < 1e-15);
     // The solver, the finish, the iteration drag, and four edits since.
-    assert_eq!(ed.history.undo_len(), 7);
+    assert_eq!(ed.history().undo_len(), 7);
     for _ in 0..5 {
         ed.apply(DocumentCommand::Undo).unwrap();
     }
@@ -253,9 +277,9 @@ fn xray_and_mesh_toggles_are_view_only() {
         on: true,
     })
     .unwrap();
-    assert!(ed.view.xray);
+    assert!(ed.view().options().xray);
     let camera = ed.render_camera();
-    let frame = ed.doc.stage.frame(camera, &ed.view);
+    let frame = ed.doc().stage.frame(camera, ed.view().options());
     assert_eq!(frame.mesh_style, anglerpose::render::MeshStyle::xray());
     assert!(!frame.skinned.is_empty() && !frame.rigid.is_empty());
     ed.apply(ViewCommand::Toggle {
@@ -263,15 +287,15 @@ fn xray_and_mesh_toggles_are_view_only() {
         on: false,
     })
     .unwrap();
-    let frame = ed.doc.stage.frame(camera, &ed.view);
+    let frame = ed.doc().stage.frame(camera, ed.view().options());
     assert!(frame.skinned.is_empty() && !frame.rigid.is_empty());
-    assert!(!ed.doc.dirty);
-    assert_eq!(ed.history.undo_len(), 0);
+    assert!(!ed.doc().dirty);
+    assert_eq!(ed.history().undo_len(), 0);
     assert_eq!(state_of(&ed), before);
     // The JSON form scripts use.
     let cmd: C = serde_json::from_str(r#"{"cmd": "toggle", "what": "xray", "on": false}"#).unwrap();
     ed.apply(cmd).unwrap();
-    assert!(!ed.view.xray);
+    assert!(!ed.view().options().xray);
     let both: C = serde_json::from_str(
         r#"{"cmd": "set_elbow_limit", "min_deg": 1, "max_deg": 2, "enabled": true}"#,
     )
@@ -286,14 +310,14 @@ fn xray_and_mesh_toggles_are_view_only() {
 fn ccd_arms_overlay_their_links_and_limits() {
     let mut ed = editor();
     let camera = ed.render_camera();
-    let two_bone = ed.doc.stage.frame(camera, &ed.view).overlays;
+    let two_bone = ed.doc().stage.frame(camera, ed.view().options()).overlays;
     ed.apply(PoseEdit::SetArmSolver {
         side: Side::Right,
         solver: ArmSolverKind::Ccd,
     })
     .unwrap();
-    let stage = &ed.doc.stage;
-    let ccd = stage.frame(camera, &ed.view).overlays;
+    let stage = &ed.doc().stage;
+    let ccd = stage.frame(camera, ed.view().options()).overlays;
     let arm = stage.actor.arm(Side::Right).clone();
     let at = |p: DVec3| [p.x as f32, p.y as f32, p.z as f32];
     use anglerpose::stage::colors;
@@ -337,8 +361,8 @@ fn ccd_arms_overlay_their_links_and_limits() {
         max_deg: Some([180.0, 90.0, 180.0]),
     })
     .unwrap();
-    let stage = &ed.doc.stage;
-    let more = stage.frame(camera, &ed.view).overlays;
+    let stage = &ed.doc().stage;
+    let more = stage.frame(camera, ed.view().options()).overlays;
     let shoulder = at(stage.pose.world_position(arm.upper));
     assert_eq!(more.arcs.iter().filter(|a| a.centre == shoulder).count(), 3);
 }
@@ -354,10 +378,10 @@ fn a_ccd_arms_pole_cannot_be_picked_or_dragged() {
     })
     .unwrap();
     let camera = ed.render_camera();
-    let at = handle_pixel(&ed.doc.stage, &camera, Handle::Pole(Side::Right)).expect("on screen");
+    let at = handle_pixel(&ed.doc().stage, &camera, Handle::Pole(Side::Right)).expect("on screen");
     let pixel = [at[0] as f32, at[1] as f32];
     assert_eq!(
-        pick(&ed.doc.stage, &ed.view, &camera, pixel),
+        pick(&ed.doc().stage, ed.view().options(), &camera, pixel),
         Some(Handle::Pole(Side::Right)),
         "a two-bone arm's pole is pickable"
     );
@@ -368,16 +392,16 @@ fn a_ccd_arms_pole_cannot_be_picked_or_dragged() {
     .unwrap();
     let camera = ed.render_camera();
     assert_ne!(
-        pick(&ed.doc.stage, &ed.view, &camera, pixel),
+        pick(&ed.doc().stage, ed.view().options(), &camera, pixel),
         Some(Handle::Pole(Side::Right)),
         "the CCD arm's pole (unused by CCD) must not be pickable"
     );
     // The left arm is still two-bone: its pole stays pickable.
-    let left = handle_pixel(&ed.doc.stage, &camera, Handle::Pole(Side::Left)).expect("on screen");
+    let left = handle_pixel(&ed.doc().stage, &camera, Handle::Pole(Side::Left)).expect("on screen");
     assert_eq!(
         pick(
-            &ed.doc.stage,
-            &ed.view,
+            &ed.doc().stage,
+            ed.view().options(),
             &camera,
             [left[0] as f32, left[1] as f32]
         ),

@@ -25,38 +25,38 @@ fn with_surf_rod() -> EditorState {
 #[test]
 fn using_an_artists_rod_replaces_the_bundled_one() {
     let mut ed = bundled_editor();
-    let generation = ed.doc.generation;
-    let before = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
-    assert!(marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).is_none());
+    let generation = ed.doc().generation;
+    let before = ed.doc().stage.evaluation().unwrap().frames.actor_from_rod;
+    assert!(marker_in_world(&ed.doc().stage, RodMarker::ReelSeat).is_none());
     ed.apply(FileCommand::UseProp {
         prop: PropKind::Rod,
         path: Some(asset("rod_surf.glb")),
     })
     .unwrap();
-    assert!(ed.doc.dirty);
-    assert_eq!(ed.doc.generation, generation + 1, "meshes re-upload");
-    let gear = ed.doc.stage.actor.gear.rod;
+    assert!(ed.doc().dirty);
+    assert_eq!(ed.doc().generation, generation + 1, "meshes re-upload");
+    let gear = ed.doc().stage.actor.gear.rod;
     assert!((gear.length - 3.9).abs() < 0.01 && (gear.reel_seat - 0.68).abs() < 0.02);
-    assert_eq!(ed.doc.stage.inputs.state.params.rod_length, gear.length);
+    assert_eq!(ed.doc().stage.inputs.state.params.rod_length, gear.length);
     // The reel seat stays at the hand, so the longer rod's butt slides back along the blank.
-    let after = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    let after = ed.doc().stage.evaluation().unwrap().frames.actor_from_rod;
     assert!((after.translation - before.translation).length() > 0.2);
-    assert!(marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).is_some());
-    assert!(ed.message.as_deref().unwrap().contains("rod_surf.glb"));
+    assert!(marker_in_world(&ed.doc().stage, RodMarker::ReelSeat).is_some());
+    assert!(ed.message().unwrap().contains("rod_surf.glb"));
     // And back to the bundled rod.
     ed.apply(FileCommand::UseProp {
         prop: PropKind::Rod,
         path: None,
     })
     .unwrap();
-    let back = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    let back = ed.doc().stage.evaluation().unwrap().frames.actor_from_rod;
     assert!((back.translation - before.translation).length() < 1e-12);
 }
 
 #[test]
 fn a_file_that_is_no_rod_is_refused_and_nothing_changes() {
     let mut ed = bundled_editor();
-    let snapshot = ed.doc.snapshot();
+    let snapshot = ed.doc().snapshot();
     let e = ed
         .apply(FileCommand::UseProp {
             prop: PropKind::Rod,
@@ -68,25 +68,25 @@ fn a_file_that_is_no_rod_is_refused_and_nothing_changes() {
         e.contains("stool.glb") && e.contains("not long and thin"),
         "{e}"
     );
-    assert_eq!(ed.doc.snapshot(), snapshot);
-    assert!(!ed.doc.dirty);
-    assert!(ed.doc.stage.props.sources.rod.is_none());
+    assert_eq!(ed.doc().snapshot(), snapshot);
+    assert!(!ed.doc().dirty);
+    assert!(ed.doc().stage.props.sources.rod.is_none());
 }
 
 #[test]
 fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
     let mut ed = with_surf_rod();
-    let seat0 = ed.doc.stage.actor.gear.rod.reel_seat;
+    let seat0 = ed.doc().stage.actor.gear.rod.reel_seat;
     let handle = Handle::RodMarker(RodMarker::ReelSeat);
     let camera = ed.render_camera();
-    let [x, y] = anglerpose::editor::pick::handle_pixel(&ed.doc.stage, &camera, handle).unwrap();
+    let [x, y] = anglerpose::editor::pick::handle_pixel(&ed.doc().stage, &camera, handle).unwrap();
     // 10 cm toward the tip, on screen.
-    let (_, dir, k) = blank_in_world(&ed.doc.stage).unwrap();
-    let p = marker_in_world(&ed.doc.stage, RodMarker::ReelSeat).unwrap();
+    let (_, dir, k) = blank_in_world(&ed.doc().stage).unwrap();
+    let p = marker_in_world(&ed.doc().stage, RodMarker::ReelSeat).unwrap();
     let to = anglerpose::editor::camera::world_to_pixel(&camera, p + dir * (0.1 * k)).unwrap();
     ed.apply(DragCommand::PointerDown { x, y }).unwrap();
     assert_eq!(
-        ed.selection,
+        ed.view().selection(),
         Some(handle),
         "the marker is picked at its pixel"
     );
@@ -98,10 +98,10 @@ fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
         .unwrap();
     }
     ed.apply(DragCommand::EndDrag).unwrap();
-    let seat = ed.doc.stage.actor.gear.rod.reel_seat;
+    let seat = ed.doc().stage.actor.gear.rod.reel_seat;
     assert!((seat - (seat0 + 0.1)).abs() < 0.005, "{seat0} → {seat}");
     assert_eq!(
-        ed.doc
+        ed.doc()
             .stage
             .props
             .sources
@@ -113,9 +113,9 @@ fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
         Some(seat)
     );
     ed.apply(DocumentCommand::Undo).unwrap();
-    assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat0);
+    assert_eq!(ed.doc().stage.actor.gear.rod.reel_seat, seat0);
     ed.apply(DocumentCommand::Redo).unwrap();
-    assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat);
+    assert_eq!(ed.doc().stage.actor.gear.rod.reel_seat, seat);
     // A marker cannot pass the other one.
     ed.apply(DocumentCommand::SetRodGrips {
         rear_grip: Some(seat + 0.1),
@@ -124,7 +124,7 @@ fn dragging_the_reel_seat_marker_slides_it_along_the_blank_and_undoes() {
         butt_offset: None,
     })
     .unwrap_err();
-    assert_eq!(ed.doc.stage.actor.gear.rod.reel_seat, seat);
+    assert_eq!(ed.doc().stage.actor.gear.rod.reel_seat, seat);
 }
 
 #[test]
@@ -169,12 +169,18 @@ fn a_saved_preset_names_the_props_and_opens_with_them() {
             .ends_with("assets/net.glb")
     );
     assert!(v.get("seat").is_none());
-    let gear = ed.doc.stage.actor.gear;
-    let rod = ed.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    let gear = ed.doc().stage.actor.gear;
+    let rod = ed.doc().stage.evaluation().unwrap().frames.actor_from_rod;
     let mut again = bundled_editor();
     again.apply(FileCommand::Open { path }).unwrap();
-    assert_eq!(again.doc.stage.actor.gear, gear);
-    let rod_again = again.doc.stage.evaluation().unwrap().frames.actor_from_rod;
+    assert_eq!(again.doc().stage.actor.gear, gear);
+    let rod_again = again
+        .doc()
+        .stage
+        .evaluation()
+        .unwrap()
+        .frames
+        .actor_from_rod;
     assert!((rod_again.translation - rod.translation).length() < 1e-12);
 }
 
@@ -198,7 +204,10 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
     );
     // The marker overlays are drawn only for an artist's rod.
     let ed = with_surf_rod();
-    let frame = ed.doc.stage.frame(ed.render_camera(), &ed.view);
+    let frame = ed
+        .doc()
+        .stage
+        .frame(ed.render_camera(), ed.view().options());
     let blue = anglerpose::stage::colors::linear(anglerpose::stage::colors::ROD_MARKER, 1.0);
     assert_eq!(
         frame
@@ -212,28 +221,28 @@ fn a_dropped_model_is_described_by_what_it_looks_like() {
     );
     let bundled = bundled_editor();
     let frame = bundled
-        .doc
+        .doc()
         .stage
-        .frame(bundled.render_camera(), &bundled.view);
+        .frame(bundled.render_camera(), bundled.view().options());
     assert!(frame.overlays.spheres.iter().all(|s| s.rgba != blue));
 }
 
 #[test]
 fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
     let mut ed = with_surf_rod();
-    let rod = ed.doc.stage.actor.gear.rod;
+    let rod = ed.doc().stage.actor.gear.rod;
     // The rod's mesh in actor space: a butt offset moves the frame's origin along the blank
     // and the rod slides to keep its seat at the hand, so the mesh itself stays put.
     let mesh_in_actor = |ed: &EditorState| -> Vec<glam::DVec3> {
         let rod = ed
-            .doc
+            .doc()
             .stage
             .evaluation()
             .unwrap()
             .frames
             .actor_from_rod
             .to_affine();
-        anglerpose::stage::rod_file::model_points(&ed.doc.stage.props.rod)
+        anglerpose::stage::rod_file::model_points(&ed.doc().stage.props.rod)
             .into_iter()
             .map(|p| rod.transform_point3(p))
             .collect()
@@ -241,21 +250,21 @@ fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
     let mesh_before = mesh_in_actor(&ed);
     let handle = Handle::RodMarker(RodMarker::Butt);
     let camera = ed.render_camera();
-    let butt = marker_in_world(&ed.doc.stage, RodMarker::Butt).unwrap();
-    let (_, dir, k) = blank_in_world(&ed.doc.stage).unwrap();
-    let [x, y] = anglerpose::editor::pick::handle_pixel(&ed.doc.stage, &camera, handle).unwrap();
+    let butt = marker_in_world(&ed.doc().stage, RodMarker::Butt).unwrap();
+    let (_, dir, k) = blank_in_world(&ed.doc().stage).unwrap();
+    let [x, y] = anglerpose::editor::pick::handle_pixel(&ed.doc().stage, &camera, handle).unwrap();
     let to = anglerpose::editor::camera::world_to_pixel(&camera, butt + dir * (0.06 * k)).unwrap();
     ed.apply(DragCommand::BeginDrag { handle, x, y }).unwrap();
     ed.apply(DragCommand::DragTo { x: to[0], y: to[1] })
         .unwrap();
     ed.apply(DragCommand::EndDrag).unwrap();
-    let offset = ed.doc.stage.props.rod_grips().butt_offset.unwrap();
+    let offset = ed.doc().stage.props.rod_grips().butt_offset.unwrap();
     assert!((offset - 0.06).abs() < 0.004, "butt offset {offset}");
-    let now = ed.doc.stage.actor.gear.rod;
+    let now = ed.doc().stage.actor.gear.rod;
     assert!((now.length - (rod.length - offset)).abs() < 1e-9);
     // The grips stay where they were on the blank; only the butt moved under them.
     assert!((now.reel_seat - (rod.reel_seat - offset)).abs() < 1e-9);
-    let moved = marker_in_world(&ed.doc.stage, RodMarker::Butt).unwrap();
+    let moved = marker_in_world(&ed.doc().stage, RodMarker::Butt).unwrap();
     assert!((moved - (butt + dir * (offset * k))).length() < 1e-6);
     let mesh_after = mesh_in_actor(&ed);
     let worst = mesh_before
@@ -265,17 +274,17 @@ fn the_butt_marker_drags_the_butt_up_the_blank_and_the_frame_is_re_detected() {
         .fold(0.0, f64::max);
     assert!(worst < 1e-6, "the rod's mesh moved {worst} m");
     ed.apply(DocumentCommand::Undo).unwrap();
-    assert_eq!(ed.doc.stage.actor.gear.rod, rod);
+    assert_eq!(ed.doc().stage.actor.gear.rod, rod);
     // Swapping the ends re-detects the rod from the other end (not an undo step).
-    let generation = ed.doc.generation;
+    let generation = ed.doc().generation;
     ed.apply(FileCommand::SetRodFrame {
         flip_ends: true,
         length: None,
     })
     .unwrap();
-    assert_eq!(ed.doc.generation, generation + 1);
-    assert!(ed.doc.stage.props.sources.rod.as_ref().unwrap().flip_ends);
-    let m = ed.doc.stage.props.rod_model.as_ref().unwrap();
+    assert_eq!(ed.doc().generation, generation + 1);
+    assert!(ed.doc().stage.props.sources.rod.as_ref().unwrap().flip_ends);
+    let m = ed.doc().stage.props.rod_model.as_ref().unwrap();
     assert!(
         m.notes.iter().any(|n| n.contains("swapped")),
         "{:?}",

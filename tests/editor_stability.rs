@@ -24,7 +24,7 @@ fn toggle(ed: &mut EditorState, on: bool) {
 fn cells_of(ed: &EditorState, class: SampleClass) -> usize {
     let camera = ed.render_camera();
     let rgba = colors::linear(class_hex(class), 0.35);
-    let frame = ed.doc.stage.frame(camera, &ed.view);
+    let frame = ed.doc().stage.frame(camera, ed.view().options());
     frame
         .overlays
         .triangles
@@ -37,21 +37,21 @@ fn cells_of(ed: &EditorState, class: SampleClass) -> usize {
 #[test]
 fn the_slice_is_a_view_toggle_with_a_cell_per_sample_and_class_colours() {
     let mut ed = editor();
-    assert!(!ed.view.overlays.stability, "off by default");
+    assert!(!ed.view().options().overlays.stability, "off by default");
     let camera = ed.render_camera();
     let before = ed
-        .doc
+        .doc()
         .stage
-        .frame(camera, &ed.view)
+        .frame(camera, ed.view().options())
         .overlays
         .triangles
         .len();
-    let snapshot = ed.doc.snapshot();
+    let snapshot = ed.doc().snapshot();
     toggle(&mut ed, true);
     let after = ed
-        .doc
+        .doc()
         .stage
-        .frame(camera, &ed.view)
+        .frame(camera, ed.view().options())
         .overlays
         .triangles
         .len();
@@ -69,14 +69,14 @@ fn the_slice_is_a_view_toggle_with_a_cell_per_sample_and_class_colours() {
     assert_eq!(classes, 2 * SLICE_CELLS * SLICE_CELLS);
     // At the seated hold both targets sit among stable cells.
     assert!(cells_of(&ed, SampleClass::Stable) > SLICE_CELLS * SLICE_CELLS);
-    assert!(!ed.doc.dirty);
-    assert_eq!(ed.history.undo_len(), 0);
-    assert_eq!(ed.doc.snapshot(), snapshot);
+    assert!(!ed.doc().dirty);
+    assert_eq!(ed.history().undo_len(), 0);
+    assert_eq!(ed.doc().snapshot(), snapshot);
     toggle(&mut ed, false);
     assert_eq!(
-        ed.doc
+        ed.doc()
             .stage
-            .frame(camera, &ed.view)
+            .frame(camera, ed.view().options())
             .overlays
             .triangles
             .len(),
@@ -89,10 +89,10 @@ fn a_pole_dragged_onto_the_shoulder_target_line_turns_cells_red_and_the_margin_t
     let mut ed = editor();
     toggle(&mut ed, true);
     let flipped_before = cells_of(&ed, SampleClass::Flipped);
-    let readout = ed.doc.stage.stability_readout(Side::Right).unwrap();
+    let readout = ed.doc().stage.stability_readout(Side::Right).unwrap();
     assert!(readout.margin.margin > 0.02, "{readout:?}");
     // The pole beyond the right target on the shoulder → target line (actor space).
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let eval = stage.evaluation().unwrap();
     let to_actor = stage.world_from_actor.to_affine().inverse();
     let shoulder = to_actor.transform_point3(
@@ -112,11 +112,11 @@ fn a_pole_dragged_onto_the_shoulder_target_line_turns_cells_red_and_the_margin_t
         flipped_after > flipped_before + SLICE_CELLS,
         "flipped cells {flipped_before} → {flipped_after}"
     );
-    let readout = ed.doc.stage.stability_readout(Side::Right).unwrap();
+    let readout = ed.doc().stage.stability_readout(Side::Right).unwrap();
     assert_eq!(readout.margin.nearest, Some(SampleClass::Flipped));
     assert!(readout.margin.margin < 0.005, "{readout:?}");
     // The slice drawn is the one the core computes for this pose.
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let eval = stage.evaluation().unwrap();
     let report = eval.arms.get(Side::Right);
     let shoulder = stage
@@ -149,7 +149,7 @@ fn the_margin_lane_reads_the_sessions_margins_and_jumps_to_the_weakest_instant()
     use anglerpose::editor::{ANALYSIS_SAMPLES, MARGIN_THRESHOLD};
     use anglerpose::fishing::timeline_margins;
     let mut ed = editor();
-    let s = &ed.doc.stage;
+    let s = &ed.doc().stage;
     let expected = timeline_margins(
         &s.actor,
         &s.inputs.calibration,
@@ -187,23 +187,26 @@ fn the_margin_lane_reads_the_sessions_margins_and_jumps_to_the_weakest_instant()
         }
     }
     // Jump.
-    let snapshot = ed.doc.snapshot();
+    let snapshot = ed.doc().snapshot();
     let cmd: C = serde_json::from_str(r#"{"cmd": "jump_to_weakest"}"#).unwrap();
     ed.apply(cmd).unwrap();
-    assert!((ed.doc.stage.inputs.state.time() - time).abs() < 1e-9);
+    assert!((ed.doc().stage.inputs.state.time() - time).abs() < 1e-9);
     assert!(time > 0.0, "the weakest instant is not the start: {time}");
-    assert!(!ed.doc.dirty);
-    assert_eq!(ed.history.undo_len(), 0);
+    assert!(!ed.doc().dirty);
+    assert_eq!(ed.history().undo_len(), 0);
     assert_eq!(
-        ed.doc.snapshot().inputs.calibration,
+        ed.doc().snapshot().inputs.calibration,
         snapshot.inputs.calibration
     );
     // The threshold is a view setting, kept in range.
     let cmd: C = serde_json::from_str(r#"{"cmd": "set_margin_threshold", "metres": 5}"#).unwrap();
     ed.apply(cmd).unwrap();
-    assert_eq!(ed.margin_threshold, anglerpose::fishing::MARGIN_REACH);
+    assert_eq!(
+        ed.view().margin_threshold(),
+        anglerpose::fishing::MARGIN_REACH
+    );
     // An edit (the right pole onto the shoulder → target line) recomputes the lane.
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let eval = stage.evaluation().unwrap();
     let to_actor = stage.world_from_actor.to_affine().inverse();
     let arm = stage.actor.arm(Side::Right);
@@ -231,9 +234,9 @@ fn slice_normals(ed: &EditorState) -> Vec<glam::DVec3> {
     .iter()
     .map(|c| colors::linear(class_hex(*c), 0.35))
     .collect();
-    ed.doc
+    ed.doc()
         .stage
-        .frame(camera, &ed.view)
+        .frame(camera, ed.view().options())
         .overlays
         .triangles
         .iter()
@@ -259,7 +262,10 @@ fn the_slice_faces_the_camera_or_is_fixed_to_the_rod_as_chosen() {
         .unwrap();
         ed.apply(cmd).unwrap();
     };
-    assert_eq!(ed.view.overlays.slice_facing, SliceFacing::BendPlane);
+    assert_eq!(
+        ed.view().options().overlays.slice_facing,
+        SliceFacing::BendPlane
+    );
     let cells = 2 * 2 * SLICE_CELLS * SLICE_CELLS;
     assert_eq!(slice_normals(&ed).len(), cells);
     set(&mut ed, "camera");
@@ -269,7 +275,7 @@ fn the_slice_faces_the_camera_or_is_fixed_to_the_rod_as_chosen() {
                 .unwrap(),
         )
         .unwrap();
-        let back = ed.camera.back();
+        let back = ed.view().camera().back();
         let normals = slice_normals(&ed);
         assert_eq!(normals.len(), cells);
         for n in normals {
@@ -280,7 +286,7 @@ fn the_slice_faces_the_camera_or_is_fixed_to_the_rod_as_chosen() {
         }
     }
     set(&mut ed, "rod");
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let frames = &stage.evaluation().unwrap().frames;
     let hold = stage.world_from_actor.rotation * frames.actor_from_hold.rotation;
     let (blank, reel) = (hold * glam::DVec3::Y, hold * glam::DVec3::NEG_Z);
@@ -289,8 +295,8 @@ fn the_slice_faces_the_camera_or_is_fixed_to_the_rod_as_chosen() {
     for n in normals {
         assert!(n.dot(blank).abs() < 1e-5 && n.dot(reel).abs() < 1e-5, "{n}");
     }
-    assert!(!ed.doc.dirty);
-    assert_eq!(ed.history.undo_len(), 0);
+    assert!(!ed.doc().dirty);
+    assert_eq!(ed.history().undo_len(), 0);
 }
 
 /// Hovering a cell reads it out: at the right wrist target, the right arm's centre cell
@@ -300,7 +306,7 @@ fn the_slice_faces_the_camera_or_is_fixed_to_the_rod_as_chosen() {
 fn hovering_the_slice_reads_out_the_cell_under_the_mouse() {
     use anglerpose::editor::camera::world_to_pixel;
     let mut ed = editor();
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let target = stage.evaluation().unwrap().arms.right.wrist_target_in_world;
     let pixel = world_to_pixel(&ed.render_camera(), target).unwrap();
     assert_eq!(ed.stability_hover(pixel), None, "hidden slice, no read-out");
@@ -313,9 +319,9 @@ fn hovering_the_slice_reads_out_the_cell_under_the_mouse() {
     assert!(text.contains("margin"), "{text}");
     // The probe is the core's slice sample under the ray.
     let camera = ed.render_camera();
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let ray = anglerpose::editor::camera::pixel_ray(&camera, pixel.map(|v| v as f32)).unwrap();
-    let facing = ed.view.overlays.slice_facing;
+    let facing = ed.view().options().overlays.slice_facing;
     let probe = stage
         .probe_slices((facing, &camera), ray.origin, ray.dir)
         .unwrap();

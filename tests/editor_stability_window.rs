@@ -56,7 +56,7 @@ fn hovering_the_slice_in_the_window_shows_its_read_out() {
     let (doc, _) = files::open(&preset).unwrap();
     let ed = editor_in(doc, size);
     let target = handle_pixel(
-        &ed.doc.stage,
+        &ed.doc().stage,
         &ed.render_camera(),
         Handle::Target(Side::Right),
     )

@@ -11,17 +11,17 @@ use glam::DVec3;
 use support::editor::bundled_editor;
 
 fn wrist(ed: &EditorState, side: Side) -> DVec3 {
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     stage.pose.world_position(stage.actor.arm(side).hand)
 }
 
 fn elbow(ed: &EditorState, side: Side) -> DVec3 {
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     stage.pose.world_position(stage.actor.arm(side).fore)
 }
 
 fn pixel(ed: &EditorState, handle: Handle) -> [f64; 2] {
-    anglerpose::editor::pick::handle_pixel(&ed.doc.stage, &ed.render_camera(), handle)
+    anglerpose::editor::pick::handle_pixel(&ed.doc().stage, &ed.render_camera(), handle)
         .expect("handle on screen")
 }
 
@@ -29,11 +29,11 @@ fn drag(ed: &mut EditorState, handle: Handle, by: [f64; 2]) -> [f64; 2] {
     let [x, y] = pixel(ed, handle);
     ed.apply(DragCommand::PointerDown { x, y }).unwrap();
     assert_eq!(
-        ed.selection,
+        ed.view().selection(),
         Some(handle),
         "picking at the handle's pixel selects it"
     );
-    assert!(ed.drag.is_some());
+    assert!(ed.drag().is_some());
     // Several moves, like a real mouse drag.
     for k in 1..=4 {
         let f = k as f64 / 4.0;
@@ -47,11 +47,11 @@ fn drag(ed: &mut EditorState, handle: Handle, by: [f64; 2]) -> [f64; 2] {
 }
 
 fn state_of(ed: &EditorState) -> (Snapshot, Vec<DVec3>) {
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let positions = (0..stage.actor.skeleton.len())
         .map(|b| stage.pose.world_position(b))
         .collect();
-    (ed.doc.snapshot(), positions)
+    (ed.doc().snapshot(), positions)
 }
 
 #[test]
@@ -59,7 +59,7 @@ fn toggling_limits_changes_the_solve() {
     let mut ed = bundled_editor();
     // A tight elbow limit that the seated pose needs to exceed.
     let bend = ed
-        .doc
+        .doc()
         .stage
         .evaluation()
         .unwrap()
@@ -76,7 +76,7 @@ fn toggling_limits_changes_the_solve() {
         enabled: true,
     })
     .unwrap();
-    let limited = ed.doc.stage.evaluation().unwrap().arms.right;
+    let limited = ed.doc().stage.evaluation().unwrap().arms.right;
     assert!(limited.ik.elbow_limited);
     assert!(
         (limited.ik.elbow_bend.to_degrees() - 30.0).abs() < 1e-6,
@@ -85,15 +85,15 @@ fn toggling_limits_changes_the_solve() {
     );
     let elbow_limited = elbow(&ed, Side::Right);
     ed.apply(PoseEdit::SetLimitsEnabled { on: false }).unwrap();
-    let free = ed.doc.stage.evaluation().unwrap().arms.right;
+    let free = ed.doc().stage.evaluation().unwrap().arms.right;
     assert!(!free.ik.elbow_limited);
     assert!((free.ik.elbow_bend.to_degrees() - bend).abs() < 1e-6);
     assert!((elbow(&ed, Side::Right) - elbow_limited).length() > 0.01);
-    assert!(ed.doc.dirty);
+    assert!(ed.doc().dirty);
     // Each toggle is one undo step.
     ed.apply(DocumentCommand::Undo).unwrap();
     assert!(
-        ed.doc
+        ed.doc()
             .stage
             .evaluation()
             .unwrap()
@@ -121,10 +121,10 @@ fn dragging_a_target_moves_the_wrist_and_undo_redo_are_exact() {
         "{now:?} vs {end:?}"
     );
     // Right (screen) and up (screen) from the camera: the wrist moved that way.
-    let (right, up) = ed.camera.axes();
+    let (right, up) = ed.view().camera().axes();
     assert!(moved.dot(right) > 0.0 && moved.dot(up) > 0.0, "{moved}");
     assert_ne!(before.0, after.0);
-    assert_eq!(ed.history.undo_len(), 1, "one drag is one undo step");
+    assert_eq!(ed.history().undo_len(), 1, "one drag is one undo step");
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(state_of(&ed), before);
     ed.apply(DocumentCommand::Redo).unwrap();
@@ -143,16 +143,16 @@ fn escape_during_a_drag_restores_exactly() {
     .unwrap();
     ed.apply(DragCommand::CancelDrag).unwrap();
     assert_eq!(state_of(&ed), before);
-    assert!(ed.drag.is_none());
-    assert_eq!(ed.history.undo_len(), 0);
-    assert!(!ed.doc.dirty);
+    assert!(ed.drag().is_none());
+    assert_eq!(ed.history().undo_len(), 0);
+    assert!(!ed.doc().dirty);
 }
 
 #[test]
 fn axis_constrained_drag_moves_along_the_axis_only() {
     let mut ed = bundled_editor();
     let target_before = ed
-        .doc
+        .doc()
         .stage
         .evaluation()
         .unwrap()
@@ -173,7 +173,7 @@ fn axis_constrained_drag_moves_along_the_axis_only() {
     .unwrap();
     ed.apply(DragCommand::EndDrag).unwrap();
     let d = ed
-        .doc
+        .doc()
         .stage
         .evaluation()
         .unwrap()
@@ -192,8 +192,8 @@ fn dragging_a_pole_changes_the_elbow() {
     let mut ed = bundled_editor();
     let elbow_before = elbow(&ed, Side::Right);
     let wrist_before = wrist(&ed, Side::Right);
-    let pole_before = ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
-    let left_before = ed.doc.stage.inputs.calibration.poles.left.clone();
+    let pole_before = ed.doc().stage.inputs.calibration.poles.right.pole_in_actor;
+    let left_before = ed.doc().stage.inputs.calibration.poles.left.clone();
     drag(&mut ed, Handle::Pole(Side::Right), [-150.0, -120.0]);
     ed.apply(DragCommand::EndDrag).unwrap();
     let moved = elbow(&ed, Side::Right) - elbow_before;
@@ -201,18 +201,18 @@ fn dragging_a_pole_changes_the_elbow() {
     // The wrist stays on its target: only the bend plane turns.
     assert!((wrist(&ed, Side::Right) - wrist_before).length() < 1e-6);
     // The constant pole changed (per-phase editing is off); the left arm is untouched.
-    let pole = ed.doc.stage.inputs.calibration.poles.right.pole_in_actor;
+    let pole = ed.doc().stage.inputs.calibration.poles.right.pole_in_actor;
     assert!(
         (pole - pole_before).length() > 0.05,
         "{pole} vs {pole_before}"
     );
-    assert_eq!(ed.doc.stage.inputs.calibration.poles.left, left_before);
+    assert_eq!(ed.doc().stage.inputs.calibration.poles.left, left_before);
 }
 
 #[test]
 fn rotating_the_rod_edits_rod_adjust() {
     let mut ed = bundled_editor();
-    let tip_before = anglerpose::editor::handles::rod_segment(&ed.doc.stage)
+    let tip_before = anglerpose::editor::handles::rod_segment(&ed.doc().stage)
         .unwrap()
         .1;
     let [x, y] = pixel(&ed, Handle::Rod);
@@ -228,12 +228,12 @@ fn rotating_the_rod_edits_rod_adjust() {
     })
     .unwrap();
     ed.apply(DragCommand::EndDrag).unwrap();
-    let adj = ed.doc.stage.inputs.calibration.rod_adjust;
+    let adj = ed.doc().stage.inputs.calibration.rod_adjust;
     assert!(
         adj.rotation.angle_between(glam::DQuat::IDENTITY) > 0.05,
         "{adj:?}"
     );
-    let tip = anglerpose::editor::handles::rod_segment(&ed.doc.stage)
+    let tip = anglerpose::editor::handles::rod_segment(&ed.doc().stage)
         .unwrap()
         .1;
     assert!((tip - tip_before).length() > 0.05);
@@ -259,14 +259,14 @@ fn save_then_reopen_gives_the_identical_pose() {
         path: Some(path.clone()),
     })
     .unwrap();
-    assert!(!ed.doc.dirty);
+    assert!(!ed.doc().dirty);
     let saved = state_of(&ed);
     let mut other = bundled_editor();
     other
         .apply(FileCommand::Open { path: path.clone() })
         .unwrap();
     assert_eq!(state_of(&other), saved);
-    assert_eq!(other.doc.path.as_deref(), Some(path.as_path()));
+    assert_eq!(other.doc().path.as_deref(), Some(path.as_path()));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -274,13 +274,13 @@ fn save_then_reopen_gives_the_identical_pose() {
 fn time_scrubbing_is_not_an_undo_step_and_playback_advances() {
     let mut ed = bundled_editor();
     ed.apply(PlaybackCommand::SetTime { seconds: 5.0 }).unwrap();
-    assert!((ed.doc.stage.inputs.state.time() - 5.0).abs() < 1e-9);
-    assert_eq!(ed.history.undo_len(), 0);
-    assert!(!ed.doc.dirty);
+    assert!((ed.doc().stage.inputs.state.time() - 5.0).abs() < 1e-9);
+    assert_eq!(ed.history().undo_len(), 0);
+    assert!(!ed.doc().dirty);
     ed.apply(PlaybackCommand::Play { on: true }).unwrap();
     ed.apply(PlaybackCommand::SetSpeed { value: 2.0 }).unwrap();
     ed.apply(PlaybackCommand::Tick { dt: 0.25 }).unwrap();
-    assert!((ed.doc.stage.inputs.state.time() - 5.5).abs() < 1e-9);
+    assert!((ed.doc().stage.inputs.state.time() - 5.5).abs() < 1e-9);
 }
 
 #[test]
@@ -305,7 +305,7 @@ fn bad_edits_are_refused_and_leave_the_document() {
         .is_err()
     );
     assert_eq!(state_of(&ed), before);
-    assert_eq!(ed.history.undo_len(), 0);
+    assert_eq!(ed.history().undo_len(), 0);
 }
 
 #[test]
@@ -321,7 +321,7 @@ fn slider_groups_undo_as_one_step() {
         .unwrap();
     }
     ed.apply(DocumentCommand::EndGroup).unwrap();
-    assert_eq!(ed.history.undo_len(), 1);
+    assert_eq!(ed.history().undo_len(), 1);
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(state_of(&ed), before);
 }
@@ -331,12 +331,12 @@ fn pole_search_proposal_is_one_undoable_step() {
     let mut ed = bundled_editor();
     let before = state_of(&ed);
     ed.apply(DocumentCommand::ApplyPoleProposal).unwrap();
-    let p = ed.last_proposal.expect("proposal");
+    let p = ed.edits().last_proposal().expect("proposal");
     for side in [Side::Left, Side::Right] {
         let pr = p.get(side);
         assert!(pr.flips_after <= pr.flips_before);
     }
-    if ed.history.undo_len() == 1 {
+    if ed.history().undo_len() == 1 {
         ed.apply(DocumentCommand::Undo).unwrap();
         assert_eq!(state_of(&ed), before);
     } else {
@@ -354,16 +354,16 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
     }
     let (doc, _) = files::open(&path).expect("mannequiny opens");
     let mut ed = EditorState::new(doc);
-    let before = ed.doc.stage.inputs.calibration.clone();
+    let before = ed.doc().stage.inputs.calibration.clone();
     ed.apply(DocumentCommand::FitToCharacter).unwrap();
-    let fitted = ed.doc.stage.inputs.calibration.clone();
+    let fitted = ed.doc().stage.inputs.calibration.clone();
     assert_ne!(fitted, before, "the fit changed the calibration");
     assert!(
-        ed.message.as_deref().unwrap_or("").contains("0 flip(s)"),
+        ed.message().unwrap_or("").contains("0 flip(s)"),
         "{:?}",
-        ed.message
+        ed.message()
     );
-    let s = &ed.doc.stage;
+    let s = &ed.doc().stage;
     let a = anglerpose::fishing::analyse_timeline(
         &s.actor,
         &fitted,
@@ -381,11 +381,11 @@ fn fit_to_character_calibrates_a_shared_character_in_one_undo_step() {
             .count();
         assert!(ok >= 570, "{side:?}: {ok}/600");
     }
-    assert!(ed.doc.dirty);
+    assert!(ed.doc().dirty);
     ed.apply(DocumentCommand::Undo).unwrap();
-    assert_eq!(ed.doc.stage.inputs.calibration, before);
+    assert_eq!(ed.doc().stage.inputs.calibration, before);
     ed.apply(DocumentCommand::Redo).unwrap();
-    assert_eq!(ed.doc.stage.inputs.calibration, fitted);
+    assert_eq!(ed.doc().stage.inputs.calibration, fitted);
 }
 
 #[test]
@@ -399,23 +399,23 @@ fn applying_the_anglers_preset_to_another_character_is_one_undo_step() {
     let (doc, _) = files::open(&path).expect("CesiumMan opens");
     let mut ed = EditorState::new(doc);
     let before = (
-        ed.doc.stage.inputs.calibration.clone(),
-        ed.doc.stage.inputs.settings,
+        ed.doc().stage.inputs.calibration.clone(),
+        ed.doc().stage.inputs.settings,
     );
     let preset = anglerpose::preset::io::bundled_preset_path();
     ed.apply(DocumentCommand::ApplyPresetToCharacter { path: preset })
         .unwrap();
-    let msg = ed.message.clone().unwrap_or_default();
+    let msg = ed.message().map(str::to_owned).unwrap_or_default();
     assert!(
         msg.contains("0 flip(s)") && msg.contains("no finger bones"),
         "{msg}"
     );
-    assert_ne!(ed.doc.stage.inputs.calibration, before.0);
+    assert_ne!(ed.doc().stage.inputs.calibration, before.0);
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(
         (
-            ed.doc.stage.inputs.calibration.clone(),
-            ed.doc.stage.inputs.settings
+            ed.doc().stage.inputs.calibration.clone(),
+            ed.doc().stage.inputs.settings
         ),
         before
     );
@@ -441,19 +441,24 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
     })
     .unwrap();
     ed.apply(PlaybackCommand::SetTime { seconds: 2.5 }).unwrap();
+    assert!(ed.analysis().is_some(), "the flip debugger's analysis");
     let (calib, state, camera, undo) = (
-        ed.doc.stage.inputs.calibration.clone(),
-        ed.doc.stage.inputs.state,
-        ed.camera,
-        ed.history.undo_len(),
+        ed.doc().stage.inputs.calibration.clone(),
+        ed.doc().stage.inputs.state,
+        *ed.view().camera(),
+        ed.history().undo_len(),
     );
     ed.apply(FileCommand::ReloadCharacter).unwrap();
-    assert_eq!(ed.doc.generation, 1);
-    assert_eq!(ed.doc.stage.inputs.calibration, calib);
-    assert_eq!(ed.doc.stage.inputs.state, state);
-    assert_eq!(ed.camera, camera);
-    assert_eq!(ed.history.undo_len(), undo);
-    assert!(ed.message.as_deref().unwrap_or("").starts_with("reloaded"));
+    assert_eq!(ed.doc().generation, 1);
+    assert_eq!(ed.doc().stage.inputs.calibration, calib);
+    assert_eq!(ed.doc().stage.inputs.state, state);
+    assert_eq!(*ed.view().camera(), camera);
+    assert_eq!(ed.history().undo_len(), undo);
+    assert!(ed.message().unwrap_or("").starts_with("reloaded"));
+    assert!(
+        ed.edits().cached_analysis().is_none(),
+        "the flip debugger kept the analysis of the character before the reload"
+    );
     // A broken file: an error naming it, and the character as it was.
     std::fs::write(&file, b"glTF broken").unwrap();
     let err = ed
@@ -464,10 +469,11 @@ fn reloading_the_character_keeps_calibration_time_camera_and_undo() {
         err.contains("cesium.glb") && err.contains("last good character"),
         "{err}"
     );
-    assert_eq!(ed.doc.generation, 1);
+    assert_eq!(ed.doc().generation, 1);
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_ne!(
-        ed.doc.stage.inputs.state, state,
+        ed.doc().stage.inputs.state,
+        state,
         "undo still works after a reload"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -478,7 +484,7 @@ fn export_animation_writes_the_clips_without_touching_the_document() {
     let mut ed = bundled_editor();
     ed.apply(PlaybackCommand::SetTime { seconds: 4.2 }).unwrap();
     let (before, positions) = state_of(&ed);
-    let undo = ed.history.undo_len();
+    let undo = ed.history().undo_len();
     let dir = std::env::temp_dir().join(format!("anglerpose-ed-export-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("session.glb");
@@ -502,14 +508,14 @@ fn export_animation_writes_the_clips_without_touching_the_document() {
     let session = gltf.animations().next().unwrap();
     let input = session.samplers().next().unwrap().input();
     let end = input.max().unwrap()[0].as_f64().unwrap();
-    let p = ed.doc.stage.inputs.state.params;
+    let p = ed.doc().stage.inputs.state.params;
     let length = p.phase_duration(anglerpose::fishing::Phase::CastWindUp)
         + p.phase_duration(anglerpose::fishing::Phase::CastForward)
         + p.phase_duration(anglerpose::fishing::Phase::Release);
     assert!((end - length).abs() < 1e-5, "session clip ends at {end}");
-    assert!(ed.message.as_deref().unwrap().contains("exported 4 clips"));
-    assert!(!ed.doc.dirty, "exporting does not change the document");
-    assert_eq!(ed.history.undo_len(), undo);
+    assert!(ed.message().unwrap().contains("exported 4 clips"));
+    assert!(!ed.doc().dirty, "exporting does not change the document");
+    assert_eq!(ed.history().undo_len(), undo);
     assert_eq!(state_of(&ed), (before, positions), "the pose is put back");
 
     let bad = ed.apply(FileCommand::ExportAnimation {
@@ -532,13 +538,13 @@ fn twist_is_an_undoable_setting_saved_in_the_preset() {
         degrees: 25.0,
     })
     .unwrap();
-    let t = ed.doc.stage.inputs.settings.arm(Side::Right).twist;
+    let t = ed.doc().stage.inputs.settings.arm(Side::Right).twist;
     assert!((t - 25f64.to_radians()).abs() < 1e-12);
     assert!(
         (elbow(&ed, Side::Right) - elbow0).length() > 0.01,
         "the elbow moved"
     );
-    assert!(ed.doc.dirty);
+    assert!(ed.doc().dirty);
     let dir = std::env::temp_dir().join(format!("anglerpose-twist-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("twisted.json");
@@ -551,7 +557,7 @@ fn twist_is_an_undoable_setting_saved_in_the_preset() {
     let (doc, _) = files::open(&path).unwrap();
     assert_eq!(doc.stage.inputs.settings.arm(Side::Right).twist, t);
     ed.apply(DocumentCommand::Undo).unwrap();
-    assert_eq!(ed.doc.stage.inputs.settings.arm(Side::Right).twist, 0.0);
+    assert_eq!(ed.doc().stage.inputs.settings.arm(Side::Right).twist, 0.0);
     assert!((elbow(&ed, Side::Right) - elbow0).length() < 1e-12);
     let e = ed
         .apply(PoseEdit::SetTwist {

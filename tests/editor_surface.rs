@@ -194,12 +194,12 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
     let (doc, _) = files::open(&character).unwrap();
     let ed = editor_in(doc, size);
     let wrist = handle_pixel(
-        &ed.doc.stage,
+        &ed.doc().stage,
         &ed.render_camera(),
         Handle::Target(Side::Right),
     )
     .expect("the right wrist is on screen");
-    assert!(ed.doc.stage.evaluation().unwrap().arms.right.ik.reached);
+    assert!(ed.doc().stage.evaluation().unwrap().arms.right.ik.reached);
     let near = |a: u8, b: u8| a.abs_diff(b) <= WINDOW_TOLERANCE;
     // The effector sphere (0x88ff88) sits on the reached wrist target.
     const EFFECTOR: [u8; 3] = [0x88, 0xff, 0x88];

@@ -411,32 +411,32 @@ fn the_editor_opens_and_reloads_an_fbx() {
     let file = make_fbx(&python, &glb, &dir.join("cesium.fbx"), &[]);
     let (doc, _) = files::open(&file).unwrap();
     let mut ed = support::editor::editor_in(doc, [640, 480]);
-    let map = ed.doc.stage.character.detect_humanoid();
+    let map = ed.doc().stage.character.detect_humanoid();
     let hand = map.arm(Side::Left).unwrap().hand;
-    let before = ed.doc.stage.pose.world_position(hand);
+    let before = ed.doc().stage.pose.world_position(hand);
     std::fs::copy(mixamo_fbx(&python, &glb, &dir), &file).unwrap();
     ed.reload_character().unwrap();
     let name = &ed
-        .doc
+        .doc()
         .stage
         .character
         .skeleton
-        .bone(ed.doc.stage.actor.arm(Side::Left).hand)
+        .bone(ed.doc().stage.actor.arm(Side::Left).hand)
         .name;
     assert!(name.starts_with("mixamorig:"), "{name}");
-    let hand = ed.doc.stage.actor.arm(Side::Left).hand;
-    let d = ed.doc.stage.pose.world_position(hand).distance(before);
+    let hand = ed.doc().stage.actor.arm(Side::Left).hand;
+    let d = ed.doc().stage.pose.world_position(hand).distance(before);
     assert!(d < 1e-6, "the reloaded hand is {d} m away");
     let bytes = std::fs::read(&file).unwrap();
     std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
     assert!(ed.reload_character().is_err());
-    let message = ed.message.clone().unwrap_or_default();
+    let message = ed.message().map(str::to_owned).unwrap_or_default();
     assert!(
         message.contains("cesium.fbx") && message.contains("the last good character stays"),
         "{message}"
     );
     assert!(
-        ed.doc
+        ed.doc()
             .stage
             .character
             .skeleton

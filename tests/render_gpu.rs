@@ -131,13 +131,13 @@ fn invalid_meshes_are_errors_not_panics() {
     let mut m = MeshData::new("broken");
     m.positions = vec![[0.0; 3]; 3];
     m.indices = vec![0, 1, 7];
-    let err = m.validate().unwrap_err();
+    let err = anglerpose::render::mesh::validate(&m).unwrap_err();
     assert!(matches!(err, RenderError::InvalidMesh { .. }));
     assert!(err.to_string().contains("broken") && err.to_string().contains("index 2 = 7"));
     m.indices = vec![0, 1, 2];
     m.normals = vec![[0.0, 1.0, 0.0]];
     assert!(
-        m.validate()
+        anglerpose::render::mesh::validate(&m)
             .unwrap_err()
             .to_string()
             .contains("normals has 1 entries")
@@ -145,7 +145,7 @@ fn invalid_meshes_are_errors_not_panics() {
     m.normals.clear();
     m.positions[1][0] = f32::NAN;
     assert!(
-        m.validate()
+        anglerpose::render::mesh::validate(&m)
             .unwrap_err()
             .to_string()
             .contains("position 1 is not finite")

@@ -3,7 +3,7 @@
 //! image, with the panels around it (see `app_ui`).
 
 use super::app_ui::{Dialog, UiState};
-use super::command::{EditorCommand, PlaybackCommand};
+use super::command::{EditorCommand, PlaybackCommand, ViewCommand};
 use super::driver::Driver;
 use super::files::{AUTOSAVE_INTERVAL, Autosaver};
 use super::gfx::{Acquired, Gfx, save_png};
@@ -81,7 +81,7 @@ pub fn run_app(options: AppOptions) -> Result<(), AppError> {
     .map_err(|e| AppError::Startup(e.to_string()))?;
     let mut ed = EditorState::new(doc);
     if let Some((path, message)) = &open_error {
-        ed.message = Some(format!("cannot open {}: {message}", path.display()));
+        ed.notify(format!("cannot open {}: {message}", path.display()));
     }
     let proxy = event_loop.create_proxy();
     let mut app = App::new(options, ed, autosave);
@@ -143,7 +143,7 @@ impl App {
             }
             _ => {}
         }
-        let mesh_source = (ed.doc.character_path.clone(), ed.doc.generation);
+        let mesh_source = (ed.doc().character_path.clone(), ed.doc().generation);
         let script = std::mem::take(&mut options.script);
         let driver = Driver::new(script, autosave, options.layout_out.clone());
         Self {
@@ -165,8 +165,8 @@ impl App {
     }
 
     fn busy(&self) -> bool {
-        self.ed.playing
-            || self.ed.drag.is_some()
+        self.ed.playback().playing()
+            || self.ed.drag().is_some()
             || self.options.exit_after_frames.is_some()
             || self.driver.scripted()
     }
@@ -193,16 +193,16 @@ impl App {
         let Some(gfx) = &mut self.gfx else {
             return;
         };
-        let size = size.unwrap_or(self.ed.viewport);
+        let size = size.unwrap_or(self.ed.view().viewport());
         let result = gfx
             .screenshot(&self.ed, size, overlays)
             .map_err(|e| e.to_string())
             .and_then(|img| save_png(&img, path).map_err(|e| e.to_string()));
-        self.ed.message = Some(match result {
+        self.ed.notify(match result {
             Ok(()) => format!("screenshot {} ({}x{})", path.display(), size[0], size[1]),
             Err(e) => format!("screenshot {}: {e}", path.display()),
         });
-        tracing::info!("{}", self.ed.message.as_deref().unwrap_or_default());
+        tracing::info!("{}", self.ed.message().unwrap_or_default());
     }
 
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
@@ -236,11 +236,14 @@ impl App {
         let Some(gfx) = &mut self.gfx else {
             return;
         };
-        let source = (self.ed.doc.character_path.clone(), self.ed.doc.generation);
+        let source = (
+            self.ed.doc().character_path.clone(),
+            self.ed.doc().generation,
+        );
         if source != self.mesh_source {
             self.mesh_source = source;
-            if let Err(e) = gfx.upload_stage(&self.ed.doc.stage) {
-                self.ed.message = Some(format!("uploading meshes: {e}"));
+            if let Err(e) = gfx.upload_stage(&self.ed.doc().stage) {
+                self.ed.notify(format!("uploading meshes: {e}"));
             }
         }
         // 3D viewport, at the size the UI laid out: into its texture now (MSAA), or in place
@@ -250,9 +253,12 @@ impl App {
         self.driver.write_layout([x, y, wanted[0], wanted[1]]);
         if wanted[0] > 0 && wanted[1] > 0 {
             gfx.ensure_viewport(wanted);
-            self.ed.viewport = wanted;
+            let _ = self.ed.apply(ViewCommand::SetViewport {
+                width: wanted[0],
+                height: wanted[1],
+            });
             if let Err(e) = gfx.render_viewport(&self.ed) {
-                self.ed.message = Some(format!("render: {e}"));
+                self.ed.notify(format!("render: {e}"));
             }
         }
         // egui into the surface, cleared to the panels' fill (they leave it to the clear).
@@ -340,8 +346,8 @@ impl App {
                 self.frame,
                 mean * 1000.0,
                 frames,
-                self.ed.viewport[0],
-                self.ed.viewport[1]
+                self.ed.view().viewport()[0],
+                self.ed.view().viewport()[1]
             );
         }
         // A clean exit: no recovery is offered next time.
@@ -381,7 +387,7 @@ impl ApplicationHandler for App {
                 return;
             }
         };
-        if let Err(e) = gfx.upload_stage(&self.ed.doc.stage) {
+        if let Err(e) = gfx.upload_stage(&self.ed.doc().stage) {
             self.fatal = Some(format!("uploading meshes: {e}"));
             event_loop.exit();
             return;
@@ -416,7 +422,7 @@ impl ApplicationHandler for App {
         }
         match event {
             WindowEvent::CloseRequested => {
-                if self.ed.doc.dirty && self.options.exit_after_frames.is_none() {
+                if self.ed.doc().dirty && self.options.exit_after_frames.is_none() {
                     self.ui.dialog = Some(Dialog::ConfirmQuit);
                     window.request_redraw();
                 } else {
@@ -431,7 +437,7 @@ impl ApplicationHandler for App {
                 if files::is_openable(&path) {
                     self.ui.dropped(&self.ed, path);
                 } else {
-                    self.ed.message = Some(format!(
+                    self.ed.notify(format!(
                         "{}: not a .glb, .gltf or .json file",
                         path.display()
                     ));
@@ -483,7 +489,7 @@ fn present(
         Ok(Acquired::Texture(target)) => {
             let (drawn, viewport) = gfx.draw_ui(target, jobs, ppp, clear, ed);
             if let Err(e) = viewport {
-                ed.message = Some(format!("render: {e}"));
+                ed.notify(format!("render: {e}"));
             }
             if drawn != laid_out {
                 // The window changed size between layout and acquire (a resize burst):
@@ -518,7 +524,7 @@ fn recover_from_gpu_errors(gfx: &mut Gfx, ed: &mut EditorState, window: &Window)
         // wgpu reported what no error scope caught (the handler logged it): this frame may
         // be wrong, so draw another with a rebuilt renderer and freshly uploaded meshes.
         gfx.rebuild_renderer();
-        ed.message = Some(match gfx.upload_stage(&ed.doc.stage) {
+        ed.notify(match gfx.upload_stage(&ed.doc().stage) {
             Ok(()) => format!(
                 "GPU error (renderer rebuilt): {}",
                 errors.last().map(String::as_str).unwrap_or_default()

@@ -76,12 +76,12 @@ impl Driver {
             Err(e) => tracing::warn!("editor: {e}"),
             Ok(()) => {
                 if recovering {
-                    self.autosave.recovered(&ed.doc);
+                    self.autosave.recovered(ed.doc());
                 } else if saving {
                     self.autosave.saved();
                 }
                 if file_op {
-                    tracing::info!("{}", ed.message.as_deref().unwrap_or_default());
+                    tracing::info!("{}", ed.message().unwrap_or_default());
                 }
             }
         }
@@ -142,16 +142,16 @@ impl Driver {
     pub fn idle(&mut self, ed: &mut EditorState, now: Instant) -> (bool, Option<Instant>) {
         let mut reload = false;
         if let Some(w) = &mut self.watcher {
-            if let Err(e) = w.watch(&ed.doc.character_path) {
+            if let Err(e) = w.watch(&ed.doc().character_path) {
                 tracing::warn!("live reload off: {e}");
             }
             reload = w.poll(now);
         }
         if reload {
             self.apply(ed, FileCommand::ReloadCharacter);
-            tracing::info!("{}", ed.message.as_deref().unwrap_or_default());
+            tracing::info!("{}", ed.message().unwrap_or_default());
         }
-        match self.autosave.tick(&ed.doc, now) {
+        match self.autosave.tick(ed.doc(), now) {
             Ok(true) => {
                 let path = self.autosave.path().unwrap_or(Path::new(""));
                 tracing::info!("autosaved {}", path.display());
@@ -160,7 +160,7 @@ impl Driver {
             Err(e) => tracing::error!("autosave: {e}"),
         }
         let reload_due = self.watcher.as_ref().and_then(|w| w.due());
-        let wake = [self.autosave.next_due(&ed.doc), reload_due]
+        let wake = [self.autosave.next_due(ed.doc()), reload_due]
             .into_iter()
             .flatten()
             .min();

@@ -333,7 +333,7 @@ impl Gfx {
                     return;
                 };
                 let [_, _, w, h] = cb.rect;
-                let frame = editor_frame(ed, ed.camera.to_camera([w, h]), true);
+                let frame = editor_frame(ed, ed.view().camera().to_camera([w, h]), true);
                 if let Err(e) = renderer.encode_in_rect(encoder, view, cb.rect, &frame) {
                     drawn = Err(e);
                 }
@@ -436,7 +436,7 @@ impl Gfx {
         let Some(v) = self.viewport.as_ref().filter(|_| !self.in_place) else {
             return Ok(());
         };
-        let frame = editor_frame(ed, ed.camera.to_camera(v.size), true);
+        let frame = editor_frame(ed, ed.view().camera().to_camera(v.size), true);
         self.renderer.render(&v.view, &frame)?;
         let mut encoder = self.gpu.device.create_command_encoder(&Default::default());
         encoder.copy_texture_to_texture(
@@ -455,13 +455,13 @@ impl Gfx {
         size: [u32; 2],
         overlays: bool,
     ) -> Result<image::RgbaImage, RenderError> {
-        let frame = editor_frame(ed, ed.camera.to_camera(size), overlays);
+        let frame = editor_frame(ed, ed.view().camera().to_camera(size), overlays);
         if !self.in_place {
             return capture(&self.gpu, &mut self.renderer, &frame);
         }
         // In place the renderer draws the surface's format: a renderer of the capture
         // format, with the same samples and meshes, draws the same picture.
-        let mut renderer = self.renderer_with(&ed.doc.stage, CAPTURE_FORMAT)?;
+        let mut renderer = self.renderer_with(&ed.doc().stage, CAPTURE_FORMAT)?;
         capture(&self.gpu, &mut renderer, &frame)
     }
 }

@@ -8,9 +8,10 @@ use super::EditorState;
 use super::camera::world_per_pixel;
 use super::drag::camera_forward;
 use super::handles::{Axis, GizmoPart, Handle, handle_axes_in_world, handle_position, held_grip};
+use super::view_state::ViewState;
 use crate::fishing::SIDES;
 use crate::render::{Camera, FrameData, OverlayLine, OverlaySphere};
-use crate::stage::sphere_radius;
+use crate::stage::{Stage, sphere_radius};
 use glam::DVec3;
 
 const GRIP: [f32; 4] = [0.25, 0.85, 1.0, 1.0];
@@ -53,8 +54,8 @@ fn circle_line(centre: DVec3, axis: DVec3, radius: f64, n: usize) -> Vec<[f32; 3
 
 /// Stage draw data plus the editor's gizmos.
 pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameData {
-    let stage = &ed.doc.stage;
-    let mut view = ed.view;
+    let stage = &ed.doc().stage;
+    let mut view = *ed.view().options();
     if !overlays {
         view.overlays = crate::stage::OverlayOptions::NONE;
     }
@@ -64,7 +65,7 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
     }
     let o = &mut frame.overlays;
     let r = sphere_radius(stage);
-    if ed.grip_markers {
+    if ed.view().grip_markers() {
         for side in SIDES {
             if let Some((_, p, _)) = held_grip(stage, side) {
                 o.spheres.push(OverlaySphere {
@@ -75,16 +76,16 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
             }
         }
     }
-    let Some(handle) = ed.selection else {
+    let Some(handle) = ed.view().selection() else {
         return frame;
     };
     let Some(p) = handle_position(stage, handle) else {
         return frame;
     };
     let px = world_per_pixel(&camera, p);
-    let active = ed.drag.as_ref().and_then(active_part);
+    let active = ed.drag().and_then(active_part);
     let lit = |part: GizmoPart, rgba: [f32; 4]| {
-        if active == Some(part) || (active.is_none() && ed.hover == Some(part)) {
+        if active == Some(part) || (active.is_none() && ed.view().hover() == Some(part)) {
             HOVER
         } else if active.is_some() {
             [rgba[0], rgba[1], rgba[2], 0.25]
@@ -93,13 +94,13 @@ pub fn editor_frame(ed: &EditorState, camera: Camera, overlays: bool) -> FrameDa
         }
     };
     let width = |part: GizmoPart, w: f32| {
-        if active == Some(part) || ed.hover == Some(part) {
+        if active == Some(part) || ed.view().hover() == Some(part) {
             w + 2.0
         } else {
             w
         }
     };
-    let axes = gizmo_axes(ed, handle);
+    let axes = gizmo_axes(stage, ed.view(), handle);
     if handle == Handle::Rod
         && let Some((butt, tip)) = super::handles::rod_segment(stage)
     {
@@ -180,9 +181,9 @@ fn active_part(d: &super::drag::Drag) -> Option<GizmoPart> {
 
 /// The gizmo's three axes for `handle` in world space (see [`handle_axes_in_world`]): the
 /// same axes its drags move along.
-pub fn gizmo_axes(ed: &EditorState, handle: Handle) -> [(Axis, DVec3); 3] {
-    let world = handle_axes_in_world(&ed.doc.stage, handle, ed.gizmo_space)
-        .unwrap_or(glam::DQuat::IDENTITY);
+pub fn gizmo_axes(stage: &Stage, view: &ViewState, handle: Handle) -> [(Axis, DVec3); 3] {
+    let world =
+        handle_axes_in_world(stage, handle, view.gizmo_space()).unwrap_or(glam::DQuat::IDENTITY);
     Axis::ALL.map(|a| (a, (world * a.dir()).normalize()))
 }
 

@@ -2,30 +2,27 @@
 //! that tests and `--script` drive, egui panels, and the winit/egui-wgpu window app.
 
 pub mod app;
-mod app_input;
 mod app_ui;
 pub mod camera;
 pub mod command;
 pub mod document;
-mod document_cmd;
 pub mod drag;
-mod drag_cmd;
 pub mod driver;
+pub mod edits;
 pub mod egui_draw;
+pub mod error;
 mod file_cmd;
 pub mod files;
 pub mod gfx;
 pub mod gizmo;
 pub mod handles;
 pub mod pick;
-mod playback_cmd;
-mod pose_edit;
-mod props_cmd;
-mod reload;
+pub mod playback;
+pub mod pose_edit;
 pub mod script;
 pub mod state;
 pub mod ui;
-mod view_cmd;
+pub mod view_state;
 pub mod watch;
 
 pub use app_ui::{InPlaceViewport, UiState, ViewportImage, style as app_style};
@@ -35,5 +32,10 @@ pub use command::{
     ViewCommand, ViewToggle,
 };
 pub use document::{Document, History, Snapshot};
+pub use edits::ANALYSIS_SAMPLES;
+pub use edits::Edits;
+pub use error::EditorError;
 pub use handles::{Axis, Handle};
-pub use state::{ANALYSIS_SAMPLES, EditorError, EditorState, MARGIN_THRESHOLD};
+pub use playback::Playback;
+pub use state::EditorState;
+pub use view_state::{MARGIN_THRESHOLD, ViewState};

@@ -3,11 +3,11 @@
 //! inflated to a minimum on-screen size, then the rod's capsule) and the gizmo part under the
 //! mouse. The window's pointer, `PointerDown` and scripted drags all use these.
 
-use super::EditorState;
 use super::camera::{Ray, pixel_ray, world_per_pixel, world_to_pixel};
 use super::drag::camera_forward;
 use super::gizmo::{AXIS_PX, RING_PX, VIEW_RING_PX, circle, gizmo_axes, plane_squares};
 use super::handles::{GizmoPart, Handle, handle_position, held_grip, rod_segment};
+use super::view_state::ViewState;
 use crate::fishing::{ArmSolverKind, SIDES};
 use crate::render::Camera;
 use crate::stage::rod_markers::{RodMarker, marker_in_world};
@@ -32,15 +32,15 @@ impl Hit {
     }
 }
 
-/// What a press at `pixel` grabs with `camera`: the selection's gizmo part there, else the
-/// nearest handle ([`pick`]); `None` over empty space.
-pub fn pick_at(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<Hit> {
-    if let Some(part) = pick_gizmo(ed, camera, pixel) {
-        let handle = ed.selection?;
+/// What a press at `pixel` grabs on `stage` seen through `view` with `camera`: the
+/// selection's gizmo part there, else the nearest handle ([`pick`]); `None` over empty space.
+pub fn pick_at(stage: &Stage, view: &ViewState, camera: &Camera, pixel: [f64; 2]) -> Option<Hit> {
+    if let Some(part) = pick_gizmo(stage, view, camera, pixel) {
+        let handle = view.selection()?;
         return Some(Hit::Gizmo(handle, part));
     }
     let at = [pixel[0] as f32, pixel[1] as f32];
-    pick(&ed.doc.stage, &ed.view, camera, at).map(Hit::Handle)
+    pick(stage, view.options(), camera, at).map(Hit::Handle)
 }
 
 /// Minimum pick radius on screen, pixels.
@@ -178,23 +178,28 @@ fn inside(c: &[[f64; 2]; 4], q: [f64; 2]) -> bool {
 
 /// The part of the selection's gizmo under `pixel`, if any: an arrow (within 6 px of its
 /// outer three quarters), a plane square, or a ring (within 6 px), the nearest first.
-pub fn pick_gizmo(ed: &EditorState, camera: &Camera, pixel: [f64; 2]) -> Option<GizmoPart> {
+pub fn pick_gizmo(
+    stage: &Stage,
+    view: &ViewState,
+    camera: &Camera,
+    pixel: [f64; 2],
+) -> Option<GizmoPart> {
     use super::camera::world_to_pixel;
-    let handle = ed.selection?;
+    let handle = view.selection()?;
     if !handle.can_move() && !handle.can_rotate() {
         return None;
     }
-    let p = handle_position(&ed.doc.stage, handle)?;
+    let p = handle_position(stage, handle)?;
     let centre = world_to_pixel(camera, p)?;
     let px = world_per_pixel(camera, p);
-    let axes = gizmo_axes(ed, handle);
+    let axes = gizmo_axes(stage, view, handle);
     let mut best: Option<(GizmoPart, f64)> = None;
     let mut offer = |part: GizmoPart, d: f64| {
         if d < 6.0 && best.is_none_or(|(_, bd)| d < bd) {
             best = Some((part, d));
         }
     };
-    if ed.rotates(handle) {
+    if view.rotates(handle) {
         let rings = axes
             .iter()
             .map(|&(a, dir)| (GizmoPart::Ring(a), dir, RING_PX))

@@ -4,11 +4,153 @@
 //! checker and the poser use — so an invalid value is refused before it reaches the document;
 //! the rest is checked when the stage re-poses.
 
-use super::command::PoseEdit;
-use super::state::euler;
-use crate::fishing::{CcdLinkLimits, PoseInputs, SIDES};
-use crate::rig::Side;
-use glam::DVec3;
+use crate::fishing::{
+    ArmSolverKind, CcdLinkLimits, CcdLinkRole, GripKind, Handedness, LineParams, PoseInputs,
+    RodAction, SIDES, WaterParams, head_look::LookSettings,
+};
+use crate::rig::{Finger, Side};
+use glam::{DQuat, DVec3, EulerRot};
+use serde::{Deserialize, Serialize};
+
+/// An undoable edit of the pose inputs (calibration, solver settings, session parameters):
+/// a plain function of [`PoseInputs`] ([`PoseEdit::apply`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
+pub enum PoseEdit {
+    /// Global switch for every angle limit.
+    SetLimitsEnabled {
+        on: bool,
+    },
+    /// An elbow's two-bone hinge limit (degrees) and its own on/off switch; `side: null` (or
+    /// absent) sets both arms.
+    SetElbowLimit {
+        #[serde(default)]
+        side: Option<Side>,
+        min_deg: f64,
+        max_deg: f64,
+        enabled: bool,
+    },
+    /// Two-bone twist of one arm's elbow about the shoulder → wrist line, degrees (−180..=180).
+    SetTwist {
+        side: Side,
+        degrees: f64,
+    },
+    /// Which solver poses an arm (two-bone or CCD).
+    SetArmSolver {
+        side: Side,
+        solver: ArmSolverKind,
+    },
+    /// CCD passes per pose update (1..=1000).
+    SetCcdIterations {
+        side: Side,
+        iterations: u32,
+    },
+    /// Whether the CCD arm jumps to the limit of its passes once they go planar (not in
+    /// three.js; off runs three's passes alone).
+    SetCcdPlanarFinish {
+        side: Side,
+        on: bool,
+    },
+    /// CCD step-angle clamps in degrees (three.js `minAngle` / `maxAngle`; `null` = none).
+    SetCcdStepAngles {
+        side: Side,
+        min_deg: Option<f64>,
+        max_deg: Option<f64>,
+    },
+    /// The CCD chain's own blend 0..=1 (three.js `blendFactor`); `null` uses the global weight.
+    SetCcdBlend {
+        side: Side,
+        blend: Option<f64>,
+    },
+    /// One CCD link's limits: its switch, hinge axis (link-local) and Euler XYZ range in
+    /// degrees (`null` = none).
+    SetCcdLinkLimits {
+        side: Side,
+        link: CcdLinkRole,
+        enabled: bool,
+        limitation: Option<[f64; 3]>,
+        min_deg: Option<[f64; 3]>,
+        max_deg: Option<[f64; 3]>,
+    },
+    SetSoften {
+        value: f64,
+    },
+    SetWeight {
+        value: f64,
+    },
+    SetGripOffset {
+        kind: GripKind,
+        offset: [f64; 3],
+    },
+    /// Grip rotation as XYZ Euler angles in degrees.
+    SetGripRotation {
+        kind: GripKind,
+        euler_deg: [f64; 3],
+    },
+    SetRodAdjust {
+        offset: [f64; 3],
+        euler_deg: [f64; 3],
+    },
+    /// Palm correction as XYZ Euler angles in degrees.
+    SetPalmCorrection {
+        side: Side,
+        euler_deg: [f64; 3],
+    },
+    SetFingerCurl {
+        side: Side,
+        value: f64,
+    },
+    SetThumbCurl {
+        side: Side,
+        value: f64,
+    },
+    /// Contact grips on (fingers close until they touch the handle) or the parametric curl.
+    SetFingerContact {
+        enabled: bool,
+    },
+    /// One finger's contact-grip tuning: extra closing after the touch and spread, degrees.
+    SetFingerTuning {
+        side: Side,
+        finger: Finger,
+        curl_offset_deg: f64,
+        spread_deg: f64,
+    },
+    /// The reel's stem between index and middle finger (else middle and ring).
+    SetStemIndexMiddle {
+        side: Side,
+        value: bool,
+    },
+    /// Sets the constant pole (or the current phase's key in per-phase mode), actor space.
+    SetPole {
+        side: Side,
+        pole: [f64; 3],
+    },
+    SetHandedness {
+        handedness: Handedness,
+    },
+    SetRodLength {
+        metres: f64,
+    },
+    SetCastPower {
+        value: f64,
+    },
+    /// The water's height and near edge (issue 34).
+    SetWater {
+        water: WaterParams,
+    },
+    /// The line's length out, drop, lure weight, fish pull and colour (issue 34).
+    SetLine {
+        line: LineParams,
+    },
+    /// Where the rod bends under the line's pull.
+    SetRodAction {
+        action: RodAction,
+    },
+    /// Whether and how far the head follows the fishing (issue 34).
+    SetLook {
+        look: LookSettings,
+    },
+}
 
 impl PoseEdit {
     /// Applies the edit to `inputs`. `per_phase_poles`: [`PoseEdit::SetPole`] sets the current
@@ -127,4 +269,19 @@ impl PoseEdit {
         }
         Ok(())
     }
+}
+
+/// XYZ Euler angles (degrees) → quaternion; non-finite angles give identity.
+pub fn euler(deg: [f64; 3]) -> DQuat {
+    if !deg.iter().all(|v| v.is_finite()) {
+        return DQuat::IDENTITY;
+    }
+    let [x, y, z] = deg.map(f64::to_radians);
+    DQuat::from_euler(EulerRot::XYZ, x, y, z).normalize()
+}
+
+/// Quaternion → XYZ Euler angles in degrees.
+pub fn euler_of(q: DQuat) -> [f64; 3] {
+    let (x, y, z) = q.to_euler(EulerRot::XYZ);
+    [x.to_degrees(), y.to_degrees(), z.to_degrees()]
 }

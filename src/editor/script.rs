@@ -107,7 +107,7 @@ pub fn parse_script(text: &str) -> Result<Vec<ScriptEvent>, (String, String)> {
 
 /// The commands a scripted drag sends (with the editor's current camera).
 pub fn drag_commands(ed: &EditorState, drag: &ScriptDrag) -> Option<Vec<EditorCommand>> {
-    let [x, y] = handle_pixel(&ed.doc.stage, &ed.render_camera(), drag.handle)?;
+    let [x, y] = handle_pixel(&ed.doc().stage, &ed.render_camera(), drag.handle)?;
     let mut out = vec![EditorCommand::from(DragCommand::BeginDrag {
         handle: drag.handle,
         x,

@@ -5,69 +5,68 @@ use super::skinned::{MeshLayouts, SkinVertex, StreamVertex, SurfaceVertex};
 use crate::draw::MeshData;
 use wgpu::util::DeviceExt;
 
-impl MeshData {
-    /// Checks lengths, index range, finiteness and texture size.
-    pub fn validate(&self) -> Result<(), RenderError> {
-        let bad = |problem: String| RenderError::InvalidMesh {
-            mesh: self.name.clone(),
-            problem,
-        };
-        let n = self.positions.len();
-        let check = |what: &str, len: usize| {
-            if len != 0 && len != n {
-                Err(bad(format!(
-                    "{what} has {len} entries but positions has {n}"
-                )))
-            } else {
-                Ok(())
-            }
-        };
-        check("normals", self.normals.len())?;
-        check("uvs", self.uvs.len())?;
-        check("colors", self.colors.len())?;
-        check("joints", self.joints.len())?;
-        check("weights", self.weights.len())?;
-        if self.joints.is_empty() != self.weights.is_empty() {
-            return Err(bad(
-                "joints and weights must both be present or both absent".into(),
-            ));
+/// Checks that `mesh` can be uploaded: attribute lengths, index range, finiteness and
+/// texture size (the renderer's own rule: the mesh data itself is plain, `crate::draw`).
+pub fn validate(mesh: &MeshData) -> Result<(), RenderError> {
+    let bad = |problem: String| RenderError::InvalidMesh {
+        mesh: mesh.name.clone(),
+        problem,
+    };
+    let n = mesh.positions.len();
+    let check = |what: &str, len: usize| {
+        if len != 0 && len != n {
+            Err(bad(format!(
+                "{what} has {len} entries but positions has {n}"
+            )))
+        } else {
+            Ok(())
         }
-        if !self.indices.len().is_multiple_of(3) {
-            return Err(bad(format!(
-                "{} indices is not a multiple of 3 (triangle list)",
-                self.indices.len()
-            )));
-        }
-        if let Some((i, &v)) = self
-            .indices
-            .iter()
-            .enumerate()
-            .find(|(_, v)| **v as usize >= n)
-        {
-            return Err(bad(format!(
-                "index {i} = {v} is out of range (vertex count {n})"
-            )));
-        }
-        if let Some(i) = self
-            .positions
-            .iter()
-            .position(|p| p.iter().any(|c| !c.is_finite()))
-        {
-            return Err(bad(format!("position {i} is not finite")));
-        }
-        if let Some(t) = &self.texture {
-            let want = t.width as usize * t.height as usize * 4;
-            if t.width == 0 || t.height == 0 || t.rgba8.len() != want {
-                return Err(bad(format!(
-                    "texture {}x{} needs {want} bytes, has {}",
-                    t.width,
-                    t.height,
-                    t.rgba8.len()
-                )));
-            }
-        }
-        Ok(())
+    };
+    check("normals", mesh.normals.len())?;
+    check("uvs", mesh.uvs.len())?;
+    check("colors", mesh.colors.len())?;
+    check("joints", mesh.joints.len())?;
+    check("weights", mesh.weights.len())?;
+    if mesh.joints.is_empty() != mesh.weights.is_empty() {
+        return Err(bad(
+            "joints and weights must both be present or both absent".into(),
+        ));
     }
+    if !mesh.indices.len().is_multiple_of(3) {
+        return Err(bad(format!(
+            "{} indices is not a multiple of 3 (triangle list)",
+            mesh.indices.len()
+        )));
+    }
+    if let Some((i, &v)) = mesh
+        .indices
+        .iter()
+        .enumerate()
+        .find(|(_, v)| **v as usize >= n)
+    {
+        return Err(bad(format!(
+            "index {i} = {v} is out of range (vertex count {n})"
+        )));
+    }
+    if let Some(i) = mesh
+        .positions
+        .iter()
+        .position(|p| p.iter().any(|c| !c.is_finite()))
+    {
+        return Err(bad(format!("position {i} is not finite")));
+    }
+    if let Some(t) = &mesh.texture {
+        let want = t.width as usize * t.height as usize * 4;
+        if t.width == 0 || t.height == 0 || t.rgba8.len() != want {
+            return Err(bad(format!(
+                "texture {}x{} needs {want} bytes, has {}",
+                t.width,
+                t.height,
+                t.rgba8.len()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// One vertex with every attribute defaulted and its weights renormalised: what
@@ -173,7 +172,7 @@ pub(crate) fn upload(
     white: &wgpu::TextureView,
     mesh: &MeshData,
 ) -> Result<GpuMesh, RenderError> {
-    mesh.validate()?;
+    validate(mesh)?;
     let mut vertices = interleave(mesh);
     let vertex_count = vertices.len() as u32;
     // wgpu rejects zero-sized buffers in some backends: keep at least one vertex/index.

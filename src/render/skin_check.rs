@@ -17,13 +17,13 @@ use crate::draw::MeshData;
 ///
 /// # Errors
 ///
-/// The mesh fails [`MeshData::validate`], or the GPU read-back fails.
+/// The mesh fails [`super::mesh::validate`], or the GPU read-back fails.
 pub fn gpu_skin_positions(
     gpu: &Gpu,
     mesh: &MeshData,
     skin_matrices: &[[[f32; 4]; 4]],
 ) -> Result<Vec<[f32; 3]>, RenderError> {
-    mesh.validate()?;
+    super::mesh::validate(mesh)?;
     if mesh.positions.is_empty() {
         return Ok(Vec::new());
     }

@@ -13,7 +13,7 @@ use egui::{Color32, RichText};
 
 /// The contact-grip switch (one for both hands).
 pub fn contact_switch_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let mut on = ed.doc.stage.inputs.settings.finger_contact;
+    let mut on = ed.doc().stage.inputs.settings.finger_contact;
     if ui
         .checkbox(&mut on, "Contact grips")
         .on_hover_text(
@@ -37,7 +37,7 @@ fn state_colour(state: ContactState) -> Color32 {
 
 /// One hand's fingers: contact state and the tuning sliders.
 pub fn fingers_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Commands) {
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     if !stage.inputs.settings.finger_contact {
         return;
     }

@@ -21,8 +21,15 @@ const REACH: Color32 = Color32::from_rgb(170, 170, 190);
 const MARGIN: Color32 = Color32::from_rgb(230, 220, 120);
 
 pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
-    let now = ed.doc.stage.inputs.state.time();
-    let total = ed.doc.stage.inputs.state.params.total_duration().max(1e-6);
+    let now = ed.doc().stage.inputs.state.time();
+    let total = ed
+        .doc()
+        .stage
+        .inputs
+        .state
+        .params
+        .total_duration()
+        .max(1e-6);
     let Some(analysis) = ed.analysis().cloned() else {
         ui.label("the timeline cannot be analysed with this calibration");
         return;
@@ -65,7 +72,7 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
         {
             out.push(DocumentCommand::ApplyPoleProposal);
         }
-        if let Some(p) = &ed.last_proposal {
+        if let Some(p) = &ed.edits().last_proposal() {
             ui.label(
                 RichText::new(format!(
                     "L {}→{}  R {}→{} flips",
@@ -81,7 +88,7 @@ pub fn flip_debugger_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Comma
 fn margin_header_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) {
     let weakest = ed.weakest_instant();
     ui.horizontal(|ui| {
-        let mut mm = ed.margin_threshold * 1000.0;
+        let mut mm = ed.view().margin_threshold() * 1000.0;
         let slider = egui::Slider::new(&mut mm, 0.0..=MARGIN_REACH * 1000.0)
             .text("margin threshold (mm)")
             .fixed_decimals(0);
@@ -128,7 +135,7 @@ fn margin_lane_ui(
     total: f64,
 ) -> Option<f64> {
     let samples = analysis.samples.get(side);
-    let threshold = ed.margin_threshold;
+    let threshold = ed.view().margin_threshold();
     let thin: Vec<_> = analysis
         .thin_margins(margins, threshold)
         .into_iter()
@@ -232,7 +239,7 @@ fn arm_plot_ui(
         .filter(|f| f.side == side)
         .map(|f| f.time)
         .collect();
-    let settings = &ed.doc.stage.inputs.settings;
+    let settings = &ed.doc().stage.inputs.settings;
     let lim = settings.effective_elbow_limit(side);
     let two_bone = settings.arm(side).solver == crate::fishing::ArmSolverKind::TwoBone;
     // A run covers its samples and half a sample interval either side (a one-sample run is

@@ -13,7 +13,7 @@ use glam::DVec3;
 
 /// Global switches, then each arm's chain.
 pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let s = ed.doc.stage.inputs.settings;
+    let s = ed.doc().stage.inputs.settings;
     let mut on = s.limits_enabled;
     if ui
         .checkbox(&mut on, "Angle limits (global)")
@@ -46,7 +46,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         );
         ui.end_row();
     });
-    let mut per_phase = ed.per_phase_poles;
+    let mut per_phase = ed.edits().per_phase_poles();
     if ui
         .checkbox(&mut per_phase, "Edit poles per phase")
         .on_hover_text("Pole drags set the current phase's key instead of the constant pole")
@@ -61,7 +61,7 @@ pub fn inspector_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
 }
 
 fn chain_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Commands) {
-    let arm = *ed.doc.stage.inputs.settings.arm(side);
+    let arm = *ed.doc().stage.inputs.settings.arm(side);
     ui.horizontal(|ui| {
         let title = match side {
             Side::Left => "Left arm",
@@ -89,8 +89,8 @@ fn chain_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Commands)
         ArmSolverKind::Ccd => ccd_ui(ui, side, &arm, out),
     }
     // The pole only steers the two-bone solver.
-    let pole = ed.doc.stage.inputs.calibration.poles.get(side);
-    let p = pole.key(ed.doc.stage.inputs.state.phase).to_array();
+    let pole = ed.doc().stage.inputs.calibration.poles.get(side);
+    let p = pole.key(ed.doc().stage.inputs.state.phase).to_array();
     let two_bone = arm.solver == ArmSolverKind::TwoBone;
     ui.add_enabled_ui(two_bone, |ui| {
         ui.horizontal(|ui| {

@@ -102,7 +102,7 @@ pub fn side_bar_ui(ui: &mut egui::Ui, ed: &mut EditorState, out: &mut Commands) 
             .default_open(false)
             .show(ui, |ui| calibration_ui(ui, ed, out));
         egui::CollapsingHeader::new("Rod, net and seat")
-            .default_open(ed.doc.stage.props.rod_model.is_some())
+            .default_open(ed.doc().stage.props.rod_model.is_some())
             .show(ui, |ui| props_panel_ui(ui, ed, out));
     });
 }

@@ -4,7 +4,7 @@
 use super::{Commands, doc_slider, grouped};
 use crate::editor::command::ViewToggle;
 use crate::editor::command::{DocumentCommand, PlaybackCommand, PoseEdit, ViewCommand};
-use crate::editor::state::euler_of;
+use crate::editor::pose_edit::euler_of;
 use crate::editor::{EditorState, Handle};
 use crate::fishing::{GripKind, Handedness, Phase, SIDES};
 use crate::rig::Side;
@@ -40,7 +40,7 @@ fn side_title(side: Side) -> &'static str {
 
 /// Bones of the character with their humanoid roles; clicking an arm bone selects its target.
 pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let roles = stage.map.roles();
     let skel = &stage.character.skeleton;
     let mut rows = Vec::new();
@@ -69,7 +69,7 @@ pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
                     let name = &skel.bone(b).name;
                     match role {
                         Some(r) => {
-                            let selected = ed.selection == Some(Handle::Target(r.side));
+                            let selected = ed.view().selection() == Some(Handle::Target(r.side));
                             let text = RichText::new(format!("{name}  [{r}]"))
                                 .color(Color32::from_rgb(140, 200, 255));
                             if ui.selectable_label(selected, text).clicked() {
@@ -89,10 +89,10 @@ pub fn outliner_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
 
 /// Per-hand grip offsets (of the grip each hand holds now), palm correction and curls.
 pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let calib = &ed.doc.stage.inputs.calibration;
+    let calib = &ed.doc().stage.inputs.calibration;
     if ui
         .add_enabled(
-            ed.doc.stage.map.body.is_some(),
+            ed.doc().stage.map.body.is_some(),
             egui::Button::new("Fit to character"),
         )
         .on_hover_text(
@@ -174,14 +174,20 @@ pub fn calibration_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
 
 /// Phase, time scrubber over the whole timeline, play / pause, speed and session parameters.
 pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let state = ed.doc.stage.inputs.state;
+    let state = ed.doc().stage.inputs.state;
     let total = state.params.total_duration();
     ui.horizontal(|ui| {
-        let label = if ed.playing { "Pause" } else { "Play" };
+        let label = if ed.playback().playing() {
+            "Pause"
+        } else {
+            "Play"
+        };
         if ui.button(label).clicked() {
-            out.push(PlaybackCommand::Play { on: !ed.playing });
+            out.push(PlaybackCommand::Play {
+                on: !ed.playback().playing(),
+            });
         }
-        let mut speed = ed.speed;
+        let mut speed = ed.playback().speed();
         if ui
             .add(
                 egui::DragValue::new(&mut speed)
@@ -267,7 +273,7 @@ pub fn session_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
 
 /// Reach, residual, elbow angle, limit hits and flips of the current evaluation.
 pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
-    let Some(eval) = ed.doc.stage.evaluation() else {
+    let Some(eval) = ed.doc().stage.evaluation() else {
         ui.label("not posed");
         return;
     };
@@ -343,7 +349,7 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
             row(ui, "palm turn", &|s| {
                 (format!("{:.1}°", arm(s).palm_turn.to_degrees()), false)
             });
-            if ed.view.overlays.stability {
+            if ed.view().options().overlays.stability {
                 stability_rows(ui, ed, &row);
             }
         });
@@ -356,7 +362,7 @@ type Row<'a> = &'a dyn Fn(&mut egui::Ui, &str, &dyn Fn(Side) -> (String, bool));
 /// arm cannot reach) and its elbow's sensitivity, while the stability slice is shown.
 fn stability_rows(ui: &mut egui::Ui, ed: &EditorState, row: Row<'_>) {
     use crate::fishing::SampleClass;
-    let stage = &ed.doc.stage;
+    let stage = &ed.doc().stage;
     let k = stage.size_factor();
     let readouts = SIDES.map(|s| stage.stability_readout(s));
     let of = |s: Side| readouts[usize::from(s == Side::Right)];
@@ -386,7 +392,7 @@ fn stability_rows(ui: &mut egui::Ui, ed: &EditorState, row: Row<'_>) {
 
 /// View toggles (overlay groups, mesh, grid, projection and named views).
 pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let o = ed.view.overlays;
+    let o = ed.view().options().overlays;
     let mut toggle = |ui: &mut egui::Ui, what: ViewToggle, on: bool, label: &str, hint: &str| {
         let mut v = on;
         if ui.toggle_value(&mut v, label).on_hover_text(hint).changed() {
@@ -396,14 +402,14 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     toggle(
         ui,
         ViewToggle::Mesh,
-        ed.view.mesh_visible,
+        ed.view().options().mesh_visible,
         "Mesh",
         "Show the character's mesh",
     );
     toggle(
         ui,
         ViewToggle::Xray,
-        ed.view.xray,
+        ed.view().options().xray,
         "X-ray",
         "See-through character and props: bones, spheres, limit arcs and bend planes read \
          inside the body",
@@ -455,22 +461,28 @@ pub fn toggles_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
     toggle(
         ui,
         ViewToggle::GripMarkers,
-        ed.grip_markers,
+        ed.view().grip_markers(),
         "Grips",
         "Markers on the held grips",
     );
-    toggle(ui, ViewToggle::Grid, ed.view.grid, "Grid", "Ground grid");
+    toggle(
+        ui,
+        ViewToggle::Grid,
+        ed.view().options().grid,
+        "Grid",
+        "Ground grid",
+    );
     toggle(
         ui,
         ViewToggle::Water,
-        ed.view.water,
+        ed.view().options().water,
         "Water",
         "The water's surface",
     );
     toggle(
         ui,
         ViewToggle::Line,
-        ed.view.line,
+        ed.view().options().line,
         "Line",
         "The line from the rod's tip, the lure and the fish",
     );

@@ -28,7 +28,7 @@ pub fn props_menu_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             });
         }
     }
-    let sources = &ed.doc.stage.props.sources;
+    let sources = &ed.doc().stage.props.sources;
     let in_use = [
         (PropKind::Rod, sources.rod.is_some()),
         (PropKind::Net, sources.net.is_some()),
@@ -48,8 +48,8 @@ fn file_label(path: Option<&Path>) -> String {
 
 /// The panel: which files are in use and, for an artist's rod, where the hands hold it.
 pub fn props_panel_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let props = &ed.doc.stage.props;
-    let gear = &ed.doc.stage.actor.gear;
+    let props = &ed.doc().stage.props;
+    let gear = &ed.doc().stage.actor.gear;
     let rod_path = props.sources.rod.as_ref().map(|r| r.path.as_path());
     ui.horizontal(|ui| {
         ui.label(RichText::new("rod").strong());
@@ -171,7 +171,7 @@ fn rod_frame_ui(
         });
     }
     let metres = ed
-        .doc
+        .doc()
         .stage
         .props
         .rod_model
@@ -181,7 +181,7 @@ fn rod_frame_ui(
         ui.horizontal(|ui| {
             ui.label("real length m");
             for l in [1.8, 2.1, 2.4, 2.7, 3.0, 3.6, 3.9, 4.2] {
-                let now = (ed.doc.stage.actor.gear.rod.length - l).abs() < 0.005;
+                let now = (ed.doc().stage.actor.gear.rod.length - l).abs() < 0.005;
                 if ui.selectable_label(now, format!("{l}")).clicked() && !now {
                     out.push(FileCommand::SetRodFrame {
                         flip_ends: source.flip_ends,

@@ -36,7 +36,7 @@ fn number(
 
 /// Line, lure, fish, water and the rod's action.
 pub fn tackle_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
-    let p = ed.doc.stage.inputs.state.params;
+    let p = ed.doc().stage.inputs.state.params;
     let line = p.line;
     let water = p.water;
     let set_line = |f: &dyn Fn(&mut LineParams)| {
@@ -135,7 +135,7 @@ pub fn tackle_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
         }
     });
     ui.horizontal(|ui| {
-        let look = ed.doc.stage.inputs.settings.look;
+        let look = ed.doc().stage.inputs.settings.look;
         let mut on = look.enabled;
         if ui
             .checkbox(&mut on, "head follows")
@@ -163,7 +163,7 @@ pub fn tackle_ui(ui: &mut egui::Ui, ed: &EditorState, out: &mut Commands) {
             },
         );
     });
-    if let Some(t) = ed.doc.stage.tackle() {
+    if let Some(t) = ed.doc().stage.tackle() {
         let text = format!(
             "pull {:.1} N · tip moved {:.0} mm{}",
             t.pull,

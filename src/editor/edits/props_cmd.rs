@@ -1,23 +1,25 @@
 //! Using an artist's rod, net or seat in the editor (issue 20): File → Use rod / net / seat…,
 //! a model dropped on the window, and back to the bundled ones.
 
-use super::command::PropKind;
-use super::state::{EditorError, EditorState};
+use super::Edits;
+use crate::editor::command::PropKind;
+use crate::editor::error::EditorError;
 use crate::stage::{NetSource, PropSources, Props, RodSource, bundled_assets_dir};
 use std::path::PathBuf;
 
-impl EditorState {
+impl Edits {
     /// Replaces the `prop` with the file at `path` (`None`: the bundled one). The pose,
-    /// calibration and undo history stay; the window uploads the new meshes.
+    /// calibration and undo history stay; the window uploads the new meshes. Returns what
+    /// the status bar says.
     ///
     /// # Errors
     /// The file cannot be used (its message names it) or the pose cannot be solved with the
     /// new rod; the document is then unchanged.
-    pub(super) fn use_prop(
+    pub(in crate::editor) fn use_prop(
         &mut self,
         prop: PropKind,
         path: Option<PathBuf>,
-    ) -> Result<(), EditorError> {
+    ) -> Result<String, EditorError> {
         let mut sources: PropSources = self.doc.stage.props.sources.clone();
         match prop {
             PropKind::Rod => {
@@ -32,7 +34,7 @@ impl EditorState {
             PropKind::Seat => sources.seat = path.clone(),
         }
         self.replace_props(&sources)?;
-        self.message = Some(match (&path, prop) {
+        Ok(match (&path, prop) {
             (None, _) => format!("using the bundled {}", prop.name()),
             (Some(p), PropKind::Rod) => {
                 let g = &self.doc.stage.actor.gear.rod;
@@ -47,19 +49,19 @@ impl EditorState {
                 )
             }
             (Some(p), _) => format!("using {} as the {}", p.display(), prop.name()),
-        });
-        Ok(())
+        })
     }
 
-    /// Re-detects the artist's rod (see [`super::command::FileCommand::SetRodFrame`]).
+    /// Re-detects the artist's rod (see [`crate::editor::command::FileCommand::SetRodFrame`]);
+    /// returns what the status bar says.
     ///
     /// # Errors
     /// No artist's rod is in use, or the correction does not fit it; nothing changes then.
-    pub(super) fn set_rod_frame(
+    pub(in crate::editor) fn set_rod_frame(
         &mut self,
         flip_ends: bool,
         length: Option<f64>,
-    ) -> Result<(), EditorError> {
+    ) -> Result<String, EditorError> {
         let mut sources = self.doc.stage.props.sources.clone();
         let Some(rod) = &mut sources.rod else {
             return Err(EditorError::Invalid(
@@ -69,12 +71,11 @@ impl EditorState {
         rod.flip_ends = flip_ends;
         rod.length = length;
         self.replace_props(&sources)?;
-        self.message = Some(format!(
+        Ok(format!(
             "rod butt at the {} end: {:.2} m long",
             if flip_ends { "thin" } else { "thick" },
             self.doc.stage.actor.gear.rod.length
-        ));
-        Ok(())
+        ))
     }
 
     /// Loads `sources` and puts them on the stage, or leaves everything as it was.
@@ -88,9 +89,7 @@ impl EditorState {
             let _ = self.doc.stage.set_props(before);
             return Err(e.into());
         }
-        self.doc.generation += 1;
-        self.doc.dirty = true;
-        self.invalidate_timeline();
+        self.changed_outside_history();
         Ok(())
     }
 }

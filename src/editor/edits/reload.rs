@@ -3,26 +3,19 @@
 //! names disappeared are reported by role; preset overrides naming them are dropped (the
 //! detection decides) and reported. A file that does not load leaves the last good character.
 
-use super::state::{EditorError, EditorState};
+use super::Edits;
+use crate::editor::error::EditorError;
 use crate::gltf_io;
 use crate::rig::HumanoidOverride;
 use crate::stage::Stage;
 
-impl EditorState {
+impl Edits {
     /// Reloads the document's character file. Returns what changed, for the status bar.
     ///
     /// # Errors
     /// [`EditorError::Invalid`] naming the file and the problem when it does not load or
     /// cannot be posed; the current character stays.
-    pub fn reload_character(&mut self) -> Result<(), EditorError> {
-        let result = self.reload_inner();
-        if let Err(e) = &result {
-            self.message = Some(e.to_string());
-        }
-        result
-    }
-
-    fn reload_inner(&mut self) -> Result<(), EditorError> {
+    pub(in crate::editor) fn reload_character(&mut self) -> Result<String, EditorError> {
         let path = self.doc.character_path.clone();
         let failed = |e: String| {
             EditorError::Invalid(format!(
@@ -67,6 +60,8 @@ impl EditorState {
         stage.update().map_err(|e| failed(e.to_string()))?;
         self.doc.stage = stage;
         self.doc.generation += 1;
+        // The flip debugger's analysis was the old character's.
+        self.invalidate_timeline();
         if let Some(p) = &mut self.doc.preset
             && p.humanoid_overrides != overrides
         {
@@ -78,8 +73,7 @@ impl EditorState {
             message.push_str("; ");
             message.push_str(n);
         }
-        self.message = Some(message);
-        Ok(())
+        Ok(message)
     }
 }
 

@@ -1,68 +1,66 @@
-//! The document commands of [`EditorState`]: undo and redo, edit groups, per-phase pole
-//! editing, the artist's rod grips, and the searches that rewrite the calibration (pole
-//! search, fit to character, applying another character's preset), each one undo step.
+//! The document commands of [`Edits`]: undo and redo, edit groups, per-phase pole editing,
+//! the artist's rod grips, and the searches that rewrite the calibration (pole search, fit
+//! to character, applying another character's preset), each one undo step.
 
-use super::command::DocumentCommand;
-use super::files::FileError;
-use super::state::{EditorError, EditorState, FIT_SAMPLES, SEARCH_SAMPLES};
+use super::Edits;
+use super::{FIT_SAMPLES, SEARCH_SAMPLES};
+use crate::editor::command::DocumentCommand;
+use crate::editor::error::EditorError;
+use crate::editor::files::FileError;
 use crate::fishing::{PoleKeys, calibrate, retarget_refined, search_poles};
 
-impl EditorState {
-    /// Applies one document command (see [`DocumentCommand`]).
+impl Edits {
+    /// Applies one document command (see [`DocumentCommand`]); returns what the status bar
+    /// says about it, if anything.
     ///
     /// # Errors
     /// A search or the re-pose fails; the document is then unchanged.
-    pub(super) fn document_command(&mut self, cmd: DocumentCommand) -> Result<(), EditorError> {
+    pub(in crate::editor) fn document_command(
+        &mut self,
+        cmd: DocumentCommand,
+    ) -> Result<Option<String>, EditorError> {
         use DocumentCommand as C;
-        match cmd {
+        let message = match cmd {
             C::Undo | C::Redo => {
-                self.finish_pending();
-                let current = self.doc.snapshot();
-                let step = if matches!(cmd, C::Undo) {
-                    self.history.undo(current)
-                } else {
-                    self.history.redo(current)
-                };
-                if let Some(snapshot) = step {
-                    self.doc.restore(&snapshot);
-                    self.doc.dirty = true;
-                    self.invalidate_timeline();
-                }
+                self.undo_redo(matches!(cmd, C::Redo));
+                None
             }
             C::BeginGroup => {
-                if self.group.is_none() {
-                    self.group = Some(self.doc.snapshot());
-                }
+                self.begin_group();
+                None
             }
             C::EndGroup => {
-                if let Some(before) = self.group.take()
-                    && before != self.doc.snapshot()
-                {
-                    self.history.push(before);
-                }
+                self.end_group();
+                None
             }
-            C::SetPerPhasePoles { on } => self.per_phase_poles = on,
+            C::SetPerPhasePoles { on } => {
+                self.per_phase_poles = on;
+                None
+            }
             C::SetRodGrips {
                 rear_grip,
                 reel_seat,
                 reel_above,
                 butt_offset,
-            } => self.edit(|s| {
-                s.rod_grips = crate::stage::RodGrips {
-                    rear_grip,
-                    reel_seat,
-                    reel_above,
-                    butt_offset,
-                }
-            })?,
-            C::ApplyPoleProposal => self.apply_pole_proposal()?,
-            C::FitToCharacter => self.fit_to_character()?,
-            C::ApplyPresetToCharacter { path } => self.apply_preset_to_character(&path)?,
-        }
-        Ok(())
+            } => {
+                self.edit(|s| {
+                    s.rod_grips = crate::stage::RodGrips {
+                        rear_grip,
+                        reel_seat,
+                        reel_above,
+                        butt_offset,
+                    }
+                })?;
+                None
+            }
+            C::ApplyPoleProposal => Some(self.apply_pole_proposal()?),
+            C::FitToCharacter => Some(self.fit_to_character()?),
+            C::ApplyPresetToCharacter { path } => Some(self.apply_preset_to_character(&path)?),
+        };
+        Ok(message)
     }
 
-    fn apply_pole_proposal(&mut self) -> Result<(), EditorError> {
+    fn apply_pole_proposal(&mut self) -> Result<String, EditorError> {
         let s = &self.doc.stage;
         let proposals = search_poles(
             &s.actor,
@@ -92,15 +90,14 @@ impl EditorState {
                 crate::fishing::margin_text(p.margin_after)
             )
         };
-        self.message = Some(format!(
+        Ok(format!(
             "pole search: {}, {}",
             f(crate::rig::Side::Left),
             f(crate::rig::Side::Right)
-        ));
-        Ok(())
+        ))
     }
 
-    fn fit_to_character(&mut self) -> Result<(), EditorError> {
+    fn fit_to_character(&mut self) -> Result<String, EditorError> {
         let s = &self.doc.stage;
         if s.map.body.is_none() {
             return Err(EditorError::Invalid(format!(
@@ -117,17 +114,16 @@ impl EditorState {
             threads,
         )?;
         self.edit(|snap| snap.inputs.calibration = calib.clone())?;
-        self.message = Some(format!(
+        Ok(format!(
             "fit to character: reached left {:.1}%, right {:.1}% of {} samples, {} flip(s)",
             100.0 * report.reached_fraction.left,
             100.0 * report.reached_fraction.right,
             report.samples,
             report.flips
-        ));
-        Ok(())
+        ))
     }
 
-    fn apply_preset_to_character(&mut self, path: &std::path::Path) -> Result<(), EditorError> {
+    fn apply_preset_to_character(&mut self, path: &std::path::Path) -> Result<String, EditorError> {
         let preset = crate::preset::io::load_preset(path).map_err(FileError::from)?;
         let (source, _) = crate::preset::io::load_stage(path, &preset).map_err(FileError::from)?;
         let s = &self.doc.stage;
@@ -159,7 +155,6 @@ impl EditorState {
             message.push_str("; ");
             message.push_str(n);
         }
-        self.message = Some(message);
-        Ok(())
+        Ok(message)
     }
 }

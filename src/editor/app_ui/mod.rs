@@ -3,6 +3,8 @@
 //! orbit / pan / zoom; keys: X Y Z Shift Esc F, Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y, Ctrl+S,
 //! Ctrl+O), and the modal dialogs (unsaved changes, autosave recovery, screenshot).
 
+mod input;
+
 use super::camera::ViewPreset;
 use super::ui::{self, Commands};
 use super::{EditorState, files};
@@ -129,7 +131,7 @@ impl UiState {
     /// Asks before replacing a dirty document.
     pub fn request_open(&mut self, ed: &EditorState, path: PathBuf) {
         self.dialog = Some(Dialog::ConfirmOpen(path.clone()));
-        if !ed.doc.dirty {
+        if !ed.doc().dirty {
             self.dialog = None;
             self.open_now(path);
         }
@@ -239,7 +241,7 @@ impl UiState {
                 }
                 ui.separator();
                 if ui.button("Quit  (Ctrl+Q)").clicked() {
-                    if ed.doc.dirty {
+                    if ed.doc().dirty {
                         self.dialog = Some(Dialog::ConfirmQuit);
                     } else {
                         self.quit_confirmed = true;
@@ -248,14 +250,14 @@ impl UiState {
             });
             ui.menu_button("Edit", |ui| {
                 if ui
-                    .add_enabled(ed.history.can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
+                    .add_enabled(ed.history().can_undo(), egui::Button::new("Undo  (Ctrl+Z)"))
                     .clicked()
                 {
                     out.push(DocumentCommand::Undo);
                 }
                 if ui
                     .add_enabled(
-                        ed.history.can_redo(),
+                        ed.history().can_redo(),
                         egui::Button::new("Redo  (Ctrl+Shift+Z)"),
                     )
                     .clicked()
@@ -274,7 +276,7 @@ impl UiState {
                         out.push(ViewCommand::SetView { view: v });
                     }
                 }
-                let mut ortho = ed.camera.orthographic;
+                let mut ortho = ed.view().camera().orthographic;
                 if ui.checkbox(&mut ortho, "Orthographic  (5)").changed() {
                     out.push(ViewCommand::SetOrthographic { on: ortho });
                 }
@@ -300,7 +302,7 @@ impl UiState {
     }
 
     pub(super) fn save(&mut self, ed: &EditorState, save_as: bool, out: &mut Commands) {
-        let path = match (&ed.doc.path, save_as) {
+        let path = match (&ed.doc().path, save_as) {
             (Some(p), false) => Some(p.clone()),
             _ => rfd::FileDialog::new()
                 .add_filter("Preset", &["json"])
@@ -453,20 +455,20 @@ fn dialog_window(title: &str) -> egui::Window<'static> {
 
 fn status_bar(ui: &mut egui::Ui, ed: &EditorState) {
     ui.horizontal(|ui| {
-        let dirty = if ed.doc.dirty {
+        let dirty = if ed.doc().dirty {
             "● modified"
         } else {
             "saved"
         };
-        ui.label(RichText::new(dirty).color(if ed.doc.dirty {
+        ui.label(RichText::new(dirty).color(if ed.doc().dirty {
             Color32::from_rgb(255, 190, 90)
         } else {
             Color32::from_gray(170)
         }));
         ui.separator();
-        ui.label(format!("undo {}", ed.history.undo_len()));
+        ui.label(format!("undo {}", ed.history().undo_len()));
         ui.separator();
-        if let Some(m) = &ed.message {
+        if let Some(m) = ed.message() {
             ui.label(m);
         }
     });

@@ -3,13 +3,13 @@
 //! dragging for the exact value, Enter to finish), picking and camera drags, and the hints
 //! drawn over the viewport.
 
-use super::EditorState;
-use super::app_ui::{Dialog, InPlaceViewport, PointerMode, UiState, ViewportImage};
-use super::camera::ViewPreset;
-use super::handles::{Axis, GizmoMode, GizmoSpace};
-use super::pick::{Hit, pick_at, pick_gizmo};
-use super::ui::Commands;
+use super::{Dialog, InPlaceViewport, PointerMode, UiState, ViewportImage};
+use crate::editor::EditorState;
+use crate::editor::camera::ViewPreset;
 use crate::editor::command::{DocumentCommand, DragCommand, PlaybackCommand, ViewCommand};
+use crate::editor::handles::{Axis, GizmoMode, GizmoSpace};
+use crate::editor::pick::{Hit, pick_at, pick_gizmo};
+use crate::editor::ui::Commands;
 use egui::{Color32, Key, Sense};
 
 impl UiState {
@@ -36,18 +36,18 @@ impl UiState {
                 .collect();
             (keys, i.modifiers)
         });
-        if let Some(drag) = &ed.drag
+        if let Some(drag) = ed.drag()
             && drag.snap != held.shift
         {
             out.push(DragCommand::SetSnap { on: held.shift });
         }
-        if ed.drag.is_some() {
+        if ed.drag().is_some() {
             self.typed_number(ctx, out);
         }
         for (key, mods) in pressed {
             let ctrl = mods.command;
             match key {
-                Key::Enter if ed.drag.is_some() => {
+                Key::Enter if ed.drag().is_some() => {
                     out.push(DragCommand::EndDrag);
                     self.pointer = None;
                     self.typed.clear();
@@ -59,7 +59,7 @@ impl UiState {
                     mode: Some(GizmoMode::Rotate),
                 }),
                 Key::Q if !ctrl => out.push(ViewCommand::SetGizmoSpace {
-                    space: match ed.gizmo_space {
+                    space: match ed.view().gizmo_space() {
                         GizmoSpace::World => GizmoSpace::Local,
                         GizmoSpace::Local => GizmoSpace::World,
                     },
@@ -70,45 +70,47 @@ impl UiState {
                 Key::S if ctrl => self.save(ed, mods.shift, out),
                 Key::O if ctrl => self.open_dialog(ed),
                 Key::Q if ctrl => {
-                    if ed.doc.dirty {
+                    if ed.doc().dirty {
                         self.dialog = Some(Dialog::ConfirmQuit);
                     } else {
                         self.quit_confirmed = true;
                     }
                 }
-                Key::X | Key::Y | Key::Z if ed.drag.is_some() => {
+                Key::X | Key::Y | Key::Z if ed.drag().is_some() => {
                     let axis = match key {
                         Key::X => Axis::X,
                         Key::Y => Axis::Y,
                         _ => Axis::Z,
                     };
-                    let current = ed.drag.as_ref().and_then(|d| d.axis);
+                    let current = ed.drag().and_then(|d| d.axis);
                     let axis = (current != Some(axis)).then_some(axis);
                     out.push(DragCommand::SetDragAxis { axis });
                 }
-                Key::Escape if ed.drag.is_some() => {
+                Key::Escape if ed.drag().is_some() => {
                     out.push(DragCommand::CancelDrag);
                     self.pointer = None;
                     self.typed.clear();
                 }
                 Key::Escape => out.push(ViewCommand::Select { handle: None }),
                 Key::F => out.push(ViewCommand::FrameSelection),
-                Key::Num1 if ed.drag.is_none() => out.push(ViewCommand::SetView {
+                Key::Num1 if ed.drag().is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::Front,
                 }),
-                Key::Num3 if ed.drag.is_none() => out.push(ViewCommand::SetView {
+                Key::Num3 if ed.drag().is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::Side,
                 }),
-                Key::Num7 if ed.drag.is_none() => out.push(ViewCommand::SetView {
+                Key::Num7 if ed.drag().is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::Top,
                 }),
-                Key::Num0 if ed.drag.is_none() => out.push(ViewCommand::SetView {
+                Key::Num0 if ed.drag().is_none() => out.push(ViewCommand::SetView {
                     view: ViewPreset::ThreeQuarter,
                 }),
-                Key::Num5 if ed.drag.is_none() => out.push(ViewCommand::SetOrthographic {
-                    on: !ed.camera.orthographic,
+                Key::Num5 if ed.drag().is_none() => out.push(ViewCommand::SetOrthographic {
+                    on: !ed.view().camera().orthographic,
                 }),
-                Key::Space => out.push(PlaybackCommand::Play { on: !ed.playing }),
+                Key::Space => out.push(PlaybackCommand::Play {
+                    on: !ed.playback().playing(),
+                }),
                 Key::F12 => self.dialog = Some(Dialog::Screenshot),
                 _ => {}
             }
@@ -160,7 +162,7 @@ impl UiState {
     /// The hint in the viewport's corner: what a drag does now, what the selection offers,
     /// or how to start.
     fn hint(&self, ed: &EditorState) -> String {
-        match (&ed.drag, ed.selection) {
+        match (ed.drag(), ed.view().selection()) {
             (Some(d), _) => format!(
                 "{} {} · X/Y/Z constrain{} · type a number{} · Enter finishes · Shift snaps · Esc cancels",
                 if d.rotate { "rotating" } else { "moving" },
@@ -181,7 +183,7 @@ impl UiState {
             (None, Some(h)) => format!(
                 "{} selected · drag it or its gizmo · W move, E rotate, Q {} axes · F frames it",
                 h.label(),
-                match ed.gizmo_space {
+                match ed.view().gizmo_space() {
                     GizmoSpace::World => "local",
                     GizmoSpace::Local => "world",
                 }
@@ -235,16 +237,16 @@ impl UiState {
         });
         // The gizmo part under the mouse is highlighted (not while dragging: the dragged
         // part is).
-        if ed.drag.is_none() {
-            let hover = response
-                .hover_pos()
-                .and_then(|p| pick_gizmo(ed, &ed.render_camera(), to_px(p)));
-            if hover != ed.hover {
+        if ed.drag().is_none() {
+            let hover = response.hover_pos().and_then(|p| {
+                pick_gizmo(&ed.doc().stage, ed.view(), &ed.render_camera(), to_px(p))
+            });
+            if hover != ed.view().hover() {
                 out.push(ViewCommand::SetHover { part: hover });
             }
         }
         // The stability slice's cell under the mouse, read out beside it.
-        if ed.drag.is_none()
+        if ed.drag().is_none()
             && let Some(p) = response.hover_pos()
             && let Some(text) = ed.stability_hover(to_px(p))
         {
@@ -259,12 +261,12 @@ impl UiState {
             let origin = press.unwrap_or_default();
             let px = to_px(origin);
             self.pointer = Some(
-                if middle || secondary || (primary && shift && ed.selection.is_none()) {
+                if middle || secondary || (primary && shift && ed.view().selection().is_none()) {
                     PointerMode::Pan
                 } else {
                     // The press is applied as `PointerDown`, which picks with the same
                     // `pick_at`: a gizmo part or a handle drags it.
-                    match pick_at(ed, &ed.render_camera(), px) {
+                    match pick_at(&ed.doc().stage, ed.view(), &ed.render_camera(), px) {
                         Some(hit) => {
                             if matches!(hit, Hit::Gizmo(..)) {
                                 self.typed.clear();
@@ -356,7 +358,7 @@ fn corner_labels(painter: &egui::Painter, rect: egui::Rect, ed: &EditorState, hi
         egui::Align2::LEFT_BOTTOM,
         hint,
     );
-    let projection = if ed.camera.orthographic {
+    let projection = if ed.view().camera().orthographic {
         "orthographic"
     } else {
         "perspective"
@@ -365,7 +367,10 @@ fn corner_labels(painter: &egui::Painter, rect: egui::Rect, ed: &EditorState, hi
         painter,
         rect.left_top() + egui::vec2(10.0, 8.0),
         egui::Align2::LEFT_TOP,
-        format!("{projection} · {}", ed.doc.stage.inputs.state.phase.name()),
+        format!(
+            "{projection} · {}",
+            ed.doc().stage.inputs.state.phase.name()
+        ),
     );
 }
 
