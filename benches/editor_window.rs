@@ -4,6 +4,11 @@
 //!   CPU adapters): egui lays out and tessellates the UI, the panels' fills are left to the
 //!   clear, and the UI pass draws the 3D view (bundled angler, overlays on) straight into
 //!   the target through an sRGB view where the viewport's paint callback sits;
+//! - `editor_window/ui_layout_1280x720`: egui's layout and tessellation of that frame alone
+//!   (the UI's CPU share);
+//! - `editor_window/scene_only_1280x720`: the 3D pass alone, the same frame data into the
+//!   same rectangle of the same target without the UI (issue 37's yardstick: the whole
+//!   in-place frame at most 1.3× this);
 //! - `editor_window/offscreen_1280x720`: the earlier way, kept for MSAA windows: the 3D view
 //!   rendered into its own texture, copied for egui, and drawn by egui as an image over
 //!   filled panels.
@@ -167,6 +172,27 @@ fn benches(c: &mut Criterion) {
                 &jobs,
                 &mut paint,
             );
+            gpu.queue.submit([encoder.finish()]);
+            wait();
+        })
+    });
+
+    // The UI's share on the CPU: egui's layout and tessellation of the same frame.
+    c.bench_function("editor_window/ui_layout_1280x720", |b| {
+        b.iter(|| window.frame(&gpu, ViewportImage::InPlace))
+    });
+    // The 3D pass alone (issue 37, goal 4: the whole frame at most 1.3× this): the same
+    // frame data drawn into the same rectangle of the same target, no UI.
+    let [x, y, ..] = window.ui.viewport_origin_pixels;
+    let [w, h] = window.ui.viewport_pixels;
+    c.bench_function("editor_window/scene_only_1280x720", |b| {
+        b.iter(|| {
+            let ed = &window.ed;
+            let frame = editor_frame(ed, ed.view().camera().to_camera([w, h]), true);
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            renderer
+                .encode_in_rect(&mut encoder, &srgb_view, [x, y, w, h], &frame)
+                .expect("drawn");
             gpu.queue.submit([encoder.finish()]);
             wait();
         })
