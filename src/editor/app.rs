@@ -394,6 +394,11 @@ impl ApplicationHandler for App {
         }
         tracing::info!("anglerpose editor on {}", gfx.gpu.describe());
         super::app_ui::style(&self.ctx);
+        if gfx.gpu.is_cpu() {
+            // Every UI triangle costs a CPU rasteriser: square corners, no feather.
+            super::app_ui::lean_style(&self.ctx);
+            tracing::info!("UI: lean (square corners, no feathering) on a CPU adapter");
+        }
         let max_texture = gfx.gpu.device.limits().max_texture_dimension_2d as usize;
         self.egui_state = Some(egui_winit::State::new(
             self.ctx.clone(),
