@@ -27,6 +27,8 @@ pub enum Part {
 /// The skin of the posed export, by hand part, in world space.
 pub struct PosedSkin {
     pub parts: HashMap<Part, Vec<DVec3>>,
+    /// Every triangle of the skinned meshes (the character, all of it), posed, world space.
+    pub triangles: Vec<[DVec3; 3]>,
     /// The same vertices (same order) at bind, in their side's hand bone's frame
     /// (the hand joint's inverse bind matrix applied), for diagnostics.
     pub in_hand_at_bind: HashMap<Part, Vec<DVec3>>,
@@ -58,6 +60,7 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
         .collect();
     let mut parts: HashMap<Part, Vec<DVec3>> = HashMap::new();
     let mut in_hand_at_bind: HashMap<Part, Vec<DVec3>> = HashMap::new();
+    let mut triangles = Vec::new();
     for node in doc.nodes() {
         let Some(mesh) = node.mesh() else { continue };
         let skin = node.skin();
@@ -116,6 +119,7 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
             // handle with a face).
             let mut skinned: Vec<Option<(Part, DVec3, DVec3)>> =
                 Vec::with_capacity(positions.len());
+            let mut posed_all: Vec<DVec3> = Vec::new();
             if skin.is_some() {
                 let joints: Vec<[u16; 4]> = reader.read_joints(0).unwrap().into_u16().collect();
                 let weights: Vec<[f32; 4]> = reader.read_weights(0).unwrap().into_f32().collect();
@@ -134,6 +138,7 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
                         owner_of(best.1)
                             .map(|part| (part, out, hand_ibms[side_of(part)].transform_point3(v))),
                     );
+                    posed_all.push(out);
                 }
             } else {
                 let part = owner_of(node.index());
@@ -148,6 +153,13 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
                 in_hand_at_bind.entry(*part).or_default().push(*bind);
             }
             for tri in indices.chunks_exact(3) {
+                if let (Some(a), Some(b), Some(c)) = (
+                    posed_all.get(tri[0] as usize),
+                    posed_all.get(tri[1] as usize),
+                    posed_all.get(tri[2] as usize),
+                ) {
+                    triangles.push([*a, *b, *c]);
+                }
                 let corner = |k: usize| skinned.get(tri[k] as usize).copied().flatten();
                 let (Some(a), Some(b), Some(c)) = (corner(0), corner(1), corner(2)) else {
                     continue;
@@ -166,6 +178,7 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
     }
     PosedSkin {
         parts,
+        triangles,
         in_hand_at_bind,
     }
 }
