@@ -10,7 +10,7 @@ use anglerpose::editor::pick::handle_pixel;
 use anglerpose::editor::{Handle, files};
 use anglerpose::rig::Side;
 use std::time::Duration;
-use support::editor::{bundled_preset_in, editor_in};
+use support::editor::{arms, bundled_preset_in, editor_in};
 use support::fs::fresh_scratch;
 use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
 
@@ -75,14 +75,7 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
 
     // The saved preset: the right wrist target moved to where the mouse let go.
     let (saved, _) = files::open(&preset).unwrap();
-    let before = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .wrist_target_in_world;
+    let before = arms(&ed).right.wrist_target_in_world;
     let after = saved
         .stage
         .evaluation()
@@ -121,17 +114,7 @@ fn dragging_a_target_with_the_mouse_moves_the_arm_and_saves() {
     );
     // The screenshot: the wrist reached the new target, so the effector sphere (0x88ff88, drawn
     // over the target sphere 0xff8888) sits where the mouse let go, and not at the old spot.
-    assert!(
-        check
-            .doc()
-            .stage
-            .evaluation()
-            .unwrap()
-            .arms
-            .right
-            .ik
-            .reached
-    );
+    assert!(arms(&check).right.ik.reached);
     let img = image::open(&shot).expect("screenshot written").to_rgba8();
     assert_eq!([img.width(), img.height()], size);
     let near = |a: u8, b: u8| (i32::from(a) - i32::from(b)).abs() <= 12;

@@ -8,7 +8,7 @@ use anglerpose::editor::{DocumentCommand, PoseEdit};
 use anglerpose::ik::grip_contact::ContactState;
 use anglerpose::rig::{Finger, Side};
 use glam::DVec3;
-use support::editor::bundled_editor;
+use support::editor::{arms, bundled_editor};
 
 fn index_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
     let stage = &ed.doc().stage;
@@ -24,7 +24,7 @@ fn index_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
 #[test]
 fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() {
     let mut ed = bundled_editor();
-    let before = ed.doc().stage.evaluation().unwrap().arms.right.contact;
+    let before = arms(&ed).right.contact;
     assert!(before.solved, "contact grips are on for the bundled angler");
     let index = before.fingers[1].expect("the index has a contact");
     assert_eq!(index.state, ContactState::Touching, "{index:?}");
@@ -41,7 +41,7 @@ fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() 
         .unwrap();
     }
     ed.apply(DocumentCommand::EndGroup).unwrap();
-    let opened = ed.doc().stage.evaluation().unwrap().arms.right.contact;
+    let opened = arms(&ed).right.contact;
     let index_open = opened.fingers[1].unwrap();
     // Opened by 20° off the handle: a gap the report measures, the tip moved.
     assert_eq!(index_open.state, ContactState::Gap, "{index_open:?}");
@@ -51,10 +51,7 @@ fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() 
     assert!((tuning.curl_offset - (-20f64).to_radians()).abs() < 1e-12);
     ed.apply(DocumentCommand::Undo).unwrap();
     assert_eq!(index_tip(&ed), tip, "one undo restores the finger exactly");
-    assert_eq!(
-        ed.doc().stage.evaluation().unwrap().arms.right.contact,
-        before
-    );
+    assert_eq!(arms(&ed).right.contact, before);
 }
 
 #[test]
@@ -63,7 +60,7 @@ fn the_contact_switch_falls_back_to_the_parametric_curl_and_undoes() {
     let tip = index_tip(&ed);
     ed.apply(PoseEdit::SetFingerContact { enabled: false })
         .unwrap();
-    let off = ed.doc().stage.evaluation().unwrap().arms.right.contact;
+    let off = arms(&ed).right.contact;
     assert!(!off.solved && off.fingers.iter().all(Option::is_none));
     assert!((index_tip(&ed) - tip).length() > 0.002, "the curl differs");
     ed.apply(DocumentCommand::Undo).unwrap();

@@ -13,7 +13,7 @@ use anglerpose::editor::{DocumentCommand, DragCommand, ViewCommand};
 use anglerpose::editor::{EditorState, Handle};
 use anglerpose::rig::Side;
 use glam::{DQuat, DVec3};
-use support::editor::bundled_editor;
+use support::editor::{arms, bundled_editor};
 
 fn select(ed: &mut EditorState, handle: Handle) {
     ed.apply(ViewCommand::Select {
@@ -44,13 +44,7 @@ fn right_grip(ed: &EditorState) -> anglerpose::rig::Transform {
 }
 
 fn target(ed: &EditorState, side: Side) -> DVec3 {
-    ed.doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .get(side)
-        .wrist_target_in_world
+    arms(ed).get(side).wrist_target_in_world
 }
 
 /// The world axis of `axes` whose arrow is longest on screen (a well-conditioned one).
@@ -182,16 +176,7 @@ fn e_shows_rings_and_a_ring_turns_about_its_axis_w_moves_the_grip() {
     let Some(GizmoPart::Ring(axis)) = part else {
         unreachable!()
     };
-    let kind = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .grip
-        .hold
-        .main();
+    let kind = arms(&ed).right.grip.hold.main();
     let grip_rotation = |ed: &EditorState| right_grip(ed).rotation;
     let before = grip_rotation(&ed);
     ed.apply(DragCommand::BeginDrag {

@@ -2,12 +2,15 @@
 //! `EditorState::apply` exactly like the window: per-arm elbow limits, the solver choice,
 //! CCD parameters and link limits (all undoable), and x-ray.
 
+mod support;
+
 use anglerpose::editor::files;
 use anglerpose::editor::{DocumentCommand, PoseEdit, ViewCommand};
 use anglerpose::editor::{EditorCommand as C, EditorState, Snapshot, ViewToggle};
 use anglerpose::fishing::{ArmSolverKind, CcdLinkRole};
 use anglerpose::rig::{Side, Transform};
 use glam::DVec3;
+use support::editor::arms;
 
 fn editor() -> EditorState {
     let doc = files::open_default().expect("bundled angler");
@@ -131,15 +134,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     // The planar finish reaches in a pass or two whatever the iteration count; off, the arm
     // runs three's passes alone, and their count shows.
     let finished = state_of(&ed);
-    let ccd = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .ccd()
-        .unwrap();
+    let ccd = arms(&ed).right.ccd().unwrap();
     assert!(
         ccd.planar_finish.is_some() && ccd.iterations <= 2,
         "{ccd:?}"
@@ -150,15 +145,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
     })
     .unwrap();
     assert!(!ed.doc().stage.inputs.settings.arms.right.ccd.planar_finish);
-    let ccd = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .ccd()
-        .unwrap();
+    let ccd = arms(&ed).right.ccd().unwrap();
     assert_eq!(ccd.planar_finish, None);
     assert_ne!(state_of(&ed).1, finished.1, "three's passes end elsewhere");
     ed.apply(DocumentCommand::Undo).unwrap();
@@ -175,15 +162,7 @@ fn ccd_parameters_and_link_limits_are_undoable_edits() {
         .unwrap();
     }
     ed.apply(DocumentCommand::EndGroup).unwrap();
-    let ccd = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .ccd()
-        .unwrap();
+    let ccd = arms(&ed).right.ccd().unwrap();
     assert!(ccd.iterations <= 3);
     assert_ne!(state_of(&ed).1, start.1, "3 passes end elsewhere than 64");
     // A tighter forearm hinge range (degrees in, radians stored) clamps the elbow.

@@ -8,7 +8,7 @@ use anglerpose::editor::{Axis, EditorState, Handle, Snapshot};
 use anglerpose::editor::{DocumentCommand, DragCommand, FileCommand, PlaybackCommand, PoseEdit};
 use anglerpose::rig::Side;
 use glam::DVec3;
-use support::editor::bundled_editor;
+use support::editor::{arms, bundled_editor};
 
 fn wrist(ed: &EditorState, side: Side) -> DVec3 {
     let stage = &ed.doc().stage;
@@ -58,16 +58,7 @@ fn state_of(ed: &EditorState) -> (Snapshot, Vec<DVec3>) {
 fn toggling_limits_changes_the_solve() {
     let mut ed = bundled_editor();
     // A tight elbow limit that the seated pose needs to exceed.
-    let bend = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .ik
-        .elbow_bend
-        .to_degrees();
+    let bend = arms(&ed).right.ik.elbow_bend.to_degrees();
     assert!(bend > 40.0, "seated elbow bend {bend}°");
     ed.apply(PoseEdit::SetElbowLimit {
         side: None,
@@ -76,7 +67,7 @@ fn toggling_limits_changes_the_solve() {
         enabled: true,
     })
     .unwrap();
-    let limited = ed.doc().stage.evaluation().unwrap().arms.right;
+    let limited = arms(&ed).right;
     assert!(limited.ik.elbow_limited);
     assert!(
         (limited.ik.elbow_bend.to_degrees() - 30.0).abs() < 1e-6,
@@ -85,23 +76,14 @@ fn toggling_limits_changes_the_solve() {
     );
     let elbow_limited = elbow(&ed, Side::Right);
     ed.apply(PoseEdit::SetLimitsEnabled { on: false }).unwrap();
-    let free = ed.doc().stage.evaluation().unwrap().arms.right;
+    let free = arms(&ed).right;
     assert!(!free.ik.elbow_limited);
     assert!((free.ik.elbow_bend.to_degrees() - bend).abs() < 1e-6);
     assert!((elbow(&ed, Side::Right) - elbow_limited).length() > 0.01);
     assert!(ed.doc().dirty);
     // Each toggle is one undo step.
     ed.apply(DocumentCommand::Undo).unwrap();
-    assert!(
-        ed.doc()
-            .stage
-            .evaluation()
-            .unwrap()
-            .arms
-            .right
-            .ik
-            .elbow_limited
-    );
+    assert!(arms(&ed).right.ik.elbow_limited);
 }
 
 #[test]
@@ -151,14 +133,7 @@ fn escape_during_a_drag_restores_exactly() {
 #[test]
 fn axis_constrained_drag_moves_along_the_axis_only() {
     let mut ed = bundled_editor();
-    let target_before = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .wrist_target_in_world;
+    let target_before = arms(&ed).right.wrist_target_in_world;
     let [x, y] = pixel(&ed, Handle::Target(Side::Right));
     ed.apply(DragCommand::PointerDown { x, y }).unwrap();
     ed.apply(DragCommand::SetDragAxis {
@@ -172,15 +147,7 @@ fn axis_constrained_drag_moves_along_the_axis_only() {
     })
     .unwrap();
     ed.apply(DragCommand::EndDrag).unwrap();
-    let d = ed
-        .doc()
-        .stage
-        .evaluation()
-        .unwrap()
-        .arms
-        .right
-        .wrist_target_in_world
-        - target_before;
+    let d = arms(&ed).right.wrist_target_in_world - target_before;
     assert!(d.x.abs() < 1e-9 && d.z.abs() < 1e-9, "{d}");
     assert!(d.y > 0.02, "{d}");
     let steps = d.y / 0.01;

@@ -24,7 +24,7 @@ use anglerpose::rig::Side;
 use std::ffi::OsStr;
 use std::path::Path;
 use std::time::Duration;
-use support::editor::editor_in;
+use support::editor::{arms, editor_in};
 use support::fs::fresh_scratch;
 use support::image::{WINDOW_TOLERANCE, assert_drawn, assert_screen_shows};
 use support::xwin::{Editor, STARTUP, Xvfb, read_layout, wait_for};
@@ -199,7 +199,7 @@ fn the_editor_survives_lost_surfaces_minimising_and_resizing_to_one_pixel() {
         Handle::Target(Side::Right),
     )
     .expect("the right wrist is on screen");
-    assert!(ed.doc().stage.evaluation().unwrap().arms.right.ik.reached);
+    assert!(arms(&ed).right.ik.reached);
     let near = |a: u8, b: u8| a.abs_diff(b) <= WINDOW_TOLERANCE;
     // The effector sphere (0x88ff88) sits on the reached wrist target.
     const EFFECTOR: [u8; 3] = [0x88, 0xff, 0x88];

@@ -40,6 +40,14 @@ fn stage_on(file: &std::path::Path, rod: Option<&str>) -> Stage {
     stage
 }
 
+/// [`stage_on`] posed at the middle of the seated hold.
+fn seated_hold_on(file: &std::path::Path, rod: Option<&str>) -> Stage {
+    let mut stage = stage_on(file, rod);
+    stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
+    stage.update().unwrap();
+    stage
+}
+
 /// Along the blank (metres from the butt), the skin of `finger` of `side` that lies within
 /// 8 mm of the rod's surface at the seat: (lowest, median, highest).
 fn along_near(stage: &Stage, side: Side, finger: Finger) -> Option<(f64, f64, f64)> {
@@ -266,10 +274,7 @@ fn print_stem_in_the_palm() {
 fn print_stem_through_the_hand() {
     for (name, file) in characters() {
         for rod in [None, Some("rod_surf.glb")] {
-            let mut stage = stage_on(&file, rod);
-            stage.inputs.state =
-                SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
-            stage.update().unwrap();
+            let stage = seated_hold_on(&file, rod);
             let Some(stem) = stage.props.gear.rod.stem else {
                 continue;
             };
@@ -282,7 +287,7 @@ fn print_stem_through_the_hand() {
                 })
                 .collect();
             let body = support::prop_solid::Solid {
-                triangles: skin.triangles.clone(),
+                triangles: skin.triangles,
                 rod_from_world: glam::DAffine3::IDENTITY,
             }
             .near(&points, 0.05);
@@ -311,10 +316,7 @@ fn print_stem_through_the_hand() {
 fn print_stem_slice() {
     for (name, file) in characters() {
         for rod in [None, Some("rod_surf.glb")] {
-            let mut stage = stage_on(&file, rod);
-            stage.inputs.state =
-                SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
-            stage.update().unwrap();
+            let stage = seated_hold_on(&file, rod);
             let side = stage.evaluation().unwrap().frames.front_side;
             let seat = stage.props.gear.rod.reel_seat;
             let skin = posed_skin(&stage);

@@ -3,6 +3,7 @@
 
 use anglerpose::editor::ViewCommand;
 use anglerpose::editor::{Document, EditorState, files};
+use anglerpose::fishing::{ArmReport, PerSide};
 use std::path::{Path, PathBuf};
 
 /// An editor on `doc` with a `width × height` viewport, so its camera is the one a window of
@@ -27,4 +28,9 @@ pub fn bundled_preset_in(dir: &Path) -> (PathBuf, String) {
     files::save(&mut doc, &preset).expect("preset saved");
     let text = std::fs::read_to_string(&preset).expect("preset read back");
     (preset, text)
+}
+
+/// Both arms' reports of the editor's current pose (the stage has been posed).
+pub fn arms(ed: &EditorState) -> &PerSide<ArmReport> {
+    &ed.doc().stage.evaluation().expect("a posed stage").arms
 }
