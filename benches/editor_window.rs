@@ -25,7 +25,7 @@ mod editor;
 use anglerpose::editor::egui_draw::{Callback, EguiDraw};
 use anglerpose::editor::gizmo::editor_frame;
 use anglerpose::editor::{
-    EditorState, InPlaceViewport, UiState, ViewCommand, ViewportImage, app_style, lean_style, ui,
+    EditorState, InPlaceViewport, UiState, ViewCommand, ViewportImage, style_for_adapter, ui,
 };
 use anglerpose::render::capture::CAPTURE_FORMAT;
 use anglerpose::render::{Gpu, Renderer};
@@ -68,11 +68,8 @@ struct Window {
 impl Window {
     fn new(gpu: &Gpu, panels_on_clear: bool) -> Self {
         let ctx = egui::Context::default();
-        app_style(&ctx);
         // As the editor styles its UI on this adapter.
-        if gpu.is_cpu() {
-            lean_style(&ctx);
-        }
+        style_for_adapter(&ctx, gpu);
         let mut ui = UiState::default();
         ui.panels_on_clear = panels_on_clear;
         Self {

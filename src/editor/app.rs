@@ -393,10 +393,8 @@ impl ApplicationHandler for App {
             return;
         }
         tracing::info!("anglerpose editor on {}", gfx.gpu.describe());
-        super::app_ui::style(&self.ctx);
-        if gfx.gpu.is_cpu() {
+        if super::app_ui::style_for_adapter(&self.ctx, &gfx.gpu) {
             // Every UI triangle costs a CPU rasteriser: square corners, no feather.
-            super::app_ui::lean_style(&self.ctx);
             tracing::info!("UI: lean (square corners, no feathering) on a CPU adapter");
         }
         let max_texture = gfx.gpu.device.limits().max_texture_dimension_2d as usize;

@@ -25,7 +25,9 @@ pub mod ui;
 pub mod view_state;
 pub mod watch;
 
-pub use app_ui::{InPlaceViewport, UiState, ViewportImage, lean_style, style as app_style};
+pub use app_ui::{
+    InPlaceViewport, UiState, ViewportImage, lean_style, style as app_style, style_for_adapter,
+};
 pub use camera::{OrbitCamera, ViewPreset};
 pub use command::{
     DocumentCommand, DragCommand, EditorCommand, FileCommand, PlaybackCommand, PoseEdit, PropKind,

@@ -116,6 +116,17 @@ pub fn style(ctx: &egui::Context) {
     });
 }
 
+/// The editor's UI style on `gpu`: [`style`], and [`lean_style`] on a CPU adapter. Returns
+/// whether the UI is drawn lean.
+pub fn style_for_adapter(ctx: &egui::Context, gpu: &crate::render::Gpu) -> bool {
+    style(ctx);
+    let lean = gpu.is_cpu();
+    if lean {
+        lean_style(ctx);
+    }
+    lean
+}
+
 /// The UI drawn lean for a CPU rasteriser (lavapipe, llvmpipe, WARP), on top of [`style`]:
 /// square widget corners and no anti-aliasing feather. A software rasteriser sets every
 /// triangle up one by one, and a rounded, feathered widget background is ~100 triangles

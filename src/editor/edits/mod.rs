@@ -130,11 +130,6 @@ impl Edits {
         self.margins.as_ref()
     }
 
-    /// The margins if they are computed.
-    pub fn cached_margins(&self) -> Option<&PerSide<Vec<f64>>> {
-        self.margins.as_ref()
-    }
-
     /// The session's weakest instant: the arm and time (seconds) of the smallest margin in
     /// the margin lane, with the margin (the left arm and the earliest instant on ties).
     pub fn weakest_instant(&mut self) -> Option<(Side, f64, f64)> {
