@@ -27,7 +27,8 @@ pub enum Part {
 /// The skin of the posed export, by hand part, in world space.
 pub struct PosedSkin {
     pub parts: HashMap<Part, Vec<DVec3>>,
-    /// Every triangle of the skinned meshes (the character, all of it), posed, world space.
+    /// Every triangle of the character's skinned meshes (all of it, no prop), posed, world
+    /// space.
     pub triangles: Vec<[DVec3; 3]>,
     /// The same vertices (same order) at bind, in their side's hand bone's frame
     /// (the hand joint's inverse bind matrix applied), for diagnostics.
@@ -64,6 +65,12 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
     for node in doc.nodes() {
         let Some(mesh) = node.mesh() else { continue };
         let skin = node.skin();
+        // The character's own skin: a skin whose joints include its hand bones (the props'
+        // meshes, skinned on the rod's bend chain or not skinned, are not the character).
+        let of_character = skin.as_ref().is_some_and(|skin| {
+            skin.joints()
+                .any(|j| hand_names.iter().any(|(_, n)| j.name() == Some(n.as_str())))
+        });
         let joint_mats: Vec<(DMat4, usize)> = skin
             .as_ref()
             .map(|skin| {
@@ -153,7 +160,8 @@ pub fn posed_skin(stage: &Stage) -> PosedSkin {
                 in_hand_at_bind.entry(*part).or_default().push(*bind);
             }
             for tri in indices.chunks_exact(3) {
-                if let (Some(a), Some(b), Some(c)) = (
+                if let (true, Some(a), Some(b), Some(c)) = (
+                    of_character,
                     posed_all.get(tri[0] as usize),
                     posed_all.get(tri[1] as usize),
                     posed_all.get(tri[2] as usize),
