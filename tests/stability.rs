@@ -405,3 +405,29 @@ fn the_calibration_report_prints_each_phases_smallest_margin() {
         assert_eq!(report.per_arm.get(side).len(), Phase::ALL.len());
     }
 }
+
+/// A pole dragged exactly onto the shoulder → target line (or rounding away from it) still
+/// gets a bend-plane slice: any plane through the line, with axes orthogonal to working
+/// precision, which the job accepts. (Rounding left the axes 1e-3 off orthogonal, the job
+/// refused the grid, and the editor's slice vanished just where it should turn red.)
+#[test]
+fn a_pole_on_the_shoulder_target_line_still_gets_a_slice() {
+    let arm = arm();
+    let target = arm.shoulder + DVec3::new(-0.1, -0.35, 0.3);
+    for pole in [
+        arm.shoulder + (target - arm.shoulder) * 2.0,
+        arm.shoulder + (target - arm.shoulder) * 2.0 + DVec3::new(1e-13, -1e-13, 0.0),
+        arm.shoulder,
+    ] {
+        let grid = StabilityGrid::bend_plane(arm.shoulder, target, pole, 0.05, 5);
+        let [u, v, w] = grid.axes;
+        for (a, b) in [(u, v), (v, w), (u, w)] {
+            assert!(a.dot(b).abs() < 1e-12, "{grid:?}");
+        }
+        for a in grid.axes {
+            assert!((a.length() - 1.0).abs() < 1e-12, "{grid:?}");
+        }
+        let report = solve(&arm, target, pole, grid);
+        assert_eq!(report.samples.len(), 25);
+    }
+}

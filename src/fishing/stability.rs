@@ -63,7 +63,15 @@ impl StabilityGrid {
     ) -> Self {
         let u = (target - shoulder).normalize_or(DVec3::Z);
         let to_pole = pole - shoulder;
-        let v = (to_pole - u * to_pole.dot(u)).normalize_or(u.any_orthonormal_vector());
+        // A pole on (or within rounding of) the shoulder → target line leaves no plane: any
+        // one through the line, its axes orthogonal to working precision either way.
+        let across = to_pole - u * to_pole.dot(u);
+        let v = if across.length() > 1e-9 * to_pole.length() {
+            across.normalize()
+        } else {
+            u.any_orthonormal_vector()
+        };
+        let v = (v - u * v.dot(u)).normalize_or(u.any_orthonormal_vector());
         Self {
             axes: [u, v, u.cross(v)],
             half_extent,
