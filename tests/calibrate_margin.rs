@@ -55,8 +55,10 @@ fn by_score_alone(stage: &Stage) -> (GripCalibration, CalibrationReport) {
 #[test]
 fn calibration_keeps_its_distance_from_the_flip_boundary() {
     let mut widened = Vec::new();
-    // The bundled angler's left arm, and every shared character here (see below).
-    let mut want = vec!["angler Left".to_string()];
+    // Every shared character here (see below). The bundled angler's arms keep 21-30 cm from a
+    // flip by score alone since its cast's wind-up was refitted for the spinning grip
+    // (session 32; its left arm kept 8 cm before): nothing to widen, nothing shrinks.
+    let mut want = Vec::new();
     for (name, stage) in stages() {
         if name != "angler" {
             want.push(name.clone());
@@ -107,10 +109,8 @@ fn calibration_keeps_its_distance_from_the_flip_boundary() {
             }
         }
     }
-    // The bundled angler's left arm: by score alone its pole keeps the elbow 8 cm from a
-    // flip; a pole that scores the same keeps it nearly 30 cm away. Every shared character
-    // has an arm that the margin term moves farther from its flip (their margins by score
-    // alone are 14-23 cm, inside what the margin looks at).
+    // Every shared character has an arm that the margin term moves farther from its flip
+    // (CesiumMan's and RiggedFigure's left arms keep 4-5 cm by score alone, 19 cm with it).
     for who in want {
         assert!(
             widened.iter().any(|w| w.starts_with(&who)),
@@ -120,8 +120,8 @@ fn calibration_keeps_its_distance_from_the_flip_boundary() {
 }
 
 /// The editor's pole search measures and keeps the margin the same way: proposed on the
-/// calibration chosen by score alone, it proposes the angler's left pole that keeps its
-/// distance, and applying it is an improvement.
+/// calibration chosen by score alone, it proposes a pole that keeps its distance for one of
+/// the angler's arms, and applying it is an improvement.
 #[test]
 fn the_pole_search_proposes_the_pole_that_keeps_its_distance() {
     let stage = Stage::bundled().unwrap();
@@ -141,9 +141,14 @@ fn the_pole_search_proposes_the_pole_that_keeps_its_distance() {
             "{p:?}"
         );
     }
-    let left = proposals.left;
+    // By score alone the angler's right elbow keeps 21.5 cm from a flip; the search finds a
+    // pole that scores alike and keeps 22.5 cm (until the spinning grip's palm went beside
+    // the handle and the cast was refitted for it, session 32, it was the left arm, 8 → 30
+    // cm).
     assert!(
-        left.margin_after > left.margin_before + MARGIN_QUANTUM && left.improves(),
-        "{left:?}"
+        [proposals.left, proposals.right]
+            .iter()
+            .any(|p| p.margin_after > p.margin_before + MARGIN_QUANTUM && p.improves()),
+        "{proposals:?}"
     );
 }

@@ -51,10 +51,10 @@ fn seated_hold_puts_both_hands_on_the_rod() {
             "{side:?} palm off by {}",
             quat_diff(carried, wanted)
         );
-        // The gripped point sits on the rod axis.
-        let grip_point = pose
-            .world_from_bone(arm.hand)
-            .transform_point3(arm.hand_frame.hand_from_grip.translation);
+        // The gripped point, where the contact solve placed the palm, sits on the rod axis.
+        let grip_point = pose.world_from_bone(arm.hand).transform_point3(
+            arm.hand_frame.hand_from_grip.translation + report.contact.palm_shift_in_hand,
+        );
         let off_axis = (grip_point - rod.translation)
             .reject_from(rod_axis)
             .length();

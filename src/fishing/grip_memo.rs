@@ -9,6 +9,7 @@
 use super::calibration::{GripKind, HandCalibration};
 use super::hand_contact::{GripContact, GripStyle};
 use super::hand_shape::{ContactFinger, HandShape};
+use crate::ik::grip_contact::Capsule;
 use crate::ik::hand::FingerChain;
 use crate::rig::{Finger, Transform};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -29,6 +30,8 @@ pub(crate) struct Key {
     pub(crate) hand_from_grip: Transform,
     pub(crate) style: GripStyle,
     pub(crate) hand: HandCalibration,
+    /// The reel's stem in the grip's frame, on a grip whose style straddles it.
+    pub(crate) stem_in_grip: Option<Capsule>,
 }
 
 /// What a poser's contact cache (`ContactCache::pair`) needs of the hand.

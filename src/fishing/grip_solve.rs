@@ -7,11 +7,12 @@
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
 use super::grip_memo::{Binding, HandContactInputs, Key};
+use super::grip_stem;
 use super::hand_contact::{
-    ArmTerm, FingerContact, FingerRole, GripContact, GripStyle, MovingPoint, PalmArm, bent_local,
+    FingerContact, FingerRole, GripContact, GripStyle, PalmArm, bent_local, finger_index,
 };
 use super::hand_shape::{ContactFinger, PalmPoint};
-use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob, palm_clearance};
+use crate::ik::grip_contact::{Capsule, ContactState, Cylinder, FingerContactJob, palm_clearance};
 use crate::rig::{Finger, Transform};
 use glam::{DAffine3, DQuat, DVec3};
 
@@ -30,7 +31,10 @@ impl ContactCache {
     /// The contacts on both grips of a hold (`from`, `to`) with the palm frame
     /// `hand_from_grip` (hand space, calibration applied), the palm moved by `correction`
     /// steps of [`CORRECTION_STEP`] along the grip's palm → axis direction (the arm's
-    /// correction, see [`PalmArm`]); from the cache or solved now.
+    /// correction, see [`PalmArm`]); from the cache or solved now. `stem_in_grip`: the
+    /// reel's stem in the front grip's frame (see
+    /// [`super::session_frames::front_stem_in_grip`]), straddled where the grip's style says.
+    #[allow(clippy::too_many_arguments)]
     pub fn pair(
         &mut self,
         inputs: &HandContactInputs<'_>,
@@ -39,15 +43,20 @@ impl ContactCache {
         hand_from_grip: &Transform,
         hand: &HandCalibration,
         correction: i32,
+        stem_in_grip: Option<Capsule>,
     ) -> (&GripContact, &GripContact) {
-        let key = |kind| Key {
-            kind,
-            correction,
-            radius: gear.grip_radius(kind),
-            half_length: gear.grip_half_length(kind),
-            hand_from_grip: *hand_from_grip,
-            style: GripStyle::for_grip(kind, gear, hand.stem_index_middle),
-            hand: *hand,
+        let key = |kind| {
+            let style = GripStyle::for_grip(kind, gear, hand.stem_index_middle);
+            Key {
+                kind,
+                correction,
+                radius: gear.grip_radius(kind),
+                half_length: gear.grip_half_length(kind),
+                hand_from_grip: *hand_from_grip,
+                style,
+                hand: *hand,
+                stem_in_grip: stem_in_grip.filter(|_| style.stem_between.is_some()),
+            }
         };
         self.clock += 1;
         let ki = key(kinds.0);
@@ -156,27 +165,74 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
     // every finger reaches round it.
     // Chosen with the arm as at the base pose, so every arm correction keeps the same place.
     if palm_rests && start.is_none() {
+        // Along the palm toward the fingers (the grip's X runs toward the wrist on a right
+        // hand and toward the fingers on a left one).
         let gx = rot * DVec3::X;
+        let knuckles = inputs
+            .fingers
+            .iter()
+            .filter(|c| c.finger != Some(Finger::Thumb))
+            .fold(DVec3::ZERO, |a, c| a + c.base_in_hand - t);
+        let to_fingers = if knuckles.dot(gx) >= 0.0 { gx } else { -gx };
         let step = PALM_SEARCH_STEP * inputs.palm_length;
-        let best = (-3i32..=2)
-            .map(|k| {
-                let along = gx * (step * f64::from(k));
-                let placed = place(inputs, key, shift + along, 0, support);
-                // The palm floating, or a finger closed to its limits short of the handle.
-                let short = placed
-                    .out
-                    .contacts
-                    .iter()
-                    .flatten()
-                    .map(|c| c.gap.max(0.0))
-                    .fold(0.0, f64::max);
-                // Half-millimetre steps: places that differ less are equal, and the nearest
-                // to the palm frame's own wins.
-                let cost = ((placed.float + short) / PLACE_RESOLUTION).round() as i64;
-                (cost, k.unsigned_abs(), along, placed)
-            })
-            .min_by_key(|c| (c.0, c.1));
-        if let Some((_, _, along, placed)) = best {
+        // Straddling a stem, the handle may lie farther toward the fingers (in the fingers, as
+        // anglers hold a spinning rod: the stem then meets them past their webs) and the
+        // search steps are halved.
+        let places: &[i32] = if key.stem_in_grip.is_some() {
+            &STEM_PLACES
+        } else {
+            &PLACES
+        };
+        let try_place = |k: i32| {
+            let mut along = to_fingers * (step * f64::from(k) / 10.0);
+            if let Some(c) = grip_stem::stem_balance_at(inputs, key, t + shift + along, radius) {
+                along += gy * c;
+            }
+            let placed = place(inputs, key, shift + along, 0, support);
+            // The palm floating, or a finger closed to its limits short of the handle.
+            let short = placed
+                .out
+                .contacts
+                .iter()
+                .flatten()
+                .map(|c| c.gap.max(0.0))
+                .fold(0.0, f64::max);
+            // Half-millimetre steps: places that differ less are equal, and the nearest
+            // to the palm frame's own wins.
+            // A straddling finger into the stem first (its skin goes deeper than its
+            // capsules do), then the palm floating or a finger short.
+            let into_stem = placed.out.stem_clearance.map_or(0.0, |c| (-c).max(0.0));
+            let into_stem_steps = (into_stem / PLACE_RESOLUTION).round() as i64;
+            let cost = ((placed.float + short) / PLACE_RESOLUTION).round() as i64;
+            // Among equals, the place nearest the palm frame's own, then the straddling
+            // fingers turned least (milliradians).
+            let turned = (placed.out.stem_turn * 1e3).round() as i64;
+            (
+                into_stem_steps,
+                cost,
+                k.unsigned_abs(),
+                turned,
+                along,
+                placed,
+            )
+        };
+        let rank = |c: &(i64, i64, u32, i64, DVec3, Placed)| (c.0, c.1, c.2, c.3);
+        let mut best = places
+            .iter()
+            .map(|&k| (k, try_place(k)))
+            .min_by_key(|c| rank(&c.1));
+        // Straddling, the places between the best and its neighbours too.
+        if key.stem_in_grip.is_some()
+            && let Some((k, _)) = best
+        {
+            for d in STEM_REFINE {
+                let c = try_place(k + d);
+                if best.as_ref().is_none_or(|b| rank(&c) < rank(&b.1)) {
+                    best = Some((k + d, c));
+                }
+            }
+        }
+        if let Some((_, (_, _, _, _, along, placed))) = best {
             shift += along;
             chosen = (key.correction == 0).then_some(placed);
         }
@@ -193,7 +249,15 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
     let knob_on_palm = pinch.is_none() && key.half_length.is_finite();
     if palm_rests || knob_on_palm {
         let held = (radius, key.half_length / scale);
-        out.palm_arm = palm_arm_points(inputs, &out, t + palm_shift, inv, held, scale);
+        let frames = finger_frames(inputs, &out, t + palm_shift, gy, radius);
+        out.palm_arm = super::palm_arm_points::palm_arm_points(
+            inputs,
+            &frames,
+            t + palm_shift,
+            inv,
+            held,
+            scale,
+        );
     }
     for (finger, (angles, spread)) in inputs
         .fingers
@@ -214,6 +278,14 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
     }
     out
 }
+
+/// The places the search tries, tenths of [`PALM_SEARCH_STEP`] (negative: toward the wrist).
+const PLACES: [i32; 6] = [-30, -20, -10, 0, 10, 20];
+/// The same for a grip that straddles the reel's stem.
+const STEM_PLACES: [i32; 14] = [-20, -15, -10, -5, 0, 5, 10, 15, 20, 25, 30, 35, 40, 45];
+
+/// Where the search looks again round the best of [`STEM_PLACES`], tenths.
+const STEM_REFINE: [i32; 4] = [-3, -2, 2, 3];
 
 /// The steps of the search for where along the palm the handle lies, as a share of the palm's
 /// length (wrist to middle knuckle): six places from 0.3 toward the wrist to 0.2 toward the
@@ -391,115 +463,6 @@ fn palm_in_hand(p: &PalmPoint, frames: Option<&[Vec<DAffine3>]>) -> DVec3 {
     at
 }
 
-/// What the pose update needs to correct the palm for the arm: the palm points that other
-/// bones carry (the forearm at the wrist), with the rest of their skinning done, and the
-/// clearance of all the others, relative to the axis through `origin` (hand units).
-fn palm_arm_points(
-    inputs: &HandContactInputs<'_>,
-    out: &GripContact,
-    origin: DVec3,
-    inv: DQuat,
-    (radius, half_length): (f64, f64),
-    scale: f64,
-) -> PalmArm {
-    let gy = inv.inverse() * DVec3::Y;
-    let frames = finger_frames(inputs, out, origin, gy, radius);
-    let mut fixed = Vec::new();
-    let mut moving = Vec::new();
-    let mut candidates = Vec::new();
-    let mut terms = Vec::new();
-    let mut bones: Vec<usize> = Vec::new();
-    for p in &inputs.shape.palm {
-        let mut own = p.in_hand * p.hand_weight;
-        for &(f, k, w, in_joint) in &p.segments {
-            own += frames[f][k].transform_point3(in_joint) * w;
-        }
-        let w_others: f64 = p.others.iter().map(|o| o.1).sum();
-        let rigid = inv * (own + p.in_hand * w_others - origin);
-        if w_others <= 0.0 {
-            fixed.push(rigid);
-            continue;
-        }
-        // How far the arm can carry it: its share of a 15 cm lever.
-        let reach = w_others * 0.15 / scale;
-        // Across the held part and how far it reaches toward the palm: a handle's radius,
-        // a knob's half length (its end faces the palm).
-        let (across, depth) = if half_length.is_finite() {
-            (rigid.x.hypot(rigid.y), half_length)
-        } else {
-            (rigid.x.abs(), radius)
-        };
-        if across < radius + reach && rigid.z + depth + reach > 0.0 {
-            candidates.push((p, own, rigid, reach));
-        }
-    }
-    let fixed_clearance = if half_length.is_finite() {
-        // A knob's end on the palm: every candidate may decide it.
-        for &(p, own, _, _) in &candidates {
-            push_moving(p, own, origin, inv, &mut moving, &mut terms, &mut bones);
-        }
-        super::knob_pinch::knob_end_on_palm(&fixed, radius, half_length)
-            .unwrap_or(f64::NEG_INFINITY)
-    } else {
-        // A point whose clearance, however far the arm carries it, stays below what another
-        // point (or the rigid skin) surely needs never decides the correction: left out.
-        let r2 = radius * radius;
-        let bound = |x: f64| (r2 - x * x).max(0.0).sqrt();
-        let fixed_clearance = palm_clearance(&fixed, radius).unwrap_or(f64::NEG_INFINITY);
-        let surely = candidates
-            .iter()
-            .filter(|c| c.2.x.abs() + c.3 < radius)
-            .map(|c| c.2.z - c.3 + bound(c.2.x.abs() + c.3))
-            .fold(fixed_clearance, f64::max);
-        for &(p, own, rigid, reach) in &candidates {
-            let at_most = rigid.z + reach + bound((rigid.x.abs() - reach).max(0.0));
-            if at_most >= surely {
-                push_moving(p, own, origin, inv, &mut moving, &mut terms, &mut bones);
-            }
-        }
-        fixed_clearance
-    };
-    PalmArm {
-        origin,
-        grip_from_hand: inv,
-        radius,
-        half_length,
-        fixed_clearance,
-        moving,
-        terms,
-        bones,
-    }
-}
-
-/// Adds palm point `p` (its hand's and fingers' part `own`, hand space) to the points the arm
-/// carries, with its shares of the other bones.
-fn push_moving(
-    p: &PalmPoint,
-    own: DVec3,
-    origin: DVec3,
-    inv: DQuat,
-    moving: &mut Vec<MovingPoint>,
-    terms: &mut Vec<ArmTerm>,
-    bones: &mut Vec<usize>,
-) {
-    let first = terms.len() as u32;
-    for &(bone, w, in_bone) in &p.others {
-        let slot = bones.iter().position(|&b| b == bone).unwrap_or_else(|| {
-            bones.push(bone);
-            bones.len() - 1
-        });
-        terms.push(ArmTerm {
-            slot: slot as u32,
-            weighted_in_bone: (in_bone * w).extend(w),
-        });
-    }
-    moving.push(MovingPoint {
-        own_in_grip: inv * (own - origin),
-        first,
-        count: terms.len() as u32 - first,
-    });
-}
-
 /// The fingers of `inputs` closed on the grip whose axis passes through `origin` (hand space).
 ///
 /// `support`: the bends of the [`FingerRole::Support`] finger (from the knob's pinch), else
@@ -520,18 +483,29 @@ fn solve_fingers(
         bends: Vec::with_capacity(inputs.fingers.len()),
         palm_arm: PalmArm::default(),
         place_start: DVec3::ZERO,
+        stem_clearance: None,
+        stem_turn: 0.0,
     };
+    let handle = Cylinder {
+        point: origin,
+        axis: gy,
+        radius,
+        half_length: f64::INFINITY,
+    };
+    let grip_stem::Straddle {
+        mut fingers,
+        turned,
+        clearance,
+        turn,
+    } = grip_stem::straddle(inputs, key, handle, scale);
+    out.stem_clearance = clearance;
+    out.stem_turn = turn;
     for (i, finger) in inputs.fingers.iter().enumerate() {
         let f = finger.finger.unwrap_or(Finger::Index);
         let tuning: FingerTuning = key.hand.fingers.get(f);
         let role = key.style.role(f);
         let cylinder = match role {
-            FingerRole::Wrap => Some(Cylinder {
-                point: origin,
-                axis: gy,
-                radius,
-                half_length: f64::INFINITY,
-            }),
+            FingerRole::Wrap => Some(handle),
             FingerRole::Pinch => Some(Cylinder {
                 point: origin,
                 axis: gz,
@@ -567,13 +541,26 @@ fn solve_fingers(
             out.contacts.push(contact);
             continue;
         };
-        let job = finger_job(finger, tuning.spread, cylinder);
-        let Ok(report) = job.solve() else {
+        let solved = match fingers[i].take() {
+            Some(s) => s,
+            None => {
+                let spread = tuning.spread
+                    + key
+                        .style
+                        .turns_with(f)
+                        .map_or(0.0, |g| turned[finger_index(g)]);
+                finger_job(finger, spread, cylinder)
+                    .solve()
+                    .map(|r| (spread, r))
+            }
+        };
+        let Ok((spread, report)) = solved else {
             out.angles.push(vec![0.0; finger.joints.len()]);
             out.spreads.push(0.0);
             out.contacts.push(None);
             continue;
         };
+        let job = finger_job(finger, spread, cylinder);
         let mut angles = report.angles;
         let mut contact = FingerContact {
             gap: report.gap * scale,
@@ -591,7 +578,7 @@ fn solve_fingers(
             contact.touches = contact.state == ContactState::Touching;
         }
         out.angles.push(angles);
-        out.spreads.push(tuning.spread);
+        out.spreads.push(spread);
         out.contacts.push(Some(contact));
     }
     out

@@ -85,6 +85,33 @@ impl GripStyle {
         }
     }
 
+    /// Whether `finger` is one of the two either side of the reel's stem.
+    pub fn straddles(&self, finger: Finger) -> bool {
+        self.stem_between
+            .is_some_and(|(a, b)| a == finger || b == finger)
+    }
+
+    /// The straddling finger whose turn away from the stem `finger` shares: the fingers
+    /// beyond either straddler (away from the stem, the thumb apart) turn with it.
+    pub fn turns_with(&self, finger: Finger) -> Option<Finger> {
+        let (a, b) = self.stem_between?;
+        let (a, b) = if finger_index(a) <= finger_index(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let k = finger_index(finger);
+        if finger == Finger::Thumb {
+            None
+        } else if k < finger_index(a) {
+            Some(a)
+        } else if k > finger_index(b) {
+            Some(b)
+        } else {
+            None
+        }
+    }
+
     /// The role of `finger`.
     pub fn role(&self, finger: Finger) -> FingerRole {
         self.roles[finger_index(finger)]
@@ -115,6 +142,10 @@ pub struct HandContact {
     pub fingers: [Option<FingerContact>; 5],
     /// True when the contact solve ran (off: the parametric curl).
     pub solved: bool,
+    /// Where the solve placed the palm on the handle: added to the palm frame's grip point
+    /// (hand space, hand units), which then lies on the handle's axis. Zero without the
+    /// contact solve.
+    pub palm_shift_in_hand: DVec3,
 }
 
 /// The solved contact of one hand on one grip.
@@ -137,6 +168,11 @@ pub struct GripContact {
     /// The place along the palm the grip chose (hand space, before the palm's placement);
     /// its corrected grips keep it.
     pub place_start: DVec3,
+    /// On a grip that straddles the reel's stem: the least clearance of the two straddling
+    /// fingers' capsules from the stem, metres (negative: into it).
+    pub stem_clearance: Option<f64>,
+    /// How far the straddling fingers turned away from the stem, radians, summed.
+    pub stem_turn: f64,
 }
 
 /// A palm point partly carried by bones outside the hand.
@@ -261,6 +297,7 @@ impl GripContact {
         let mut out = HandContact {
             fingers: [None; 5],
             solved: true,
+            palm_shift_in_hand: self.palm_shift_in_hand,
         };
         for (f, c) in fingers.iter().zip(&self.contacts) {
             if let Some(finger) = f.finger {

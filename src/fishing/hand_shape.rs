@@ -185,3 +185,40 @@ pub(crate) fn segment_in_bone(
     let seg = bone_from_world.transform_point3(base.world_position(next));
     (seg.length() > 1e-9).then_some(seg)
 }
+
+/// A test finger: straight along +X from `base` (hand space), curling toward −Z about +Y,
+/// three segments of 40, 25 and 20 mm, each a capsule of radius 8 mm in thirds (no side or
+/// edge capsules), turning about +Z when it spreads.
+#[cfg(test)]
+pub(crate) fn straight_test_finger(base: DVec3) -> ContactFinger {
+    let joint = |at: DVec3, len: f64| ContactJoint {
+        prev_from_joint: DAffine3::from_translation(at),
+        axis: DVec3::Y,
+        capsules: std::array::from_fn(|i| {
+            if i < SEGMENT_PIECES {
+                let third = len / 3.0;
+                Capsule {
+                    start: DVec3::X * third * i as f64,
+                    end: DVec3::X * third * (i + 1) as f64,
+                    radius: 0.008,
+                }
+            } else {
+                Capsule::NONE
+            }
+        }),
+        open_limit: -0.3,
+        close_limit: 1.7,
+    };
+    const { assert!(JOINT_CAPSULES > SEGMENT_PIECES) };
+    ContactFinger {
+        finger: None,
+        joints: vec![
+            joint(base, 0.04),
+            joint(DVec3::X * 0.04, 0.025),
+            joint(DVec3::X * 0.025, 0.02),
+        ],
+        spread_axis: DVec3::Z,
+        radius: 0.008,
+        base_in_hand: base,
+    }
+}

@@ -211,42 +211,12 @@ pub fn knob_end_on_palm(palm_in_grip: &[DVec3], radius: f64, half_length: f64) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ik::grip_contact::{ContactJoint, JOINT_CAPSULES, SEGMENT_PIECES};
+    use crate::ik::grip_contact::SEGMENT_PIECES;
     use glam::DAffine3;
 
-    /// A straight finger along +X, curling toward −Z about +Y, three segments of 40, 25,
-    /// 20 mm and radius 8 mm.
+    /// The test finger of `hand_shape` at the hand's origin.
     fn finger() -> ContactFinger {
-        let joint = |at: DVec3, len: f64| ContactJoint {
-            prev_from_joint: DAffine3::from_translation(at),
-            axis: DVec3::Y,
-            capsules: std::array::from_fn(|i| {
-                if i < SEGMENT_PIECES {
-                    let third = len / 3.0;
-                    Capsule {
-                        start: DVec3::X * third * i as f64,
-                        end: DVec3::X * third * (i + 1) as f64,
-                        radius: 0.008,
-                    }
-                } else {
-                    Capsule::NONE
-                }
-            }),
-            open_limit: -0.3,
-            close_limit: 1.7,
-        };
-        assert_eq!(JOINT_CAPSULES, 3 * SEGMENT_PIECES);
-        ContactFinger {
-            finger: None,
-            joints: vec![
-                joint(DVec3::ZERO, 0.04),
-                joint(DVec3::X * 0.04, 0.025),
-                joint(DVec3::X * 0.025, 0.02),
-            ],
-            spread_axis: DVec3::Z,
-            radius: 0.008,
-            base_in_hand: DVec3::ZERO,
-        }
+        crate::fishing::hand_shape::straight_test_finger(DVec3::ZERO)
     }
 
     #[test]

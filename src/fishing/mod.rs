@@ -16,12 +16,14 @@ mod ccd_arm;
 pub mod gear;
 pub mod grip_memo;
 pub mod grip_solve;
+mod grip_stem;
 pub mod hand_contact;
 pub mod hand_shape;
 pub mod head_look;
 mod inputs;
 pub mod knob_pinch;
 pub mod net_model;
+mod palm_arm_points;
 mod poser;
 mod prop_geometry;
 pub mod reel_shape;
@@ -39,6 +41,7 @@ mod session_frames;
 mod settings;
 pub mod stability;
 pub mod stability_timeline;
+pub mod stem_straddle;
 pub mod tackle;
 mod tackle_params;
 mod timeline_bound;
@@ -65,8 +68,8 @@ pub use retarget::{RetargetReport, Retargeted, retarget, retarget_refined};
 pub use seat::{BodyFit, SeatError, SeatedPose};
 pub use session::{Handedness, Phase, SessionParams, SessionState};
 pub use session_frames::{
-    GripHold, GripTarget, NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP, SessionFrames,
-    reel_handle_in_hold, reel_handle_in_rod,
+    GripHold, GripTarget, NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP, SessionFrames, front_palm_roll,
+    front_stem_in_grip, reel_handle_in_hold, reel_handle_in_rod,
 };
 pub use settings::{
     ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,

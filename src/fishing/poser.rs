@@ -238,6 +238,8 @@ impl Poser {
         // correction is checked with and, after the last round, the one the fingers close by.
         let mut correction = 0;
         let mut rounds = 0;
+        let stem_in_grip =
+            super::session_frames::front_stem_in_grip(state.params.handedness, &actor.gear);
         let contacts = self.contacts.get_mut(side);
         let (ik, solver, wrist_target, palm_turn, held) = loop {
             let mut placed = hand_from_grip;
@@ -249,6 +251,7 @@ impl Poser {
                     &hand_from_grip,
                     hand_cal,
                     correction,
+                    stem_in_grip,
                 );
                 placed.translation += from.palm_shift_in_hand.lerp(to.palm_shift_in_hand, w);
                 Some((from, to))
@@ -279,10 +282,19 @@ impl Poser {
                     continue;
                 }
             }
-            break (ik, solver, wrist_target, palm_turn, pair);
+            break (
+                ik,
+                solver,
+                wrist_target,
+                palm_turn,
+                pair.map(|p| (p, placed.translation - hand_from_grip.translation)),
+            );
         };
         let hand_contact = match held {
-            Some((from, to)) => close_fingers(pose, arm, from, to, grip),
+            Some(((from, to), shift)) => HandContact {
+                palm_shift_in_hand: shift,
+                ..close_fingers(pose, arm, from, to, grip)
+            },
             None => {
                 curl_fingers(self.curls.get_mut(side), arm, hand_cal, grip, pose)?;
                 HandContact::default()
@@ -481,6 +493,7 @@ fn close_fingers(
     HandContact {
         fingers: [None; 5],
         solved: true,
+        palm_shift_in_hand: DVec3::ZERO,
     }
 }
 

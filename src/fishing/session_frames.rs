@@ -17,6 +17,7 @@ use super::gear::{Gear, NetGear, RodGear, curl_for_radius};
 use super::seat::BodyFit;
 use super::session::{Handedness, Phase, SessionState};
 use super::{PerSide, SIDES};
+use crate::ik::grip_contact::Capsule;
 use crate::ik::hand::basis_from_directions;
 use crate::rig::{Side, Transform};
 use glam::{DQuat, DVec3};
@@ -104,7 +105,7 @@ const fn key(x: f64, y: f64, z: f64, el: f64, az: f64) -> RodKey {
 const KEYS: [RodKey; 8] = [
     key(-0.10, 0.58, 0.16, 35.0, -8.0),  // seated hold
     key(-0.10, 0.59, 0.17, 38.0, -8.0),  // end of the hold: a slight lift
-    key(-0.14, 0.92, 0.20, 100.0, -4.0), // wind-up: tip past vertical ("1 o'clock")
+    key(-0.22, 0.86, 0.32, 100.0, -4.0), // wind-up: tip past vertical ("1 o'clock")
     key(-0.12, 0.86, 0.32, 55.0, -4.0),  // forward stroke to "10 o'clock"
     key(-0.10, 0.68, 0.07, 16.0, -5.0),  // follow-through toward the water
     key(-0.08, 0.60, 0.06, 30.0, -4.0),  // retrieve: rod drawn in, reel in reach
@@ -199,17 +200,77 @@ pub fn reel_handle_in_hold(rod: &RodGear, angle: f64) -> Transform {
 fn nominal_in_object(kind: GripKind, gear: &Gear, crank: f64) -> Transform {
     match kind {
         GripKind::RodRear => Transform::from_translation(DVec3::Y * gear.rod.rear_grip),
-        GripKind::RodFront => Transform::from_translation(DVec3::Y * gear.rod.reel_seat),
+        GripKind::RodFront => Transform::new(
+            DVec3::Y * gear.rod.reel_seat,
+            front_palm_roll(&gear.rod),
+            DVec3::ONE,
+        ),
         GripKind::ReelHandle => reel_handle_in_hold(&gear.rod, crank),
         GripKind::NetHandle => Transform::from_translation(DVec3::Y * gear.net.grip),
     }
 }
+
+/// The front grip's turn about the blank (hold space; the grip's +Z runs from the palm to the
+/// handle's axis, unturned toward the top of the blank). On a spinning rod (reel below the
+/// blank) anglers hold the seat with the palm beside the handle on the side away from the
+/// reel's crank, the thumb along the top and the fingers under it, either side of the reel's
+/// stem: a quarter turn, its sense from the side the crank is on (a crank on −X, as on the
+/// bundled rod, puts the palm on +X). A reel on top (a baitcaster) is held from above:
+/// no turn.
+pub fn front_palm_roll(rod: &RodGear) -> DQuat {
+    if rod.reel_above {
+        return DQuat::IDENTITY;
+    }
+    let toward_crank = if rod.crank.centre_in_hold.x > 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    DQuat::from_rotation_y(toward_crank * FRONT_PALM_ROLL)
+}
+
+/// How far [`front_palm_roll`] turns the front grip about the blank, radians: the palm
+/// beside the handle and a little over it (110°).
+const FRONT_PALM_ROLL: f64 = 110.0 * PI / 180.0;
 
 /// The share of the calibrated finger curl that the handle under `kind` takes (1 on the
 /// bundled rod and net; see [`curl_for_radius`]).
 fn curl_for_grip(kind: GripKind, gear: &Gear) -> f64 {
     // The knob is the same on every reel: exactly 1.
     curl_for_radius(gear.grip_radius(kind), Gear::BUNDLED.grip_radius(kind))
+}
+
+/// A grip in its object's space (the rod's hold frame or the net's), its calibrated offset
+/// applied.
+fn grip_in_object(kind: GripKind, calib: &GripCalibration, gear: &Gear, crank: f64) -> Transform {
+    let offset = calib.grip(kind);
+    let mut g = nominal_in_object(kind, gear, crank);
+    g.translation += offset.offset_in_object;
+    g.rotation = (g.rotation * offset.rotation).normalize();
+    g
+}
+
+/// The reel's stem in the front grip's nominal frame (`None` on a rod without a stem): a
+/// capsule whose start is where the stem leaves the seat, its end where it meets the reel's
+/// body, its radius the stem's half thickness along the blank. Depends only on the gear and
+/// the handedness, so it is the same at every instant and for every calibration: an offset an
+/// artist gives the front grip moves the hand and its straddle with it, as it moves the
+/// hand's other contacts (a left-handed session mirrors the rod and its grips together, so
+/// the stem is mirrored across the grip's frame too).
+pub fn front_stem_in_grip(handedness: Handedness, gear: &Gear) -> Option<Capsule> {
+    let stem = gear.rod.stem?;
+    let g = nominal_in_object(GripKind::RodFront, gear, 0.0);
+    let grip_from_hold = g.rotation.inverse();
+    let m = |p: DVec3| match handedness {
+        Handedness::Right => p,
+        Handedness::Left => DVec3::new(-p.x, p.y, p.z),
+    };
+    let at = |p: DVec3| m(grip_from_hold * (m(p) - g.translation));
+    Some(Capsule {
+        start: at(stem.top_in_rod),
+        end: at(stem.bottom_in_rod),
+        radius: stem.radius,
+    })
 }
 
 /// A grip in actor space, with its calibrated offset applied in object space.
@@ -221,10 +282,7 @@ fn grip_in_actor(
     net: &Transform,
     crank: f64,
 ) -> Transform {
-    let offset = calib.grip(kind);
-    let mut g = nominal_in_object(kind, gear, crank);
-    g.translation += offset.offset_in_object;
-    g.rotation = (g.rotation * offset.rotation).normalize();
+    let g = grip_in_object(kind, calib, gear, crank);
     let object = if kind == GripKind::NetHandle {
         net
     } else {

@@ -142,8 +142,9 @@ pub struct ContactJoint {
 /// so each third of a segment has its own.
 pub const SEGMENT_PIECES: usize = 3;
 
-/// Capsule slots per joint: the pieces along the middle, then the same either side.
-pub const JOINT_CAPSULES: usize = 3 * SEGMENT_PIECES;
+/// Capsule slots per joint: the pieces along the middle, then the same either side, then at
+/// the palm side's two edges.
+pub const JOINT_CAPSULES: usize = 5 * SEGMENT_PIECES;
 
 /// Where a finger ended against the cylinder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -367,6 +367,7 @@ fn fit_capsules(
     let mut palm_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
     let mut any_side: [Vec<f64>; SEGMENT_PIECES] = Default::default();
     let mut sideways: [[Vec<f64>; 2]; SEGMENT_PIECES] = Default::default();
+    let mut diagonal: [[Vec<f64>; 2]; SEGMENT_PIECES] = Default::default();
     for p in points {
         let i = slab(p);
         let e = *p - d * p.dot(d) - centres[i];
@@ -377,6 +378,10 @@ fn fit_capsules(
         }
         let across = e.dot(side);
         sideways[i][usize::from(across < 0.0)].push(across.abs());
+        if toward > 0.0 {
+            diagonal[i][usize::from(across < 0.0)]
+                .push((toward + across.abs()) * std::f64::consts::FRAC_1_SQRT_2);
+        }
     }
     let radius = |i: usize| {
         let v = if palm_side[i].is_empty() {
@@ -406,13 +411,33 @@ fn fit_capsules(
         let r = radius(i);
         match slot / SEGMENT_PIECES {
             0 => piece(i, DVec3::ZERO, r),
-            across if flat => {
+            across @ (1 | 2) if flat => {
                 let (k, sign) = if across == 1 { (0, 1.0) } else { (1, -1.0) };
                 let reach = quantile(&sideways[i][k], RADIUS_QUANTILE);
                 if reach > r {
                     piece(i, side * (sign * (reach - r)), r)
                 } else {
                     Capsule::NONE
+                }
+            }
+            edge @ (3 | 4) if flat => {
+                // A wide finger's palm-side edges (a box finger's corners): a smaller capsule
+                // reaching as far toward the palm and to the side as the skin does, which a
+                // finger turned across the handle (spread) meets it with.
+                // Its radius: the one whose reach along the edge's diagonal is the skin's there
+                // (a round finger's edge capsule grows into its side capsule, and is left out).
+                let (k, sign) = if edge == 3 { (0, 1.0) } else { (1, -1.0) };
+                let reach = quantile(&sideways[i][k], RADIUS_QUANTILE);
+                if reach <= r || diagonal[i][k].is_empty() {
+                    return Capsule::NONE;
+                }
+                let diag = quantile(&diagonal[i][k], RADIUS_QUANTILE);
+                let s2 = std::f64::consts::SQRT_2;
+                let rho = (((reach + r) / s2 - diag) / (s2 - 1.0)).max(EDGE_LEAST * r);
+                if rho >= r {
+                    Capsule::NONE
+                } else {
+                    piece(i, side * (sign * (reach - rho)) + palmar * (r - rho), rho)
                 }
             }
             _ => Capsule::NONE,
@@ -422,6 +447,9 @@ fn fit_capsules(
 
 /// The share of a piece's palm-side (or sideways) skin inside its capsule.
 const RADIUS_QUANTILE: f64 = 0.95;
+/// The least radius of a palm-side edge capsule, as a share of the segment's radius (a box
+/// finger's corner is still rounded).
+const EDGE_LEAST: f64 = 0.2;
 
 /// The `q` quantile of `values` (nearest rank); 0 for none.
 fn quantile(values: &[f64], q: f64) -> f64 {

@@ -71,8 +71,9 @@ pub fn camera_for_scaled(preset: CameraPreset, size: [u32; 2], scale: f64) -> Ca
 
 /// A close-up of one hand on its grip (issue 33): looking at the grip frame's origin through
 /// the handle from above (the back of an overhand fist, the fingers' tips and the thumb over
-/// an underhand one), 0.3 m away (scaled by the character's size), 30° field of view.
-/// `world_from_grip` is the hand's grip frame (see `Stage::grip_in_world`).
+/// an underhand one, the fingers round the handle of a hand beside it), 0.3 m away (scaled
+/// by the character's size), 30° field of view. `world_from_grip` is the hand's grip frame
+/// (see `Stage::grip_in_world`).
 pub fn grip_close_up(
     world_from_grip: &crate::rig::Transform,
     size: [u32; 2],
@@ -82,11 +83,17 @@ pub fn grip_close_up(
     let target = world_from_grip.translation.as_vec3();
     // Through the handle, from whichever side faces up: the back of an overhand hand, the
     // top of the handle over an underhand one (a lap or a reel below hides the other side).
+    // A hand beside the handle (a spinning rod's seat) is seen from its fingers' side,
+    // beyond the handle, unless that side faces clearly down.
     let z = (world_from_grip.rotation * glam::DVec3::Z).as_vec3();
-    let upward = if z.y >= 0.0 { z } else { -z };
+    let upward = if z.y >= -SIDEWAYS { z } else { -z };
     let dir = (upward + glam::Vec3::Y * 0.5).normalize_or(glam::Vec3::Y) * 0.3 * k;
     close_up_camera(target, dir, size, k)
 }
+
+/// How far below the horizontal (the sine) a grip's palm → axis direction may point and
+/// [`grip_close_up`] still look from the fingers' side.
+const SIDEWAYS: f32 = 0.4;
 
 /// A close-up's camera at `target + dir` looking at `target` (30° field of view, near and far
 /// planes scaled by the character's size `k`).
