@@ -197,10 +197,9 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
                 .flatten()
                 .map(|c| c.gap.max(0.0))
                 .fold(0.0, f64::max);
-            // Half-millimetre steps: places that differ less are equal, and the nearest
-            // to the palm frame's own wins.
-            // A straddling finger into the stem first (its skin goes deeper than its
-            // capsules do), then the palm floating or a finger short.
+            // In half-millimetre steps (places that differ less are equal): a straddling
+            // finger into the stem first (its skin goes deeper than its capsules do), then
+            // the palm floating or a finger short.
             let into_stem = placed.out.stem_clearance.map_or(0.0, |c| (-c).max(0.0));
             let into_stem_steps = (into_stem / PLACE_RESOLUTION).round() as i64;
             let cost = ((placed.float + short) / PLACE_RESOLUTION).round() as i64;
@@ -419,12 +418,7 @@ fn finger_frames(
     gy: DVec3,
     radius: f64,
 ) -> Vec<Vec<DAffine3>> {
-    let cylinder = Cylinder {
-        point: t,
-        axis: gy,
-        radius,
-        half_length: f64::INFINITY,
-    };
+    let cylinder = Cylinder::handle(t, gy, radius);
     inputs
         .fingers
         .iter()
@@ -486,12 +480,7 @@ fn solve_fingers(
         stem_clearance: None,
         stem_turn: 0.0,
     };
-    let handle = Cylinder {
-        point: origin,
-        axis: gy,
-        radius,
-        half_length: f64::INFINITY,
-    };
+    let handle = Cylinder::handle(origin, gy, radius);
     let grip_stem::Straddle {
         mut fingers,
         turned,
@@ -560,7 +549,6 @@ fn solve_fingers(
             out.contacts.push(None);
             continue;
         };
-        let job = finger_job(finger, spread, cylinder);
         let mut angles = report.angles;
         let mut contact = FingerContact {
             gap: report.gap * scale,
@@ -572,6 +560,7 @@ fn solve_fingers(
             for (a, j) in angles.iter_mut().zip(&finger.joints) {
                 *a += tuning.curl_offset * j.close_limit / total.max(1e-9);
             }
+            let job = finger_job(finger, spread, cylinder);
             let (gap, _) = job.gap_at(&angles);
             contact.gap = gap * scale;
             contact.state = job.state_for(gap);

@@ -40,12 +40,7 @@ pub(crate) fn stem_balance_at(
         Some((c, key.hand.fingers.get(f).spread))
     };
     let axis = key.hand_from_grip.rotation * DVec3::Y;
-    let handle = Cylinder {
-        point: origin,
-        axis,
-        radius,
-        half_length: f64::INFINITY,
-    };
+    let handle = Cylinder::handle(origin, axis, radius);
     stem_balance([finger(a)?, finger(b)?], handle, stem, axis)
 }
 

@@ -214,9 +214,9 @@ fn nominal_in_object(kind: GripKind, gear: &Gear, crank: f64) -> Transform {
 /// handle's axis, unturned toward the top of the blank). On a spinning rod (reel below the
 /// blank) anglers hold the seat with the palm beside the handle on the side away from the
 /// reel's crank, the thumb along the top and the fingers under it, either side of the reel's
-/// stem: a quarter turn, its sense from the side the crank is on (a crank on −X, as on the
-/// bundled rod, puts the palm on +X). A reel on top (a baitcaster) is held from above:
-/// no turn.
+/// stem: a turn of 110° (a quarter and a little over), its sense from the side
+/// the crank is on (a crank on −X, as on the bundled rod, puts the palm on +X). A reel on top
+/// (a baitcaster) is held from above: no turn.
 pub fn front_palm_roll(rod: &RodGear) -> DQuat {
     if rod.reel_above {
         return DQuat::IDENTITY;
@@ -238,16 +238,6 @@ const FRONT_PALM_ROLL: f64 = 110.0 * PI / 180.0;
 fn curl_for_grip(kind: GripKind, gear: &Gear) -> f64 {
     // The knob is the same on every reel: exactly 1.
     curl_for_radius(gear.grip_radius(kind), Gear::BUNDLED.grip_radius(kind))
-}
-
-/// A grip in its object's space (the rod's hold frame or the net's), its calibrated offset
-/// applied.
-fn grip_in_object(kind: GripKind, calib: &GripCalibration, gear: &Gear, crank: f64) -> Transform {
-    let offset = calib.grip(kind);
-    let mut g = nominal_in_object(kind, gear, crank);
-    g.translation += offset.offset_in_object;
-    g.rotation = (g.rotation * offset.rotation).normalize();
-    g
 }
 
 /// The reel's stem in the front grip's nominal frame (`None` on a rod without a stem): a
@@ -282,7 +272,10 @@ fn grip_in_actor(
     net: &Transform,
     crank: f64,
 ) -> Transform {
-    let g = grip_in_object(kind, calib, gear, crank);
+    let offset = calib.grip(kind);
+    let mut g = nominal_in_object(kind, gear, crank);
+    g.translation += offset.offset_in_object;
+    g.rotation = (g.rotation * offset.rotation).normalize();
     let object = if kind == GripKind::NetHandle {
         net
     } else {

@@ -53,6 +53,17 @@ pub struct Cylinder {
 }
 
 impl Cylinder {
+    /// A handle: the infinite cylinder of `radius` round the axis through `point` along
+    /// `axis` (unit length).
+    pub fn handle(point: DVec3, axis: DVec3, radius: f64) -> Self {
+        Self {
+            point,
+            axis,
+            radius,
+            half_length: f64::INFINITY,
+        }
+    }
+
     /// Signed distance from the surface of the capsule `a`–`b` (radius `r`) to this
     /// cylinder's surface: positive is a gap, negative is how deep the capsule is inside.
     /// Exact for an infinite cylinder: the distance from the axis line to a segment is the
