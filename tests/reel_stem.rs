@@ -13,7 +13,7 @@
 
 mod support;
 
-use anglerpose::assetgen::rods::surf;
+use anglerpose::assetgen::rods::{baitcaster, surf};
 use anglerpose::fishing::reel_stem::ReelStem;
 use anglerpose::fishing::{
     GripKind, Handedness, Phase, SessionState, calibrate, default_threads, front_palm_roll,
@@ -461,7 +461,7 @@ fn check_stem(name: &str, s: &ReelStem, (top, bottom): (DVec3, DVec3), r: (f64, 
 
 /// Where `assetgen` put the stems: the bundled rod's (`assetgen::props::spinning_reel`: a tube
 /// from (0, 0.398, −0.012) to (0, 0.392, −0.058), radius 5.5 → 6.5 mm) and the surf rod's (`assetgen::rods`, the same reel 1.45 times the size
-/// under a seat of radius `seat_r`); none on the baitcaster, whose reel sits on top. The
+/// under a seat of radius `seat_r`); on the baitcaster, whose reel sits on top, its trigger. The
 /// bundled constant is what the bundled rod's mesh gives.
 #[test]
 fn the_stem_is_found_where_the_generator_put_it() {
@@ -499,7 +499,23 @@ fn the_stem_is_found_where_the_generator_put_it() {
         ),
         (0.0055 * k, 0.0065 * k),
     );
-    assert_eq!(found_stem(&dir.join("rod_baitcaster.glb")), None);
+    // The baitcaster's is its trigger (`assetgen::rods`: a tube raked back from the seat's
+    // surface 12 mm behind the seat to 16 mm out and 24 mm behind, radius 4 -> 3 mm, under
+    // the blank in hold space): the root within 3 mm of the tube's where it leaves the
+    // handle, the end within the tube's radius of its end, as thick as the tube or a little
+    // more (its ends are rings: the points seen lean it a little).
+    let spec = baitcaster();
+    let trigger = found_stem(&dir.join("rod_baitcaster.glb")).expect("the baitcaster's trigger");
+    eprintln!("rod_baitcaster.glb: {trigger:?}");
+    let seat_r = -trigger.top_in_rod.z;
+    let root = DVec3::new(0.0, spec.seat - 0.012, -seat_r);
+    let end = DVec3::new(0.0, spec.seat - 0.024, -seat_r - 0.016);
+    assert!(
+        trigger.top_in_rod.distance(root) < 3e-3
+            && trigger.bottom_in_rod.distance(end) < 4e-3
+            && (0.003..0.0064).contains(&trigger.radius),
+        "{trigger:?}"
+    );
     // The surf rod turned another way and in centimetres: the same stem in rod space.
     let mut doc = Doc::read(&dir.join("rod_surf.glb"));
     doc.wrap("export_root", quat([0.48, 0.6, 0.64], 61.0), 100.0);

@@ -117,6 +117,21 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     if let Some(t) = m.trigger {
         outln!("  trigger: {t:.3} m from the butt, opposite the reel");
     }
+    if let Some(s) = gear.stem {
+        outln!(
+            "  the front hand's fingers straddle {}: {:.3} m from the butt at the handle, \
+             {:.3} m at {:.0} mm off the blank, {:.1} mm thick",
+            if gear.reel_above {
+                "the trigger"
+            } else {
+                "the reel's stem"
+            },
+            s.top_in_rod.y,
+            s.bottom_in_rod.y,
+            -s.bottom_in_rod.z * 1e3,
+            2e3 * s.radius
+        );
+    }
     if guides.is_empty() {
         outln!("  guides: none found (the line leaves the tip)");
     } else {

@@ -58,8 +58,8 @@ pub struct RodGear {
     pub reel_above: bool,
     /// The reel's crank.
     pub crank: ReelCrank,
-    /// A spinning reel's stem, hold space (`None`: a reel on top, or none found): the front
-    /// hand's fingers pass either side of it.
+    /// What the front hand's fingers pass either side of, hold space: a spinning reel's stem,
+    /// or a baitcaster's trigger (`None`: none found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stem: Option<ReelStem>,
 }

@@ -45,6 +45,7 @@ pub mod stem_straddle;
 pub mod tackle;
 mod tackle_params;
 mod timeline_bound;
+pub mod trigger_post;
 
 pub use actor::{ActorError, ActorRig, ArmRig, HandFrame};
 pub use analysis::{

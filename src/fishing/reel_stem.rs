@@ -159,15 +159,21 @@ const POOL: usize = 2;
 /// Fewer points than this near a depth say nothing about its length (a part of a ring).
 const MIN_POINTS: usize = 6;
 
-/// The stem of the reel on `rod` (its seat and the handle's radius there) whose model is
-/// `model`: only a reel that was found and hangs below the blank has one.
+/// What the front hand's fingers straddle on `rod` (its seat and the handle's radius there)
+/// whose model is `model`, hold space: a spinning reel's stem (a reel found below the blank),
+/// or a baitcaster's trigger (a reel on top and a trigger found: see
+/// [`super::trigger_post::find_trigger_post`]). `None` otherwise.
 pub fn stem_of(
     points_in_rod: &[DVec3],
     rod: &super::RodGear,
     model: &super::rod_model::RodModel,
 ) -> Option<ReelStem> {
-    if rod.reel_above || !model.reel_found {
+    if !model.reel_found {
         return None;
+    }
+    if rod.reel_above {
+        let t = model.trigger?;
+        return super::trigger_post::find_trigger_post(points_in_rod, t, model.radius_at(t));
     }
     find_reel_stem(
         points_in_rod,
