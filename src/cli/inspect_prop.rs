@@ -2,7 +2,6 @@
 //! a rod or net model, and where the hands will hold it.
 
 use anglerpose::fishing::net_model::detect_net;
-use anglerpose::fishing::reel_stem::stem_of;
 use anglerpose::fishing::rod_guides::find_line_run;
 use anglerpose::gltf_io::Character;
 use anglerpose::stage::Props;
@@ -46,7 +45,7 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
         .map(|p| rod_from_file.transform_point3(*p))
         .collect();
     let (guides, reel_exit) = find_line_run(&points, m.length, m.reel_seat);
-    gear.stem = stem_of(&points, &gear, &m);
+    gear.stem = m.stem(&points, &gear);
     if args.json {
         let out = json!({
             "file": args.file.display().to_string(),

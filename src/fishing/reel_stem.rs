@@ -158,27 +158,3 @@ pub fn find_reel_stem(
 const POOL: usize = 2;
 /// Fewer points than this near a depth say nothing about its length (a part of a ring).
 const MIN_POINTS: usize = 6;
-
-/// What the front hand's fingers straddle on `rod` (its seat and the handle's radius there)
-/// whose model is `model`, hold space: a spinning reel's stem (a reel found below the blank),
-/// or a baitcaster's trigger (a reel on top and a trigger found: see
-/// [`super::trigger_post::find_trigger_post`]). `None` otherwise.
-pub fn stem_of(
-    points_in_rod: &[DVec3],
-    rod: &super::RodGear,
-    model: &super::rod_model::RodModel,
-) -> Option<ReelStem> {
-    if !model.reel_found {
-        return None;
-    }
-    if rod.reel_above {
-        let t = model.trigger?;
-        return super::trigger_post::find_trigger_post(points_in_rod, t, model.radius_at(t));
-    }
-    find_reel_stem(
-        points_in_rod,
-        rod.reel_seat,
-        rod.reel_seat_radius,
-        model.reel_depth,
-    )
-}

@@ -26,7 +26,9 @@ use super::prop_geometry::{
     BINS, check_length, covariance, extent, median, principal_axis, snap, units, wrap_rings,
 };
 use super::reel_shape::ReelCircle;
+use super::reel_stem::{ReelStem, find_reel_stem};
 use super::rod_blank::Blank;
+use super::trigger_post::find_trigger_post;
 use glam::{DAffine3, DMat3, DVec3};
 
 /// A plausible rod length in metres; outside it the file is in other units.
@@ -124,6 +126,27 @@ impl RodModel {
         } else {
             median(three)
         }
+    }
+
+    /// What the front hand's fingers straddle on `rod` (its seat and the handle's radius
+    /// there) held by this model, hold space: a spinning reel's stem (a reel found below the
+    /// blank: [`super::reel_stem::find_reel_stem`]), or a baitcaster's trigger (a reel on top
+    /// and a trigger found: [`super::trigger_post::find_trigger_post`]). `None` otherwise.
+    /// `points_in_rod`: the model's points in its canonical frame.
+    pub fn stem(&self, points_in_rod: &[DVec3], rod: &RodGear) -> Option<ReelStem> {
+        if !self.reel_found {
+            return None;
+        }
+        if rod.reel_above {
+            let t = self.trigger?;
+            return find_trigger_post(points_in_rod, t, self.radius_at(t));
+        }
+        find_reel_stem(
+            points_in_rod,
+            rod.reel_seat,
+            rod.reel_seat_radius,
+            self.reel_depth,
+        )
     }
 
     /// Where the hands hold this rod (see [`RodGear`]), with the rear grip and reel seat at

@@ -11,7 +11,6 @@
 use super::rod_file::{PropFileError, model_points, refuse_character};
 use crate::assetgen::props::{REEL_CRANK_NODE, STOOL_HEIGHT};
 use crate::fishing::net_model::{NetModel, detect_net};
-use crate::fishing::reel_stem::stem_of;
 use crate::fishing::rod_guides::{RodGuide, find_line_run};
 use crate::fishing::rod_model::{RodHints, RodModel};
 use crate::fishing::{Gear, RodGear, SessionFrames, rules};
@@ -137,7 +136,7 @@ impl Props {
         let points = model_points(&self.rod);
         (self.rod_guides, self.rod_reel_exit) = find_line_run(&points, rod.length, rod.reel_seat);
         if let Some(model) = &self.rod_model {
-            self.gear.rod.stem = stem_of(&points, &self.gear.rod, model);
+            self.gear.rod.stem = model.stem(&points, &self.gear.rod);
         }
     }
 
