@@ -252,8 +252,14 @@ pub(crate) fn arm_sample(
         phase: state.phase,
         elbow_bend: r.ik.elbow_bend,
         bend_side: r.ik.bend_normal.dot(*normals.get(side)),
-        reached: r.ik.reached,
-        residual: r.ik.residual,
+        // A hand that reached only by sliding along its handle missed its grip (see
+        // `ArmReport::short_of_grip`).
+        reached: r.ik.reached && r.grip_slide == 0.0,
+        residual: if r.grip_slide == 0.0 {
+            r.ik.residual
+        } else {
+            r.short_of_grip
+        },
         limited: r.ik.elbow_limited,
         flipped: false,
         elbow_in_actor: pose.world_position(actor.arm(side).fore),

@@ -92,6 +92,14 @@ pub struct ArmReport {
     /// Each finger's contact with the held surface (contact grips; empty when the
     /// parametric curl ran or the hand travels between grips).
     pub contact: super::hand_contact::HandContact,
+    /// How far the hand's grip slid along its handle to come within the arm's reach, metres
+    /// toward the rod's tip (0 unless a rear hand fell short of the rear grip; see
+    /// `fishing::reach_slide`). [`ArmReport::grip`] is the slid grip.
+    pub grip_slide: f64,
+    /// How far the wrist fell short of the grip before it slid, metres (0 unless it slid):
+    /// what timeline analysis and calibration count as the arm's residual, so they keep
+    /// looking for a rod and grips the arm reaches without sliding.
+    pub short_of_grip: f64,
 }
 
 impl ArmReport {

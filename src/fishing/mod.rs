@@ -26,6 +26,7 @@ pub mod net_model;
 mod palm_arm_points;
 mod poser;
 mod prop_geometry;
+pub mod reach_slide;
 pub mod reel_shape;
 pub mod reel_stem;
 mod retarget;

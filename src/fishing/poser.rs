@@ -15,7 +15,7 @@ use super::inputs::PoseInputs;
 use super::session_frames::{GripTarget, SessionFrames};
 use super::settings::ArmSolverKind;
 use crate::ik::hand::{CurlBends, HandError, PalmJob};
-use crate::ik::two_bone::{TwoBoneError, TwoBoneJob};
+use crate::ik::two_bone::{ReachClamp, TwoBoneError, TwoBoneJob};
 use crate::rig::{Pose, Side, Transform};
 use glam::DVec3;
 use thiserror::Error;
@@ -219,7 +219,11 @@ impl Poser {
         let hand_cal = calib.hands.get(side);
         let skel = &actor.skeleton;
         // Convert to world.
-        let world_from_grip = world_from_actor.compose_rigid(&grip.actor_from_grip);
+        let mut world_from_grip = world_from_actor.compose_rigid(&grip.actor_from_grip);
+        // A rear hand short of its grip slides along the handle once (see `reach_slide`).
+        let mut slide = super::reach_slide::slide_bounds(grip, &actor.gear.rod);
+        let mut slid = 0.0;
+        let mut short = 0.0;
         let hand_from_grip = arm_hand_from_grip(arm, hand_cal);
         let pole_in_actor = calib.poles.get(side).at(state.phase, state.t_clamped());
         let pole_in_world = world_from_actor.to_affine().transform_point3(pole_in_actor);
@@ -268,6 +272,26 @@ impl Poser {
                 pole_in_world,
                 pose,
             )?;
+            if ik.clamp == ReachClamp::TooFar
+                && let Some((bounds, share)) = slide.take()
+            {
+                let axis = world_from_grip.rotation * DVec3::Y;
+                let s = share
+                    * super::reach_slide::reach_slide(
+                        pose.world_from_bone(arm.upper).translation,
+                        pose.world_from_bone(arm.hand).translation,
+                        wrist_target,
+                        axis,
+                        bounds,
+                    );
+                if s != 0.0 {
+                    slid = s;
+                    short = ik.residual;
+                    world_from_grip.translation += axis * s;
+                    restore_arm(actor, arm, pose);
+                    continue;
+                }
+            }
             if let Some((from, to)) = pair
                 && holding
                 && rounds < MAX_CORRECTION_ROUNDS
@@ -301,16 +325,21 @@ impl Poser {
             }
         };
         pose.refresh_subtree(skel, arm.upper);
-        Ok(self.finish_arm(
+        let mut grip = *grip;
+        grip.actor_from_grip.translation += grip.actor_from_grip.rotation * DVec3::Y * slid;
+        let mut report = self.finish_arm(
             side,
             ik,
             solver,
             wrist_target,
             pole_in_world,
             palm_turn,
-            grip,
+            &grip,
             hand_contact,
-        ))
+        );
+        report.grip_slide = slid;
+        report.short_of_grip = short;
+        Ok(report)
     }
 
     /// Flip detection and the arm's report.
@@ -338,6 +367,8 @@ impl Poser {
             palm_turn,
             grip: *grip,
             contact,
+            grip_slide: 0.0,
+            short_of_grip: 0.0,
         }
     }
 }

@@ -312,8 +312,15 @@ pub fn diagnostics_ui(ui: &mut egui::Ui, ed: &EditorState) {
                 (text, false)
             });
             row(ui, "reached", &|s| {
-                let r = arm(s).ik.reached;
-                (if r { "yes".into() } else { "NO".into() }, !r)
+                let a = arm(s);
+                let r = a.ik.reached;
+                let text = match (r, a.grip_slide) {
+                    (false, _) => "NO".to_string(),
+                    (true, 0.0) => "yes".to_string(),
+                    // A rear hand short of its grip that reached by sliding along the handle.
+                    (true, slide) => format!("slid {:+.0} mm", slide * 1000.0),
+                };
+                (text, !r)
             });
             row(ui, "residual", &|s| {
                 let r = arm(s).ik.residual;
