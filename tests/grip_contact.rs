@@ -10,9 +10,12 @@
 //!
 //! The handle's radius profile is not all of the rod: `support/prop_solid.rs` holds the skin
 //! against the rod's mesh as drawn (reel, stem, trigger, seat). The bundled angler on the
-//! bundled and surf rods is asserted against it here, the front hand on the spinning rods in
-//! `reel_stem.rs`; the diagnostic `print_skin_inside_the_rod` lists what still sinks in (open
-//! in issue 33: the front fingers in the baitcaster's reel, 5-15 mm).
+//! bundled and surf rods is asserted against it here, and mannequiny, CesiumMan and
+//! RiggedFigure on the same rods once calibrated; the front hand on the spinning rods in
+//! `reel_stem.rs`. The diagnostic `print_skin_inside_the_rod` lists what still sinks in, by
+//! default or calibrated (`ANGLERPOSE_CALIBRATED=1`), with each arm's shortfall and slide
+//! (open in issue 33: the front fingers in the baitcaster's reel, 5-15 mm; KayKit's mitten in
+//! the spinning reels' bodies, 9.3 mm).
 
 mod support;
 
@@ -373,11 +376,14 @@ fn inside_the_rod(name: &str, stage: &mut Stage) -> Vec<(String, f64)> {
                 );
             if deepest > -DEEPEST {
                 let q = solid.rod_from_world.transform_point3(at);
+                let arm = stage.evaluation().unwrap().arms.get(part.side());
                 out.push((
                     format!(
-                        "{name} {phase:?} t={t:.2} {part:?} (at {:.0} mm along the rod, {:.1} mm off its axis)",
+                        "{name} {phase:?} t={t:.2} {part:?} (at {:.0} mm along the rod, {:.1} mm off its axis; arm short {:.0} mm, slid {:.0} mm)",
                         q.y * 1e3,
-                        q.x.hypot(q.z) * 1e3
+                        q.x.hypot(q.z) * 1e3,
+                        arm.short_of_grip.max(arm.ik.residual) * 1e3,
+                        arm.grip_slide * 1e3,
                     ),
                     deepest,
                 ));
@@ -411,8 +417,60 @@ fn nothing_of_the_anglers_hands_is_inside_the_bundled_or_surf_rods_mesh() {
     );
 }
 
+/// The same for the shared characters with fingers or small mittens, as an artist gets them
+/// after `calibrate` (every arm reaches), on the two spinning rods: mannequiny's fingers round
+/// the stem, CesiumMan's and RiggedFigure's mittens beside it. (KayKit's mitten, a ball as
+/// wide as the reel is deep, still sinks 9.3 mm into the reel's body: open in issue 33. The
+/// baitcaster's reel is open for every character with fingers.)
 #[test]
-#[ignore = "diagnostic: every hand part deeper than 2 mm inside the rod's mesh, per character and rod (open in issue 33)"]
+fn nothing_of_calibrated_shared_hands_is_inside_the_spinning_rods_mesh() {
+    let Some(dir) = shared_models("grip_contact: calibrated shared characters") else {
+        return;
+    };
+    let mut found = Vec::new();
+    let mut instants_measured = 0;
+    for (name, file) in [
+        ("mannequiny", "mannequiny-0.3.0.glb"),
+        ("CesiumMan", "CesiumMan.glb"),
+        ("RiggedFigure", "RiggedFigure.glb"),
+    ] {
+        for rod in [None, Some("rod_surf.glb")] {
+            let mut stage = stage_on(&dir.join(file), rod);
+            calibrate_stage(&mut stage);
+            let label = format!("{name} on {} calibrated", rod.unwrap_or("rod.glb"));
+            found.extend(inside_the_rod(&label, &mut stage));
+            instants_measured += instants().len();
+        }
+    }
+    assert_eq!(instants_measured, 6 * instants().len());
+    assert!(
+        found.is_empty(),
+        "{} parts inside:\n{}",
+        found.len(),
+        found
+            .iter()
+            .map(|(at, d)| format!("{at}: {:.1} mm", d * 1e3))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Fits `stage`'s character as `anglerpose calibrate` does (120 samples) and uses it.
+fn calibrate_stage(stage: &mut Stage) {
+    let (calibration, _) = anglerpose::fishing::calibrate(
+        &stage.actor,
+        &stage.inputs.settings,
+        &stage.inputs.state.params,
+        120,
+        anglerpose::fishing::default_threads(),
+    )
+    .unwrap();
+    stage.inputs.calibration = calibration;
+    stage.reset_flip_tracking();
+}
+
+#[test]
+#[ignore = "diagnostic: every hand part deeper than 2 mm inside the rod's mesh, per character and rod (ANGLERPOSE_CALIBRATED=1: calibrated first; open in issue 33)"]
 fn print_skin_inside_the_rod() {
     let mut files = characters();
     if let Ok(f) = std::env::var("ANGLERPOSE_NEAREST_MODEL") {
@@ -421,7 +479,11 @@ fn print_skin_inside_the_rod() {
     for (name, file) in files {
         for rod in ROD_FILES {
             let mut stage = stage_on(&file, rod);
-            let label = format!("{name} on {}", rod.unwrap_or("rod.glb"));
+            let mut label = format!("{name} on {}", rod.unwrap_or("rod.glb"));
+            if std::env::var("ANGLERPOSE_CALIBRATED").is_ok_and(|v| v == "1") {
+                calibrate_stage(&mut stage);
+                label += " calibrated";
+            }
             for (at, d) in inside_the_rod(&label, &mut stage) {
                 eprintln!("{at}: {:.1} mm", d * 1e3);
             }

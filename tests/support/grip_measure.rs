@@ -24,6 +24,15 @@ pub enum Part {
     Finger(Side, Finger),
 }
 
+impl Part {
+    /// The hand the part belongs to.
+    pub fn side(self) -> Side {
+        match self {
+            Part::Palm(side) | Part::Finger(side, _) => side,
+        }
+    }
+}
+
 /// The skin of the posed export, by hand part, in world space.
 pub struct PosedSkin {
     pub parts: HashMap<Part, Vec<DVec3>>,
