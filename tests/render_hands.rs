@@ -1,7 +1,9 @@
 //! Golden close-ups of the hands on the rod (issue 33): the contact grips of the bundled angler
 //! and, where ../shared/models is present, of mannequiny (fingers) and CesiumMan (mittens),
-//! calibrated, at the seated hold, through `grip_close_up` as `anglerpose render --close-up`
-//! draws them, and the rear hand pinching the reel's knob in the retrieve (looked at when created; refresh with `ANGLERPOSE_UPDATE_GOLDEN=1`).
+//! calibrated, at the seated hold, as `anglerpose render --close-up` draws them
+//! (`Stage::close_up`), the rear hand pinching the reel's knob in the retrieve, and the
+//! angler's front hand behind the baitcaster's reel and trigger (looked at when created;
+//! refresh with `ANGLERPOSE_UPDATE_GOLDEN=1`).
 
 mod support;
 
@@ -11,7 +13,7 @@ use anglerpose::render::capture::render_to_image;
 use anglerpose::render::gpu::test_gpu;
 use anglerpose::rig::Side;
 use anglerpose::stage::{
-    OverlayOptions, Props, Stage, ViewOptions, bundled_assets_dir, grip_close_up,
+    OverlayOptions, PropSources, Props, RodSource, Stage, ViewOptions, bundled_assets_dir,
 };
 use support::gltf_edit::shared_models;
 use support::golden::check_golden;
@@ -51,8 +53,7 @@ fn hands_on_the_rod_match_their_goldens() {
             ..ViewOptions::default()
         };
         for &(side, side_name) in sides {
-            let grip = stage.grip_in_world(side).unwrap();
-            let camera = grip_close_up(&grip, size, stage.size_factor());
+            let camera = stage.close_up(side, size).unwrap();
             let frame = stage.frame(camera, &view);
             let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
             check_golden(&format!("hands-{name}-{side_name}.png"), &img);
@@ -69,4 +70,41 @@ fn hands_on_the_rod_match_their_goldens() {
             check_golden(&format!("hands-{name}-knob.png"), &img);
         }
     }
+}
+
+/// The angler's front hand on the baitcaster, calibrated for it: behind the reel's body and
+/// the trigger, its fingers round the handle (`GripStyle::behind_post`).
+#[test]
+fn the_front_hand_behind_a_baitcasters_reel_matches_its_golden() {
+    let Some(gpu) = test_gpu() else { return };
+    let dir = bundled_assets_dir();
+    let sources = PropSources {
+        rod: Some(RodSource {
+            path: dir.join("rod_baitcaster.glb"),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let props = Props::load_with(&dir, &sources).unwrap();
+    let mut stage = Stage::new(gltf_io::load(dir.join("angler.glb")).unwrap(), props).unwrap();
+    let (calib, _) = calibrate(
+        &stage.actor,
+        &stage.inputs.settings,
+        &stage.inputs.state.params,
+        300,
+        2,
+    )
+    .unwrap();
+    stage.inputs.calibration = calib;
+    stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
+    stage.update().unwrap();
+    let view = ViewOptions {
+        overlays: OverlayOptions::NONE,
+        ..ViewOptions::default()
+    };
+    let size = [320, 240];
+    let camera = stage.close_up(Side::Right, size).unwrap();
+    let frame = stage.frame(camera, &view);
+    let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
+    check_golden("hands-angler-baitcaster-right.png", &img);
 }

@@ -118,12 +118,12 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     }
     if let Some(s) = gear.stem {
         outln!(
-            "  the front hand's fingers straddle {}: {:.3} m from the butt at the handle, \
-             {:.3} m at {:.0} mm off the blank, {:.1} mm thick",
+            "  {}: {:.3} m from the butt at the handle, {:.3} m at {:.0} mm off the blank, \
+             {:.1} mm thick",
             if gear.reel_above {
-                "the trigger"
+                "the front hand rests behind the reel's body and the trigger, the trigger"
             } else {
-                "the reel's stem"
+                "the front hand's fingers straddle the reel's stem"
             },
             s.top_in_rod.y,
             s.bottom_in_rod.y,

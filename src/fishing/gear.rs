@@ -62,6 +62,24 @@ pub struct RodGear {
     /// or a baitcaster's trigger (`None`: none found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stem: Option<ReelStem>,
+    /// A reel on top's body where the front hand meets it, hold space (`None`: a reel below,
+    /// or a body not found round).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reel_body: Option<ReelBody>,
+}
+
+/// A baitcaster's reel body as the front hand meets it, hold space: the cylinder across the
+/// blank whose section is the body's side profile (its spool and side plates,
+/// [`super::reel_shape::ReelCircle`]), as wide as the reel: a capsule from the middle of one
+/// side to the other's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReelBody {
+    /// One end of the capsule's axis.
+    pub start_in_hold: DVec3,
+    /// The other end.
+    pub end_in_hold: DVec3,
+    /// The side profile's radius, metres.
+    pub radius: f64,
 }
 
 /// The net's grip, in net space along the handle.
@@ -98,6 +116,7 @@ impl RodGear {
             radius: 0.045,
         },
         stem: Some(ReelStem::BUNDLED),
+        reel_body: None,
     };
 
     /// Every broken rule under `prefix`: a positive, finite length; the rear grip before the

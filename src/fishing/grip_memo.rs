@@ -30,8 +30,11 @@ pub(crate) struct Key {
     pub(crate) hand_from_grip: Transform,
     pub(crate) style: GripStyle,
     pub(crate) hand: HandCalibration,
-    /// The reel's stem in the grip's frame, on a grip whose style straddles it.
+    /// The reel's stem in the grip's frame, on a grip whose style straddles it (or rests
+    /// behind it: a baitcaster's trigger).
     pub(crate) stem_in_grip: Option<Capsule>,
+    /// A reel on top's body in the grip's frame, on a grip whose style rests behind it.
+    pub(crate) reel_in_grip: Option<Capsule>,
 }
 
 /// What a poser's contact cache (`ContactCache::pair`) needs of the hand.

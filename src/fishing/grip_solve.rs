@@ -6,15 +6,15 @@
 
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
+use super::grip_frames::{finger_frames, finger_job, palm_in_grip, palm_in_hand};
 use super::grip_memo::{Binding, HandContactInputs, Key};
 use super::grip_stem;
 use super::hand_contact::{
     FingerContact, FingerRole, GripContact, GripStyle, PalmArm, bent_local, finger_index,
 };
-use super::hand_shape::{ContactFinger, PalmPoint};
-use crate::ik::grip_contact::{Capsule, ContactState, Cylinder, FingerContactJob, palm_clearance};
+use crate::ik::grip_contact::{Capsule, ContactState, Cylinder, palm_clearance};
 use crate::rig::{Finger, Transform};
-use glam::{DAffine3, DQuat, DVec3};
+use glam::{DQuat, DVec3};
 
 /// The solved grips of one hand, per grip kind and arm correction: a pose update reuses them
 /// while their inputs are the same (exact comparison), so closing the fingers costs nothing
@@ -33,7 +33,9 @@ impl ContactCache {
     /// steps of [`CORRECTION_STEP`] along the grip's palm → axis direction (the arm's
     /// correction, see [`PalmArm`]); from the cache or solved now. `stem_in_grip`: the
     /// reel's stem in the front grip's frame (see
-    /// [`super::session_frames::front_stem_in_grip`]), straddled where the grip's style says.
+    /// [`super::session_frames::front_stem_in_grip`]), straddled where the grip's style says;
+    /// `reel_in_grip`: a reel on top's body there
+    /// ([`super::session_frames::front_reel_in_grip`]), which a hand behind the post clears.
     #[allow(clippy::too_many_arguments)]
     pub fn pair(
         &mut self,
@@ -44,6 +46,7 @@ impl ContactCache {
         hand: &HandCalibration,
         correction: i32,
         stem_in_grip: Option<Capsule>,
+        reel_in_grip: Option<Capsule>,
     ) -> (&GripContact, &GripContact) {
         let key = |kind| {
             let style = GripStyle::for_grip(kind, gear, hand.stem_index_middle);
@@ -55,7 +58,9 @@ impl ContactCache {
                 hand_from_grip: *hand_from_grip,
                 style,
                 hand: *hand,
-                stem_in_grip: stem_in_grip.filter(|_| style.stem_between.is_some()),
+                stem_in_grip: stem_in_grip
+                    .filter(|_| style.stem_between.is_some() || style.behind_post),
+                reel_in_grip: reel_in_grip.filter(|_| style.behind_post),
             }
         };
         self.clock += 1;
@@ -178,11 +183,8 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
         // Straddling a stem, the handle may lie farther toward the fingers (in the fingers, as
         // anglers hold a spinning rod: the stem then meets them past their webs) and the
         // search steps are halved.
-        let places: &[i32] = if key.stem_in_grip.is_some() {
-            &STEM_PLACES
-        } else {
-            &PLACES
-        };
+        let straddling = key.stem_in_grip.is_some() && key.style.stem_between.is_some();
+        let places: &[i32] = if straddling { &STEM_PLACES } else { &PLACES };
         let try_place = |k: i32| {
             let mut along = to_fingers * (step * f64::from(k) / 10.0);
             if let Some(c) = grip_stem::stem_balance_at(inputs, key, t + shift + along, radius) {
@@ -221,9 +223,7 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
             .map(|&k| (k, try_place(k)))
             .min_by_key(|c| rank(&c.1));
         // Straddling, the places between the best and its neighbours too.
-        if key.stem_in_grip.is_some()
-            && let Some((k, _)) = best
-        {
+        if straddling && let Some((k, _)) = best {
             for d in STEM_REFINE {
                 let c = try_place(k + d);
                 if best.as_ref().is_none_or(|b| rank(&c) < rank(&b.1)) {
@@ -241,7 +241,21 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
         Some(p) => p,
         None => place(inputs, key, shift, key.correction, support),
     };
-    let (mut out, shift, palm_shift) = (placed.out, placed.shift, placed.palm_shift);
+    let (mut out, mut shift, mut palm_shift) = (placed.out, placed.shift, placed.palm_shift);
+    // Behind the post (a baitcaster's trigger): the hand slides along the handle, which
+    // leaves its contacts as they are.
+    let behind = if key.style.behind_post {
+        let frames = finger_frames(inputs, &out, t + shift, gy, radius);
+        let palm: Vec<DVec3> = (inputs.shape.palm.iter())
+            .map(|p| palm_in_hand(p, Some(&frames)))
+            .collect();
+        grip_stem::behind_post(inputs, key, (&frames, &palm), t + shift, gy)
+    } else {
+        0.0
+    };
+    shift += gy * behind;
+    palm_shift += gy * behind;
+    out.post_shift = behind * scale;
     out.palm_shift_in_hand = shift;
     out.place_start = place_start;
     // The knob resting on a mitten's palm is corrected for the arm like a handle.
@@ -410,53 +424,6 @@ const PLACE_TOLERANCE: f64 = 1e-4;
 /// correction to it, so the solved grips it asks for repeat.
 pub const CORRECTION_STEP: f64 = 5e-4;
 
-/// The fingers' joint frames (hand space) of a solved grip.
-fn finger_frames(
-    inputs: &HandContactInputs<'_>,
-    out: &GripContact,
-    t: DVec3,
-    gy: DVec3,
-    radius: f64,
-) -> Vec<Vec<DAffine3>> {
-    let cylinder = Cylinder::handle(t, gy, radius);
-    inputs
-        .fingers
-        .iter()
-        .enumerate()
-        .map(|(i, f)| finger_job(f, out.spreads[i], cylinder).frames(&out.angles[i]))
-        .collect()
-}
-
-/// Every palm point of `inputs` in the grip frame whose origin is `origin` (hand space) and
-/// whose rotation from hand space is `grip_from_hand`, with the fingers at `frames` (straight
-/// without; see [`palm_in_hand`]).
-fn palm_in_grip(
-    inputs: &HandContactInputs<'_>,
-    frames: Option<&[Vec<DAffine3>]>,
-    origin: DVec3,
-    grip_from_hand: DQuat,
-) -> Vec<DVec3> {
-    inputs
-        .shape
-        .palm
-        .iter()
-        .map(|p| grip_from_hand * (palm_in_hand(p, frames) - origin))
-        .collect()
-}
-
-/// A palm point in hand space with the fingers at `frames` (straight without) and the other
-/// bones rigid with the hand, as at the base pose.
-fn palm_in_hand(p: &PalmPoint, frames: Option<&[Vec<DAffine3>]>) -> DVec3 {
-    let mut at = p.in_hand * (p.hand_weight + p.others.iter().map(|o| o.1).sum::<f64>());
-    for &(f, k, w, in_joint) in &p.segments {
-        at += match frames {
-            Some(fr) => fr[f][k].transform_point3(in_joint) * w,
-            None => p.in_hand * w,
-        };
-    }
-    at
-}
-
 /// The fingers of `inputs` closed on the grip whose axis passes through `origin` (hand space).
 ///
 /// `support`: the bends of the [`FingerRole::Support`] finger (from the knob's pinch), else
@@ -479,6 +446,7 @@ fn solve_fingers(
         place_start: DVec3::ZERO,
         stem_clearance: None,
         stem_turn: 0.0,
+        post_shift: 0.0,
     };
     let handle = Cylinder::handle(origin, gy, radius);
     let grip_stem::Straddle {
@@ -617,14 +585,4 @@ fn pinched_knob(
         knob: (radius, key.half_length / scale),
     }
     .solve()
-}
-
-fn finger_job(finger: &ContactFinger, spread: f64, cylinder: Cylinder) -> FingerContactJob<'_> {
-    FingerContactJob {
-        joints: &finger.joints,
-        cylinder,
-        spread,
-        spread_axis: finger.spread_axis,
-        gap_scale: finger.radius,
-    }
 }

@@ -1,19 +1,26 @@
 //! The reel's stem in the grip solve (issue 33): where the stem is in hand space, the two
 //! fingers either side of it spread round it ([`super::stem_straddle`]) with the fingers
-//! beyond each turning with it, and where along the handle the stem sits between them. Used
-//! by `grip_solve` on a grip whose [`super::hand_contact::GripStyle`] straddles a stem.
+//! beyond each turning with it, and where along the handle the stem sits between them; and on
+//! a baitcaster, how far back along the handle the hand rests behind the trigger and the
+//! reel's body ([`behind_post`]). Used by `grip_solve` on a grip whose
+//! [`super::hand_contact::GripStyle`] straddles a stem or rests behind one.
 
 use super::grip_memo::{HandContactInputs, Key};
 use super::hand_contact::{FingerRole, finger_index};
 use super::stem_straddle::{StraddleJob, stem_balance};
-use crate::ik::grip_contact::{Capsule, Cylinder, FingerContactReport};
+use crate::ik::grip_contact::{Capsule, Cylinder, FingerContactReport, segment_distance};
 use crate::rig::Finger;
 use glam::DVec3;
 
 /// The key's stem in hand space with the handle's axis through `origin` (the stem moves
 /// with the handle), in hand units (`scale`: the hand bone's world scale).
 pub(crate) fn stem_in_hand(key: &Key, origin: DVec3, scale: f64) -> Option<Capsule> {
-    let c = key.stem_in_grip?;
+    in_hand(key, key.stem_in_grip?, origin, scale)
+}
+
+/// A capsule of the key's grip frame (metres) in hand space with the handle's axis through
+/// `origin`, in hand units.
+fn in_hand(key: &Key, c: Capsule, origin: DVec3, scale: f64) -> Option<Capsule> {
     let rot = key.hand_from_grip.rotation;
     let at = |p: DVec3| origin + rot * (p / scale);
     Some(Capsule {
@@ -113,3 +120,112 @@ pub(crate) fn straddle(
     }
     out
 }
+
+/// How far the post and the reel of a grip whose style sits behind them (a baitcaster's
+/// trigger and body) move toward the rod's tip (along `axis`, hand space: the handle's axis,
+/// toward the tip) from where the key puts them, in hand units, for the hand closed as its
+/// fingers' joint `frames` and `palm` points (hand space) say, with the handle's axis through
+/// `origin`, to clear them: the least move at which every
+/// finger's capsules (the thumb's too) and every palm point keep [`POST_MARGIN`] finger radii
+/// from both surfaces, so the part of the hand nearest them rests against their backs. 0 on
+/// a grip without either, or a hand already clear of them (an artist's offset that puts the
+/// hand ahead keeps it there); at most [`MAX_POST_SHIFT`] palm lengths.
+///
+/// The fingers close on the handle as a whole, so moving the hand along the handle's axis
+/// leaves every finger's contact as it is: only where the hand sits along the handle changes.
+pub(crate) fn behind_post(
+    inputs: &HandContactInputs<'_>,
+    key: &Key,
+    (frames, palm): (&[Vec<glam::DAffine3>], &[DVec3]),
+    origin: DVec3,
+    axis: DVec3,
+) -> f64 {
+    if !key.style.behind_post {
+        return 0.0;
+    }
+    let scale = inputs.hand_scale.max(1e-12);
+    let parts: Vec<Capsule> = [key.stem_in_grip, key.reel_in_grip]
+        .into_iter()
+        .flatten()
+        .filter_map(|c| in_hand(key, c, origin, scale))
+        .collect();
+    if parts.is_empty() {
+        return 0.0;
+    }
+    let margin = POST_MARGIN
+        * inputs
+            .fingers
+            .iter()
+            .map(|f| f.radius)
+            .fold(f64::INFINITY, f64::min)
+            .min(inputs.palm_length);
+    // The hand's capsules and palm points, hand space, as closed.
+    let mut capsules: Vec<(DVec3, DVec3, f64)> = Vec::new();
+    for (finger, frames) in inputs.fingers.iter().zip(frames) {
+        for (joint, frame) in finger.joints.iter().zip(frames) {
+            let k = frame.matrix3.x_axis.length();
+            for c in joint.capsules.iter().filter(|c| c.radius >= 0.0) {
+                capsules.push((
+                    frame.transform_point3(c.start),
+                    frame.transform_point3(c.end),
+                    c.radius * k,
+                ));
+            }
+        }
+    }
+    let clearance = |d: f64| {
+        parts
+            .iter()
+            .map(|part| {
+                let (a, b) = (part.start + axis * d, part.end + axis * d);
+                let fingers = capsules
+                    .iter()
+                    .map(|(p, q, r)| segment_distance(*p, *q, a, b) - r)
+                    .fold(f64::INFINITY, f64::min);
+                let palm = palm
+                    .iter()
+                    .map(|p| segment_distance(*p, *p, a, b))
+                    .fold(f64::INFINITY, f64::min);
+                fingers.min(palm) - part.radius
+            })
+            .fold(f64::INFINITY, f64::min)
+            - margin
+    };
+    if clearance(0.0) >= 0.0 {
+        return 0.0;
+    }
+    // Scan toward the tip until clear, then bisect the last step.
+    let step = POST_SCAN_STEP * inputs.palm_length;
+    let max = MAX_POST_SHIFT * inputs.palm_length;
+    let (mut lo, mut hi) = (0.0, None);
+    let mut d = step;
+    while d <= max + 1e-12 {
+        if clearance(d) >= 0.0 {
+            hi = Some(d);
+            break;
+        }
+        lo = d;
+        d += step;
+    }
+    let Some(mut hi) = hi else {
+        return max;
+    };
+    while hi - lo > POST_TOLERANCE * inputs.palm_length {
+        let mid = 0.5 * (lo + hi);
+        if clearance(mid) >= 0.0 {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// How far from the post's surface the hand behind it keeps, in finger radii (its thinnest
+/// finger's): touching, not in.
+pub const POST_MARGIN: f64 = 0.2;
+/// The most the hand moves behind the post, palm lengths.
+pub const MAX_POST_SHIFT: f64 = 2.0;
+/// The scan's step and the bisection's tolerance, palm lengths.
+const POST_SCAN_STEP: f64 = 0.05;
+const POST_TOLERANCE: f64 = 1e-3;

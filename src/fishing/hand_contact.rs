@@ -33,6 +33,10 @@ pub struct GripStyle {
     pub roles: [FingerRole; 5],
     /// The reel's stem sits between these two fingers (spinning rods' front grip).
     pub stem_between: Option<(Finger, Finger)>,
+    /// The whole hand sits behind the reel's post (a baitcaster's trigger: the rod's
+    /// [`super::RodGear::stem`]), toward the butt, its nearest finger against the post's back,
+    /// as a trigger hooks over the index finger (casting rods' front grip).
+    pub behind_post: bool,
 }
 
 impl GripStyle {
@@ -40,6 +44,7 @@ impl GripStyle {
     pub const POWER: Self = Self {
         roles: [FingerRole::Wrap; 5],
         stem_between: None,
+        behind_post: false,
     };
 
     /// The reel knob's pinch: the thumb closes on the knob, which rests against the index's
@@ -53,6 +58,7 @@ impl GripStyle {
             FingerRole::Free,
         ],
         stem_between: None,
+        behind_post: false,
     };
 
     /// The finger of `role`, the first one ([`Finger::ALL`] order).
@@ -66,10 +72,15 @@ impl GripStyle {
 
     /// The style anglers use on `kind` of `gear`: on a spinning rod's reel seat the stem
     /// between the middle and ring fingers (or `index_and_middle`), the thumb along the top
-    /// of the handle; on the reel's knob a pinch ([`GripStyle::KNOB_PINCH`]); power grips on
-    /// the rear grip and the net.
+    /// of the handle; on a casting rod's (a reel on top) a power grip behind the trigger, the
+    /// index against it; on the reel's knob a pinch ([`GripStyle::KNOB_PINCH`]); power grips
+    /// on the rear grip and the net.
     pub fn for_grip(kind: GripKind, gear: &Gear, index_and_middle: bool) -> Self {
         match kind {
+            GripKind::RodFront if gear.rod.reel_above => Self {
+                behind_post: true,
+                ..Self::POWER
+            },
             GripKind::RodFront if !gear.rod.reel_above => Self {
                 stem_between: Some(if index_and_middle {
                     (Finger::Index, Finger::Middle)
@@ -146,6 +157,9 @@ pub struct HandContact {
     /// (hand space, hand units), which then lies on the handle's axis. Zero without the
     /// contact solve.
     pub palm_shift_in_hand: DVec3,
+    /// How far the hand sits toward the butt from its grip to rest behind the reel's post
+    /// (a baitcaster's trigger; see [`GripStyle::behind_post`]), metres; 0 elsewhere.
+    pub post_shift: f64,
 }
 
 /// The solved contact of one hand on one grip.
@@ -173,6 +187,9 @@ pub struct GripContact {
     pub stem_clearance: Option<f64>,
     /// How far the straddling fingers turned away from the stem, radians, summed.
     pub stem_turn: f64,
+    /// On a grip behind the reel's post (a baitcaster's trigger): how far the hand moved
+    /// along the handle toward the butt to rest behind it, metres.
+    pub post_shift: f64,
 }
 
 /// A palm point partly carried by bones outside the hand.
@@ -298,6 +315,7 @@ impl GripContact {
             fingers: [None; 5],
             solved: true,
             palm_shift_in_hand: self.palm_shift_in_hand,
+            post_shift: self.post_shift,
         };
         for (f, c) in fingers.iter().zip(&self.contacts) {
             if let Some(finger) = f.finger {

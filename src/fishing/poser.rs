@@ -244,6 +244,8 @@ impl Poser {
         let mut rounds = 0;
         let stem_in_grip =
             super::session_frames::front_stem_in_grip(state.params.handedness, &actor.gear);
+        let reel_in_grip =
+            super::session_frames::front_reel_in_grip(state.params.handedness, &actor.gear);
         let contacts = self.contacts.get_mut(side);
         let (ik, solver, wrist_target, palm_turn, held) = loop {
             let mut placed = hand_from_grip;
@@ -256,6 +258,7 @@ impl Poser {
                     hand_cal,
                     correction,
                     stem_in_grip,
+                    reel_in_grip,
                 );
                 placed.translation += from.palm_shift_in_hand.lerp(to.palm_shift_in_hand, w);
                 Some((from, to))
@@ -525,6 +528,7 @@ fn close_fingers(
         fingers: [None; 5],
         solved: true,
         palm_shift_in_hand: DVec3::ZERO,
+        post_shift: from.post_shift + (to.post_shift - from.post_shift) * w,
     }
 }
 

@@ -12,7 +12,7 @@ use glam::DVec3;
 
 /// The share of the arm's reach the slid target stays inside (so the arm reaches it, not
 /// only touches the limit of its reach).
-const REACH_MARGIN: f64 = 1e-3;
+pub const REACH_MARGIN: f64 = 1e-3;
 
 /// The farthest a grip slides either way along its handle, metres (about a palm's width:
 /// farther, the hand is not holding "the rear grip" any more).

@@ -20,7 +20,7 @@
 //!
 //! Pure: points in, a frame out.
 
-use super::gear::{ReelCrank, RodGear};
+use super::gear::{ReelBody, ReelCrank, RodGear};
 pub use super::prop_geometry::RodModelError;
 use super::prop_geometry::{
     BINS, check_length, covariance, extent, median, principal_axis, snap, units, wrap_rings,
@@ -181,7 +181,23 @@ impl RodModel {
             reel_above,
             crank,
             stem: None,
+            reel_body: if reel_above { self.reel_body() } else { None },
         }
+    }
+
+    /// The reel body's side profile as the front hand meets it (see [`ReelBody`]): the
+    /// circle's centre, on the reel's side of the blank (hold space's +Z for a reel on top),
+    /// its axis across the blank as wide as the reel less its radius at either end. `None`
+    /// without a circle.
+    fn reel_body(&self) -> Option<ReelBody> {
+        let c = self.reel_circle?;
+        let half = (0.5 * self.reel_width - c.radius).max(0.0);
+        let centre = DVec3::new(0.0, c.along, c.height);
+        Some(ReelBody {
+            start_in_hold: centre - DVec3::X * half,
+            end_in_hold: centre + DVec3::X * half,
+            radius: c.radius,
+        })
     }
 }
 

@@ -249,6 +249,31 @@ fn curl_for_grip(kind: GripKind, gear: &Gear) -> f64 {
 /// the stem is mirrored across the grip's frame too).
 pub fn front_stem_in_grip(handedness: Handedness, gear: &Gear) -> Option<Capsule> {
     let stem = gear.rod.stem?;
+    Some(front_capsule_in_grip(
+        handedness,
+        gear,
+        (stem.top_in_rod, stem.bottom_in_rod, stem.radius),
+    ))
+}
+
+/// A reel on top's body ([`super::RodGear::reel_body`]) in the front grip's nominal
+/// frame, as [`front_stem_in_grip`] puts the stem there (`None` without one).
+pub fn front_reel_in_grip(handedness: Handedness, gear: &Gear) -> Option<Capsule> {
+    let body = gear.rod.reel_body?;
+    Some(front_capsule_in_grip(
+        handedness,
+        gear,
+        (body.start_in_hold, body.end_in_hold, body.radius),
+    ))
+}
+
+/// A capsule of the rod (hold space: start, end, radius) in the front grip's nominal frame,
+/// mirrored for a left-handed session.
+fn front_capsule_in_grip(
+    handedness: Handedness,
+    gear: &Gear,
+    (start, end, radius): (DVec3, DVec3, f64),
+) -> Capsule {
     let g = nominal_in_object(GripKind::RodFront, gear, 0.0);
     let grip_from_hold = g.rotation.inverse();
     let m = |p: DVec3| match handedness {
@@ -256,11 +281,11 @@ pub fn front_stem_in_grip(handedness: Handedness, gear: &Gear) -> Option<Capsule
         Handedness::Left => DVec3::new(-p.x, p.y, p.z),
     };
     let at = |p: DVec3| m(grip_from_hold * (m(p) - g.translation));
-    Some(Capsule {
-        start: at(stem.top_in_rod),
-        end: at(stem.bottom_in_rod),
-        radius: stem.radius,
-    })
+    Capsule {
+        start: at(start),
+        end: at(end),
+        radius,
+    }
 }
 
 /// A grip in actor space, with its calibrated offset applied in object space.

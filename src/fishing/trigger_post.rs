@@ -11,11 +11,11 @@ use glam::{DMat3, DVec3};
 
 /// How far along the blank from the trigger's tip its points may lie, metres (a trigger is
 /// a hook about a finger wide, raked along the blank; the seat's hoods are farther).
-const REACH: f64 = 0.025;
+pub const REACH: f64 = 0.025;
 
 /// Points farther out than this many times the handle's radius (or whatever goes round the
 /// blank there) belong to the trigger.
-const ABOVE_HANDLE: f64 = 1.05;
+pub const ABOVE_HANDLE: f64 = 1.05;
 
 /// Points this close along the blank are on one ring round it, metres.
 const RING_TOL: f64 = 0.0015;
@@ -29,7 +29,7 @@ const RING_TOL: f64 = 0.0015;
 /// within the handle's radius across, and farther out ([`ABOVE_HANDLE`]) than the handle or
 /// anything else that goes round the blank as far along (a seat's hood: its points beside
 /// the blank reach as far as those under it; a trigger has none beside it). Its middle line
-/// runs through their mean along the way they run ([`post_axis`]: triggers rake back), its
+/// runs through their mean along the way they run (their long axis: triggers rake back), its
 /// radius is the farthest any of them lies from that line, and it runs from the handle's
 /// surface to the farthest of them along the line, so all of the trigger that stands out of
 /// the handle is inside. `None` with fewer than 4 points, a line that leans more than about

@@ -21,7 +21,7 @@ const SIGHT_RADIUS: f64 = 0.02;
 impl Stage {
     /// A close-up of `side`'s hand on its grip, or `None` before the first pose.
     pub fn close_up(&self, side: Side, size: [u32; 2]) -> Option<Camera> {
-        let grip = self.grip_in_world(side)?;
+        let grip = self.hand_on_grip_in_world(side)?;
         let knob = self.last.as_ref()?.frames.grips.get(side).hold.main() == GripKind::ReelHandle;
         let k = self.size_factor();
         if !knob {
@@ -92,6 +92,20 @@ impl Stage {
             })
             .unwrap_or(DVec3::Y);
         Some(knob_close_up(&grip, best, size, k))
+    }
+}
+
+impl Stage {
+    /// Where `side`'s hand holds its grip, world space: the arm's grip (slid along a long
+    /// butt where the arm fell short) moved toward the butt by how far the hand rests behind
+    /// the reel's post (a baitcaster's trigger). `None` before the first pose.
+    fn hand_on_grip_in_world(&self, side: Side) -> Option<crate::rig::Transform> {
+        let arm = self.evaluation()?.arms.get(side);
+        let mut grip = self
+            .world_from_actor
+            .compose_rigid(&arm.grip.actor_from_grip);
+        grip.translation -= grip.rotation * DVec3::Y * arm.contact.post_shift;
+        Some(grip)
     }
 }
 
