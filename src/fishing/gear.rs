@@ -66,6 +66,12 @@ pub struct RodGear {
     /// or a body not found round).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reel_body: Option<ReelBody>,
+    /// The rear handle round the rear grip, metres from the butt (start, end): where the
+    /// handle keeps the rear grip's radius, from the rod model's radius profile. A rear hand
+    /// that falls short may slide along it (see `reach_slide::slide_bounds`); `None`: not
+    /// measured (the bundled rod), and the slide keeps within 0.1 m.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rear_handle: Option<(f64, f64)>,
 }
 
 /// A baitcaster's reel body as the front hand meets it, hold space: the cylinder across the
@@ -117,6 +123,7 @@ impl RodGear {
         },
         stem: Some(ReelStem::BUNDLED),
         reel_body: None,
+        rear_handle: None,
     };
 
     /// Every broken rule under `prefix`: a positive, finite length; the rear grip before the

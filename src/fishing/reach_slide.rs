@@ -14,8 +14,9 @@ use glam::DVec3;
 /// only touches the limit of its reach).
 pub const REACH_MARGIN: f64 = 1e-3;
 
-/// The farthest a grip slides either way along its handle, metres (about a palm's width:
-/// farther, the hand is not holding "the rear grip" any more).
+/// The farthest a grip slides either way along a handle whose extent is not known
+/// ([`RodGear::rear_handle`]), metres (about a palm's width: farther, the hand may have left
+/// the handle).
 pub const MAX_SLIDE: f64 = 0.1;
 
 /// How near the butt and the reel seat the slid hand's middle may come, metres: half a
@@ -57,8 +58,10 @@ pub fn reach_slide(
     }
 }
 
-/// The slides `grip` allows along its handle on `rod`, and the share of the grip that
-/// slides: only the rear grip does (a long butt, held anywhere along it), by its share of
+/// The slides `grip` allows along its handle on `rod` (the middle of the hand half a hand
+/// inside the rear handle's ends, [`RodGear::rear_handle`], else within [`MAX_SLIDE`] and
+/// half a hand from the butt; a hand and a half from the reel seat either way), and the
+/// share of the grip that slides: only the rear grip does (a long butt, held anywhere along it), by its share of
 /// the hold (so a hand arriving at or leaving the rear grip slides in as it arrives and out
 /// as it leaves). `None` when no share of the hold is the rear grip.
 pub fn slide_bounds(grip: &GripTarget, rod: &RodGear) -> Option<((f64, f64), f64)> {
@@ -72,8 +75,18 @@ pub fn slide_bounds(grip: &GripTarget, rod: &RodGear) -> Option<((f64, f64), f64
     if share <= 0.0 {
         return None;
     }
-    let lo = (FROM_BUTT - rod.rear_grip).max(-MAX_SLIDE);
-    let hi = (rod.reel_seat - FROM_SEAT - rod.rear_grip).min(MAX_SLIDE);
+    let seat = rod.reel_seat - FROM_SEAT;
+    let (lo, hi) = match rod.rear_handle {
+        // Half a hand inside the handle's ends.
+        Some((start, end)) => (
+            (start + FROM_BUTT).max(FROM_BUTT) - rod.rear_grip,
+            (end - FROM_BUTT).min(seat) - rod.rear_grip,
+        ),
+        None => (
+            (FROM_BUTT - rod.rear_grip).max(-MAX_SLIDE),
+            (seat - rod.rear_grip).min(MAX_SLIDE),
+        ),
+    };
     Some(((lo.min(0.0), hi.max(0.0)), share))
 }
 

@@ -182,7 +182,26 @@ impl RodModel {
             crank,
             stem: None,
             reel_body: if reel_above { self.reel_body() } else { None },
+            rear_handle: self.handle_round(rear_grip),
         }
+    }
+
+    /// The handle round `along` (metres from the butt): the measured cross-sections on
+    /// either side of it whose radius stays within [`HANDLE_RADIUS_TOLERANCE`] of the radius
+    /// there, as (first, last) along the blank. `None` without a profile.
+    pub fn handle_round(&self, along: f64) -> Option<(f64, f64)> {
+        let mut profile = self.radius_profile.clone();
+        profile.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let r = self.radius_at(along);
+        let near = (0..profile.len()).min_by(|&i, &j| {
+            (profile[i].0 - along)
+                .abs()
+                .total_cmp(&(profile[j].0 - along).abs())
+        })?;
+        let same = |i: &usize| (profile[*i].1 - r).abs() <= HANDLE_RADIUS_TOLERANCE * r;
+        let first = (0..=near).rev().take_while(same).last()?;
+        let last = (near..profile.len()).take_while(same).last()?;
+        Some((profile[first].0.min(along), profile[last].0.max(along)))
     }
 
     /// The reel body's side profile as the front hand meets it (see [`ReelBody`]): the
@@ -200,6 +219,11 @@ impl RodModel {
         })
     }
 }
+
+/// How far a handle's radius may differ from the radius at a grip and still be the same
+/// handle ([`RodModel::handle_round`]): a surf rod's long butt tapers 10% along its length;
+/// the blank beyond it is half as thick.
+pub const HANDLE_RADIUS_TOLERANCE: f64 = 0.12;
 
 /// Detects the rod frame of `points` (every mesh vertex in the file's model space).
 /// `real_length` (metres) is used when the file's length is not plausible as metres; without
