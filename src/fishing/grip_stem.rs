@@ -15,19 +15,19 @@ use glam::DVec3;
 /// The key's stem in hand space with the handle's axis through `origin` (the stem moves
 /// with the handle), in hand units (`scale`: the hand bone's world scale).
 pub(crate) fn stem_in_hand(key: &Key, origin: DVec3, scale: f64) -> Option<Capsule> {
-    in_hand(key, key.stem_in_grip?, origin, scale)
+    Some(in_hand(key, key.stem_in_grip?, origin, scale))
 }
 
 /// A capsule of the key's grip frame (metres) in hand space with the handle's axis through
 /// `origin`, in hand units.
-fn in_hand(key: &Key, c: Capsule, origin: DVec3, scale: f64) -> Option<Capsule> {
+fn in_hand(key: &Key, c: Capsule, origin: DVec3, scale: f64) -> Capsule {
     let rot = key.hand_from_grip.rotation;
     let at = |p: DVec3| origin + rot * (p / scale);
-    Some(Capsule {
+    Capsule {
         start: at(c.start),
         end: at(c.end),
         radius: c.radius / scale,
-    })
+    }
 }
 
 /// How far along the handle the stem moves (from where the grip put it: midway between the
@@ -129,7 +129,8 @@ pub(crate) fn straddle(
 /// finger's capsules (the thumb's too) and every palm point keep [`POST_MARGIN`] finger radii
 /// from both surfaces, so the part of the hand nearest them rests against their backs. 0 on
 /// a grip without either, or a hand already clear of them (an artist's offset that puts the
-/// hand ahead keeps it there); at most [`MAX_POST_SHIFT`] palm lengths.
+/// hand ahead keeps it there); at most [`MAX_POST_SHIFT`] palm lengths. The key's style is
+/// one that rests behind its post (`grip_solve` asks only then).
 ///
 /// The fingers close on the handle as a whole, so moving the hand along the handle's axis
 /// leaves every finger's contact as it is: only where the hand sits along the handle changes.
@@ -140,14 +141,11 @@ pub(crate) fn behind_post(
     origin: DVec3,
     axis: DVec3,
 ) -> f64 {
-    if !key.style.behind_post {
-        return 0.0;
-    }
     let scale = inputs.hand_scale.max(1e-12);
     let parts: Vec<Capsule> = [key.stem_in_grip, key.reel_in_grip]
         .into_iter()
         .flatten()
-        .filter_map(|c| in_hand(key, c, origin, scale))
+        .map(|c| in_hand(key, c, origin, scale))
         .collect();
     if parts.is_empty() {
         return 0.0;

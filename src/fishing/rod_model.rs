@@ -190,8 +190,8 @@ impl RodModel {
     /// either side of it whose radius stays within [`HANDLE_RADIUS_TOLERANCE`] of the radius
     /// there, as (first, last) along the blank. `None` without a profile.
     pub fn handle_round(&self, along: f64) -> Option<(f64, f64)> {
-        let mut profile = self.radius_profile.clone();
-        profile.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // Butt first, as measured.
+        let profile = &self.radius_profile;
         let r = self.radius_at(along);
         let near = (0..profile.len()).min_by(|&i, &j| {
             (profile[i].0 - along)

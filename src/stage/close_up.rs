@@ -93,9 +93,7 @@ impl Stage {
             .unwrap_or(DVec3::Y);
         Some(knob_close_up(&grip, best, size, k))
     }
-}
 
-impl Stage {
     /// Where `side`'s hand holds its grip, world space: the arm's grip (slid along a long
     /// butt where the arm fell short) moved toward the butt by how far the hand rests behind
     /// the reel's post (a baitcaster's trigger). `None` before the first pose.
