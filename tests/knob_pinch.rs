@@ -10,10 +10,12 @@ mod support;
 use anglerpose::fishing::{GripKind, Handedness, Phase, SessionState, reel_handle_in_hold};
 use anglerpose::gltf_io;
 use anglerpose::rig::{Finger, Side};
-use anglerpose::stage::{Props, Stage, bundled_assets_dir};
+use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
+use glam::DVec3;
 use support::gltf_edit::shared_models;
 use support::grip_measure::{Part, posed_skin};
 use support::knob_measure::exported_knob;
+use support::prop_solid::rod_solid;
 
 const TOUCH: (f64, f64) = (-0.002, 0.003);
 const DEEPEST: f64 = -0.002;
@@ -57,22 +59,11 @@ fn the_drawn_knob_is_where_the_hand_cranks_and_turns_with_the_crank() {
         let mut middles = Vec::new();
         for t in cranking() {
             at(&mut stage, t);
-            let eval = *stage.evaluation().unwrap();
             let knob = exported_knob(&stage).expect("the bundled rod's crank node");
-            // Where the session's crank puts the knob: the hold frame's, mirrored across the
-            // blank for a left-handed angler (as the grips are).
             let side = knob_hand(&stage).expect("a hand on the knob");
             let grip = stage.grip_in_world(side).unwrap();
-            let mut in_hold =
-                reel_handle_in_hold(&stage.props.gear.rod, eval.frames.crank).translation;
-            if handedness == Handedness::Left {
-                in_hold.x = -in_hold.x;
-            }
-            let gear_knob = stage
-                .world_from_actor
-                .compose_rigid(&eval.frames.actor_from_hold)
-                .to_affine()
-                .transform_point3(in_hold);
+            let (world_from_hold, in_hold) = session_knob(&stage, handedness);
+            let gear_knob = world_from_hold.transform_point3(in_hold);
             let off = knob.middle().distance(gear_knob);
             assert!(
                 off < 1e-5,
@@ -84,10 +75,7 @@ fn the_drawn_knob_is_where_the_hand_cranks_and_turns_with_the_crank() {
             middles.push(knob.middle());
         }
         // It turns: the knob visits its whole circle (4 turns over the retrieve).
-        let spread = middles
-            .iter()
-            .flat_map(|a| middles.iter().map(move |b| a.distance(*b)))
-            .fold(0.0, f64::max);
+        let spread = widest(&middles);
         assert!(
             spread > 0.08,
             "the knob moved at most {:.1} mm",
@@ -209,4 +197,91 @@ fn the_solver_reports_the_pinch() {
             _ => assert!(f.is_none(), "finger {i}: {f:?}"),
         }
     }
+}
+
+/// `stage` on the extra rod `file` (an artist's rod: its crank the node `reel_crank`).
+fn on_rod(stage: &mut Stage, file: &str) {
+    let dir = bundled_assets_dir();
+    let sources = PropSources {
+        rod: Some(RodSource {
+            path: dir.join(file),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    stage
+        .set_props(Props::load_with(&dir, &sources).unwrap())
+        .unwrap();
+    stage.update().unwrap();
+}
+
+/// An artist's rod whose crank is its own node (the extra rods: a spinning reel's crank
+/// modelled on the front hand's side, its knob down; a baitcaster's bar with two knobs) turns
+/// it with the session: the rod's mesh as drawn (`support/prop_solid.rs`, winding numbers)
+/// has its knob round the knob the hand cranks, at every instant, for either hand. The knob's
+/// middle and 5 mm along its axis either way are inside the drawn mesh; 10 mm across its axis
+/// (either modelled knob is under 8 mm thick) is outside.
+#[test]
+fn an_artists_crank_node_turns_to_where_the_hand_cranks() {
+    let mut stage = stage_of(&bundled_assets_dir().join("angler.glb"), true);
+    for rod in ["rod_surf.glb", "rod_baitcaster.glb"] {
+        on_rod(&mut stage, rod);
+        assert!(stage.props.rod_crank.is_some(), "{rod}: no turning crank");
+        for handedness in [Handedness::Right, Handedness::Left] {
+            stage.inputs.state.params.handedness = handedness;
+            let mut middles = Vec::new();
+            for t in cranking() {
+                at(&mut stage, t);
+                let (world_from_hold, middle) = session_knob(&stage, handedness);
+                let at_hold = |p: DVec3| world_from_hold.transform_point3(p);
+                let solid = rod_solid(&stage).near(&[at_hold(middle)], 0.05);
+                let here = format!("{rod} {handedness:?} t={t:.3}");
+                for along in [0.0, 0.005, -0.005] {
+                    let p = at_hold(middle + DVec3::X * along);
+                    assert!(
+                        solid.winding(p).abs() > 0.5,
+                        "{here}: not in the knob {along}"
+                    );
+                }
+                for a in 0..8 {
+                    let a = f64::from(a) * std::f64::consts::FRAC_PI_4;
+                    let p = at_hold(middle + DVec3::new(0.0, a.cos(), a.sin()) * 0.010);
+                    assert!(
+                        solid.winding(p).abs() < 0.5,
+                        "{here}: the knob is off round {a:.2}"
+                    );
+                }
+                middles.push(at_hold(middle));
+            }
+            let spread = widest(&middles);
+            assert!(
+                spread > 0.04,
+                "{rod}: the knob moved {:.1} mm",
+                spread * 1e3
+            );
+        }
+    }
+}
+
+/// The largest distance between two of `points`.
+fn widest(points: &[DVec3]) -> f64 {
+    points
+        .iter()
+        .flat_map(|a| points.iter().map(move |b| a.distance(*b)))
+        .fold(0.0, f64::max)
+}
+
+/// Where the session's crank puts the knob's middle: the hold frame's, mirrored across the
+/// blank for a left-handed angler (as the grips are); with the hold frame in world space.
+fn session_knob(stage: &Stage, handedness: Handedness) -> (glam::DAffine3, DVec3) {
+    let eval = stage.evaluation().unwrap();
+    let mut in_hold = reel_handle_in_hold(&stage.props.gear.rod, eval.frames.crank).translation;
+    if handedness == Handedness::Left {
+        in_hold.x = -in_hold.x;
+    }
+    let world_from_hold = stage
+        .world_from_actor
+        .compose_rigid(&eval.frames.actor_from_hold)
+        .to_affine();
+    (world_from_hold, in_hold)
 }

@@ -491,6 +491,32 @@ pub(super) fn prop_glb(name: &str, mesh: &TriMesh, empties: &[(&str, [f64; 3])])
     glb.finish()
 }
 
+/// A rod as a GLB: the node `name` with `mesh`, and its child [`REEL_CRANK_NODE`] at
+/// `crank_pivot` carrying `crank` (positions relative to the pivot).
+pub fn prop_glb_with_crank(
+    name: &str,
+    mesh: &TriMesh,
+    crank: &TriMesh,
+    crank_pivot: DVec3,
+) -> Vec<u8> {
+    let mut glb = GlbBuilder::default();
+    let prim = glb.primitive(mesh, None);
+    let mesh_index = glb.mesh(name, vec![prim]);
+    let node = glb.node(name, [0.0; 3], [0.0, 0.0, 0.0, 1.0]);
+    glb.set_mesh(node, mesh_index, None);
+    let crank_prim = glb.primitive(crank, None);
+    let crank_index = glb.mesh(REEL_CRANK_NODE, vec![crank_prim]);
+    let crank_node = glb.node(
+        REEL_CRANK_NODE,
+        crank_pivot.to_array(),
+        [0.0, 0.0, 0.0, 1.0],
+    );
+    glb.set_mesh(crank_node, crank_index, None);
+    glb.set_children(node, &[crank_node]);
+    glb.scene_root(node);
+    glb.finish()
+}
+
 /// One rigid mesh as a GLB with a single node (test and tool models).
 pub fn mesh_glb(name: &str, mesh: &TriMesh) -> Vec<u8> {
     prop_glb(name, mesh, &[])

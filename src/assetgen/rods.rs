@@ -84,9 +84,21 @@ fn v(x: f64, y: f64, z: f64) -> DVec3 {
     DVec3::new(x, y, z)
 }
 
-/// The rod's mesh in the canonical rod frame.
-pub fn rod_mesh(spec: &RodSpec) -> TriMesh {
+/// A rod's meshes in the canonical rod frame: the rod with its reel, and the reel's crank
+/// (arm and knobs), which turns about the X axis through `crank_pivot`.
+pub struct RodMeshes {
+    /// Everything but the crank.
+    pub rod: TriMesh,
+    /// The crank at rest.
+    pub crank: TriMesh,
+    /// A point of the crank's axis (along X), canonical rod frame.
+    pub crank_pivot: DVec3,
+}
+
+/// The rod's meshes in the canonical rod frame.
+pub fn rod_mesh(spec: &RodSpec) -> RodMeshes {
     let mut m = TriMesh::default();
+    let mut crank = TriMesh::default();
     let (eva, rubber, blank) = (srgb(30, 32, 34), srgb(20, 20, 22), srgb(92, 40, 36));
     let (metal, silver, body) = (srgb(58, 60, 66), srgb(168, 170, 176), srgb(40, 44, 60));
     let (r0, r1) = spec.blank;
@@ -163,10 +175,19 @@ pub fn rod_mesh(spec: &RodSpec) -> TriMesh {
             eva,
         );
     }
-    match spec.reel {
-        Reel::Spinning { size } => spinning_reel(&mut m, spec.seat, seat_r, size, body, silver),
+    let crank_pivot = match spec.reel {
+        Reel::Spinning { size } => {
+            spinning_reel((&mut m, &mut crank), spec.seat, seat_r, size, body, silver)
+        }
         Reel::Baitcaster => {
-            baitcaster_reel(&mut m, spec.seat, seat_r, body, silver, rubber);
+            let pivot = baitcaster_reel(
+                (&mut m, &mut crank),
+                spec.seat,
+                seat_r,
+                body,
+                silver,
+                rubber,
+            );
             // The trigger under the seat, opposite the reel (+Z), below the reel's middle and
             // raked back toward the butt.
             tube(
@@ -179,23 +200,29 @@ pub fn rod_mesh(spec: &RodSpec) -> TriMesh {
                 metal,
                 true,
             );
+            pivot
         }
-    }
+    };
     for &(y, ring) in &spec.guides {
         super::props::guide(&mut m, y, radius(y), ring, (0.02, 0.016), silver, metal);
     }
-    m
+    RodMeshes {
+        rod: m,
+        crank,
+        crank_pivot,
+    }
 }
 
-/// A spinning reel hanging on a stem below the seat (−Z), crank on +X.
+/// A spinning reel hanging on a stem below the seat (−Z), crank on +X (its arm and knob
+/// into `crank`); returns the crank's pivot.
 fn spinning_reel(
-    m: &mut TriMesh,
+    (m, crank_mesh): (&mut TriMesh, &mut TriMesh),
     seat: f64,
     seat_r: f64,
     size: f64,
     body: [f32; 3],
     silver: [f32; 3],
-) {
+) -> DVec3 {
     let k = size;
     let centre = v(0.0, seat - 0.008 * k, -seat_r - 0.07 * k);
     tube(
@@ -241,7 +268,7 @@ fn spinning_reel(
     );
     let crank = centre + DVec3::X * 0.018 * k;
     tube(
-        m,
+        crank_mesh,
         crank,
         crank + v(0.016, 0.0, -0.045) * k,
         0.003 * k,
@@ -252,7 +279,7 @@ fn spinning_reel(
     );
     let knob = crank + v(0.016, 0.0, -0.045) * k;
     tube(
-        m,
+        crank_mesh,
         knob,
         knob + DVec3::X * 0.018 * k,
         0.0065 * k,
@@ -261,18 +288,19 @@ fn spinning_reel(
         body,
         true,
     );
+    crank
 }
 
 /// A low-profile baitcasting reel on top of the seat (−Z, the side the reel is on), spool
-/// across the blank, crank on +X.
+/// across the blank, crank on +X (its bar and knobs into `crank`); returns the crank's pivot.
 fn baitcaster_reel(
-    m: &mut TriMesh,
+    (m, crank): (&mut TriMesh, &mut TriMesh),
     seat: f64,
     seat_r: f64,
     body: [f32; 3],
     silver: [f32; 3],
     rubber: [f32; 3],
-) {
+) -> DVec3 {
     let centre = v(0.0, seat - 0.005, -seat_r - 0.024);
     tube(
         m,
@@ -317,7 +345,7 @@ fn baitcaster_reel(
     );
     let bar = hub + DVec3::X * 0.008;
     tube(
-        m,
+        crank,
         bar - DVec3::Y * 0.035,
         bar + DVec3::Y * 0.035,
         0.003,
@@ -329,7 +357,7 @@ fn baitcaster_reel(
     for s in [-1.0, 1.0] {
         let knob = bar + DVec3::Y * 0.035 * s;
         tube(
-            m,
+            crank,
             knob,
             knob + DVec3::X * 0.016,
             0.0075,
@@ -339,6 +367,7 @@ fn baitcaster_reel(
             true,
         );
     }
+    bar
 }
 
 /// `mesh` carried from the canonical rod frame into a file frame: turned by `rotation`, scaled
@@ -354,21 +383,32 @@ pub fn in_file_frame(mesh: &mut TriMesh, rotation: DQuat, scale: f64) {
 
 /// `rod_surf.glb`: along +Z, reel toward +Y, metres.
 pub fn surf_glb() -> Vec<u8> {
-    let mut mesh = rod_mesh(&surf());
     // Rod +Y → file +Z, rod −Z (reel) → file +Y: a quarter turn about X.
-    in_file_frame(
-        &mut mesh,
+    rod_file_glb(
+        "rod_surf",
+        rod_mesh(&surf()),
         DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2),
         1.0,
-    );
-    super::props::prop_glb("rod_surf", &mesh, &[])
+    )
+}
+
+/// A generated rod as an artist's file: its meshes turned by `rotation` and scaled by `scale`
+/// into the file's frame, the crank the child node [`super::props::REEL_CRANK_NODE`] with
+/// its origin on the crank's axis (as modelled reels have their turning handle).
+fn rod_file_glb(name: &str, mut meshes: RodMeshes, rotation: DQuat, scale: f64) -> Vec<u8> {
+    let pivot = meshes.crank_pivot;
+    for p in &mut meshes.crank.positions {
+        *p -= pivot;
+    }
+    in_file_frame(&mut meshes.rod, rotation, scale);
+    in_file_frame(&mut meshes.crank, rotation, scale);
+    let pivot_in_file = rotation * pivot * scale;
+    super::props::prop_glb_with_crank(name, &meshes.rod, &meshes.crank, pivot_in_file)
 }
 
 /// `rod_baitcaster.glb`: along −X, reel toward +Y, centimetres.
 pub fn baitcaster_glb() -> Vec<u8> {
-    let mut mesh = rod_mesh(&baitcaster());
     // Rod +Y → file −X and rod −Z (reel) → file +Y: rod x → file +Z.
     let r = DQuat::from_mat3(&DMat3::from_cols(DVec3::Z, -DVec3::X, -DVec3::Y));
-    in_file_frame(&mut mesh, r, 100.0);
-    super::props::prop_glb("rod_baitcaster", &mesh, &[])
+    rod_file_glb("rod_baitcaster", rod_mesh(&baitcaster()), r, 100.0)
 }

@@ -4,7 +4,9 @@
 use anglerpose::fishing::net_model::detect_net;
 use anglerpose::fishing::rod_guides::find_line_run;
 use anglerpose::gltf_io::Character;
+use anglerpose::rig::Transform;
 use anglerpose::stage::Props;
+use anglerpose::stage::rod_crank::modelled_crank;
 use anglerpose::stage::rod_file::{model_points, refuse_character, rod_model};
 use glam::DVec3;
 use serde_json::json;
@@ -46,6 +48,16 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
         .collect();
     let (guides, reel_exit) = find_line_run(&points, m.length, m.reel_seat);
     gear.stem = m.stem(&points, &gear);
+    // A crank modelled as its own node: its knob is the gear's (as the stage places it).
+    let mut placed = character.clone();
+    placed.skeleton = placed
+        .skeleton
+        .with_roots_under(&Transform::from_affine(&rod_from_file));
+    let crank = modelled_crank(&placed, m.reel_above);
+    let crank_node = |b: usize| placed.skeleton.bones()[b].name.clone();
+    if let Some((_, Some((fit, _)))) = crank {
+        gear.crank = fit.crank;
+    }
     if args.json {
         let out = json!({
             "file": args.file.display().to_string(),
@@ -66,6 +78,13 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
                 "along": c.along, "height": c.height, "radius": c.radius,
             })),
             "trigger_m": m.trigger,
+            "crank_node": crank.map(|(b, fit)| json!({
+                "name": crank_node(b),
+                "turns": fit.is_some(),
+                "knob_rest_angle_rad": fit.map(|(_, r)| r.rest_angle),
+                "modelled_on_front_side": fit.map(|(_, r)| r.mirrored),
+                "knob_radius_m": fit.map(|(f, _)| f.crank.knob_radius),
+            })),
             "guides_m": guides.iter().map(|g| json!({
                 "along": g.centre_in_rod.y,
                 "off_blank": g.centre_in_rod.x.hypot(g.centre_in_rod.z),
@@ -130,6 +149,27 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
             -s.bottom_in_rod.z * 1e3,
             2e3 * s.radius
         );
+    }
+    match crank {
+        Some((b, Some((fit, rest)))) => outln!(
+            "  crank: node {:?} turns, its knob {:.0} mm from its axis, {:.1} mm thick{}",
+            crank_node(b),
+            fit.crank.radius * 1e3,
+            2e3 * fit.crank.knob_radius,
+            if rest.mirrored {
+                " (modelled on the front hand's side: drawn mirrored, on the cranking hand's)"
+            } else {
+                ""
+            }
+        ),
+        Some((b, None)) => outln!(
+            "  crank: node {:?} has no knob off its axis: drawn as modelled, the knob placed \
+             from the reel's size",
+            crank_node(b)
+        ),
+        None => outln!(
+            "  crank: no node named for it: drawn as modelled, the knob placed from the reel's size"
+        ),
     }
     if guides.is_empty() {
         outln!("  guides: none found (the line leaves the tip)");

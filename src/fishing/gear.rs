@@ -38,6 +38,21 @@ pub struct ReelCrank {
     pub centre_in_hold: DVec3,
     /// Radius of the knob's circle, metres.
     pub radius: f64,
+    /// The knob's own radius, metres (a modelled crank's, see
+    /// `fishing::reel_crank::fit_crank`; else [`KNOB_RADIUS`]).
+    #[serde(default = "knob_radius")]
+    pub knob_radius: f64,
+    /// The knob's length along its axis, metres (else [`KNOB_LENGTH`]).
+    #[serde(default = "knob_length")]
+    pub knob_length: f64,
+}
+
+fn knob_radius() -> f64 {
+    KNOB_RADIUS
+}
+
+fn knob_length() -> f64 {
+    KNOB_LENGTH
 }
 
 /// The rod's grips, in rod space along the blank.
@@ -120,6 +135,8 @@ impl RodGear {
         crank: ReelCrank {
             centre_in_hold: DVec3::new(-0.06, ROD_FRONT_GRIP + 0.01, -0.075),
             radius: 0.045,
+            knob_radius: KNOB_RADIUS,
+            knob_length: KNOB_LENGTH,
         },
         stem: Some(ReelStem::BUNDLED),
         reel_body: None,
@@ -153,6 +170,20 @@ impl RodGear {
         }
         let crank = at.join("crank");
         rules::number(self.crank.radius, &crank.join("radius"), 0.0, 0.5, out);
+        rules::number(
+            self.crank.knob_radius,
+            &crank.join("knob_radius"),
+            0.0,
+            0.1,
+            out,
+        );
+        rules::number(
+            self.crank.knob_length,
+            &crank.join("knob_length"),
+            0.0,
+            0.2,
+            out,
+        );
         let c = self.crank.centre_in_hold - DVec3::Y * self.reel_seat;
         if !c.is_finite() || c.length() > 1.0 {
             rules::push(
@@ -180,7 +211,7 @@ impl Gear {
         match kind {
             GripKind::RodRear => self.rod.rear_grip_radius,
             GripKind::RodFront => self.rod.reel_seat_radius,
-            GripKind::ReelHandle => KNOB_RADIUS,
+            GripKind::ReelHandle => self.rod.crank.knob_radius,
             GripKind::NetHandle => self.net.grip_radius,
         }
     }
@@ -189,7 +220,7 @@ impl Gear {
     /// knob is [`KNOB_LENGTH`] long; handles are infinite (`f64::INFINITY`).
     pub fn grip_half_length(&self, kind: GripKind) -> f64 {
         match kind {
-            GripKind::ReelHandle => 0.5 * KNOB_LENGTH,
+            GripKind::ReelHandle => 0.5 * self.rod.crank.knob_length,
             _ => f64::INFINITY,
         }
     }

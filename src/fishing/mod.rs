@@ -28,6 +28,7 @@ mod palm_arm_points;
 mod poser;
 mod prop_geometry;
 pub mod reach_slide;
+pub mod reel_crank;
 pub mod reel_shape;
 pub mod reel_stem;
 mod retarget;

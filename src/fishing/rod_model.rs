@@ -20,7 +20,7 @@
 //!
 //! Pure: points in, a frame out.
 
-use super::gear::{ReelBody, ReelCrank, RodGear};
+use super::gear::{KNOB_LENGTH, KNOB_RADIUS, ReelBody, ReelCrank, RodGear};
 pub use super::prop_geometry::RodModelError;
 use super::prop_geometry::{
     BINS, check_length, covariance, extent, median, principal_axis, snap, units, wrap_rings,
@@ -165,11 +165,15 @@ impl RodModel {
             ReelCrank {
                 centre_in_hold: DVec3::new(-(0.5 * self.reel_width + 0.012), reel_seat, 0.5 * d),
                 radius: 0.3 * d,
+                knob_radius: KNOB_RADIUS,
+                knob_length: KNOB_LENGTH,
             }
         } else {
             ReelCrank {
                 centre_in_hold: DVec3::new(-0.45 * d, reel_seat + 0.075 * d, -0.56 * d),
                 radius: 0.34 * d,
+                knob_radius: KNOB_RADIUS,
+                knob_length: KNOB_LENGTH,
             }
         };
         RodGear {

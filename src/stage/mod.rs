@@ -9,6 +9,7 @@ pub mod hand_fit;
 mod meshes;
 mod overlays;
 mod props;
+pub mod rod_crank;
 pub mod rod_file;
 pub mod rod_markers;
 mod setup;

@@ -8,6 +8,7 @@
 //! scaled so that its top is at the bundled stool's height, and then fitted to the body like
 //! the stool.
 
+use super::rod_crank::{CrankRest, modelled_crank, turn_crank};
 use super::rod_file::{PropFileError, model_points, refuse_character};
 use crate::assetgen::props::{REEL_CRANK_NODE, STOOL_HEIGHT};
 use crate::fishing::net_model::{NetModel, detect_net};
@@ -95,9 +96,13 @@ pub struct Props {
     /// Where the line leaves the reel, rod space (`None`: the line starts at the first guide,
     /// or at the tip without guides).
     pub rod_reel_exit: Option<DVec3>,
-    /// The rod's node that turns with the reel's crank (the bundled rod's `reel_crank`; see
-    /// [`Props::rod_pose`]). `None` for an artist's rod: its crank is drawn as modelled.
+    /// The rod's node that turns with the reel's crank (the bundled rod's `reel_crank`, or
+    /// an artist's node named for its crank; see [`Props::rod_pose`]). `None`: the crank is
+    /// drawn as modelled.
     pub rod_crank: Option<usize>,
+    /// How [`Props::rod_crank`] is modelled (the bundled rod's: the knob toward the tip, on
+    /// the rear hand's side).
+    pub rod_crank_rest: CrankRest,
 }
 
 impl Props {
@@ -116,6 +121,7 @@ impl Props {
             net_model: None,
             sources: PropSources::default(),
             rod_crank: None,
+            rod_crank_rest: CrankRest::default(),
             rod_guides: Vec::new(),
             rod_reel_exit: None,
         }
@@ -147,35 +153,52 @@ impl Props {
     }
 
     /// The rod's nodes (rod space) with its crank turned as `frames` have it: by the crank
-    /// angle about the crank node's own X axis, which is the hold frame's (see
-    /// `fishing::reel_handle_in_hold`), so the knob is where the rear hand cranks it. A
-    /// left-handed session cranks on the reel's other side: the crank node goes to its mirror
-    /// image across the blank (x → −x) turned half a turn about Y (the crank is symmetric
-    /// across its own plane, so this draws its mirror image). A rod without a turning crank is
-    /// at its rest.
+    /// angle (less the knob's angle as modelled) about the hold frame's X axis through the
+    /// crank node's origin (see `fishing::reel_handle_in_hold`), so the knob is where the rear
+    /// hand cranks it. A left-handed session cranks on the reel's other side: the crank is
+    /// drawn as its mirror image across the blank (see [`super::rod_crank::turn_crank`]). A
+    /// rod without a turning crank is at its rest.
     pub fn rod_pose(&self, frames: &SessionFrames) -> Pose {
         let skeleton = &self.rod.skeleton;
         let mut pose = Pose::rest(skeleton);
-        let Some(b) = self.rod_crank else {
+        let Some(node) = self.rod_crank else {
             return pose;
         };
         let left_handed = frames.front_side == Side::Left;
-        if frames.crank == 0.0 && !left_handed {
+        let rest = self.rod_crank_rest;
+        if frames.crank == rest.rest_angle && left_handed == rest.mirrored {
             return pose;
         }
-        let mut local = *pose.local(b);
-        local.rotation = if left_handed {
-            local.translation.x = -local.translation.x;
-            (DQuat::from_rotation_y(std::f64::consts::PI)
-                * local.rotation
-                * DQuat::from_rotation_x(-frames.crank))
-            .normalize()
-        } else {
-            (local.rotation * DQuat::from_rotation_x(frames.crank)).normalize()
-        };
-        pose.set_local(b, local);
-        pose.refresh_all(skeleton);
+        turn_crank(
+            &mut pose,
+            skeleton,
+            (node, rest),
+            self.gear.rod.reel_above,
+            frames.crank,
+            left_handed,
+        );
         pose
+    }
+
+    /// An artist's rod's crank: a node named for it whose knob can be fitted turns with the
+    /// session, and its knob's circle (on the rear hand's side, see
+    /// [`super::rod_crank::on_rear_side`]) is the gear's crank; otherwise the crank is drawn as
+    /// modelled and the gear keeps the one guessed from the reel's size.
+    fn find_crank(&mut self) {
+        self.rod_crank = None;
+        self.rod_crank_rest = CrankRest::default();
+        match modelled_crank(&self.rod, self.gear.rod.reel_above) {
+            Some((node, Some((fit, rest)))) => {
+                self.gear.rod.crank = fit.crank;
+                self.rod_crank = Some(node);
+                self.rod_crank_rest = rest;
+            }
+            Some((node, None)) => tracing::warn!(
+                "rod node {:?} is named for a crank but has no knob off its axis: drawn as modelled",
+                self.rod.skeleton.bones()[node].name
+            ),
+            None => {}
+        }
     }
 
     /// The bundled props from `assets` with the artist's files of `sources` in their place.
@@ -212,11 +235,11 @@ impl Props {
         let (model, gear) = rod_gear(&detected, &source.grips, &source.path)?;
         let file_skeleton = file.skeleton.clone();
         self.rod = placed(file, &Transform::from_affine(&model.rod_from_file()));
-        self.rod_crank = None;
         self.gear.rod = gear;
         self.rod_model = Some(model);
         self.rod_file = Some(Box::new((file_skeleton, detected)));
         self.sources.rod = Some(source.clone());
+        self.find_crank();
         self.find_line_run();
         Ok(())
     }
@@ -240,6 +263,7 @@ impl Props {
                 self.gear.rod = gear;
                 self.rod_model = Some(model);
                 source.grips = grips;
+                self.find_crank();
                 self.find_line_run();
                 Ok(())
             }
