@@ -14,8 +14,9 @@
 //! RiggedFigure on the same rods once calibrated; the front hand on the spinning rods in
 //! `reel_stem.rs`. The diagnostic `print_skin_inside_the_rod` lists what still sinks in, by
 //! default or calibrated (`ANGLERPOSE_CALIBRATED=1`), with each arm's shortfall and slide
-//! (open in issue 33: the front fingers in the baitcaster's reel, 5-15 mm; KayKit's mitten in
-//! the spinning reels' bodies, 9.3 mm).
+//! (open in issue 33, calibrated: the knob hand's index on the baitcaster's crank bar and a
+//! free finger on its other knob, 2.5-3.6 mm, at one instant; KayKit's mitten in the spinning
+//! reels' bodies, 9.3 mm).
 
 mod support;
 

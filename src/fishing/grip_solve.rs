@@ -12,6 +12,7 @@ use super::grip_stem;
 use super::hand_contact::{
     FingerContact, FingerRole, GripContact, GripStyle, PalmArm, bent_local, finger_index,
 };
+use super::knob_pinch::clear_of_plane;
 use crate::ik::grip_contact::{Capsule, ContactState, Cylinder, palm_clearance};
 use crate::rig::{Finger, Transform};
 use glam::{DQuat, DVec3};
@@ -474,6 +475,17 @@ fn solve_fingers(
         let Some(cylinder) = cylinder else {
             let angles: Vec<f64> = match support {
                 Some(a) if role == FingerRole::Support => a.to_vec(),
+                // The knob hand's free fingers keep to the hand's side of the crank's arm:
+                // the plane across the knob's axis at its base.
+                _ if key.kind == GripKind::ReelHandle && key.half_length.is_finite() => {
+                    let base = origin + gz * (key.half_length / scale);
+                    clear_of_plane(
+                        finger,
+                        &free_curl(inputs, key, i),
+                        tuning.spread,
+                        (base, gz),
+                    )
+                }
                 _ => free_curl(inputs, key, i),
             };
             // The knob rests against a supporting finger: its gap is reported.

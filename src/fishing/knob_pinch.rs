@@ -208,6 +208,95 @@ pub fn knob_end_on_palm(palm_in_grip: &[DVec3], radius: f64, half_length: f64) -
         .reduce(f64::max)
 }
 
+/// How far `finger`, bent by `angles` after its `spread`, reaches past the plane through
+/// `plane_point` whose normal is `normal` (unit length; hand space, hand units): the largest
+/// signed distance of its capsules' surfaces from the plane (≤ 0: wholly on the near side).
+/// `f64::NEG_INFINITY` for a finger without capsules.
+pub fn past_plane(
+    finger: &ContactFinger,
+    angles: &[f64],
+    spread: f64,
+    (plane_point, normal): (DVec3, DVec3),
+) -> f64 {
+    let job = FingerContactJob {
+        joints: &finger.joints,
+        cylinder: Cylinder {
+            point: plane_point,
+            axis: normal,
+            radius: 0.0,
+            half_length: 0.0,
+        },
+        spread,
+        spread_axis: finger.spread_axis,
+        gap_scale: finger.radius,
+    };
+    job.frames(angles)
+        .iter()
+        .zip(&finger.joints)
+        .flat_map(|(frame, joint)| {
+            let scale = frame.matrix3.x_axis.length();
+            joint
+                .capsules
+                .iter()
+                .filter(|c| c.radius >= 0.0)
+                .flat_map(move |c| {
+                    [c.start, c.end].map(|p| {
+                        (frame.transform_point3(p) - plane_point).dot(normal) + c.radius * scale
+                    })
+                })
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Steps between a free finger's calibrated curl and its limits (either way) that
+/// [`clear_of_plane`] tries.
+const PLANE_STEPS: u32 = 16;
+
+/// The bends of a finger that touches nothing (calibrated: `calibrated`) kept on the near side
+/// of a plane (see [`past_plane`]): the knob hand's free fingers and the plane of the crank's
+/// arm at the knob's base, which turns with the knob. The calibrated curl when it is clear;
+/// else the first clear curl going from it toward the finger's limits, closing and opening in
+/// turn, in [`PLANE_STEPS`] steps each way (closing first: a fist stays compact); else the
+/// one that reaches least past the plane. Deterministic.
+pub fn clear_of_plane(
+    finger: &ContactFinger,
+    calibrated: &[f64],
+    spread: f64,
+    plane: (DVec3, DVec3),
+) -> Vec<f64> {
+    let past = |a: &[f64]| past_plane(finger, a, spread, plane);
+    let first = past(calibrated);
+    if first <= 0.0 {
+        return calibrated.to_vec();
+    }
+    let mut best = (first, calibrated.to_vec());
+    for step in 1..=PLANE_STEPS {
+        let t = f64::from(step) / f64::from(PLANE_STEPS);
+        for closing in [true, false] {
+            let angles: Vec<f64> = calibrated
+                .iter()
+                .zip(&finger.joints)
+                .map(|(a, j)| {
+                    let limit = if closing {
+                        j.close_limit
+                    } else {
+                        j.open_limit.max(0.0)
+                    };
+                    a + (limit - a) * t
+                })
+                .collect();
+            let d = past(&angles);
+            if d <= 0.0 {
+                return angles;
+            }
+            if d < best.0 {
+                best = (d, angles);
+            }
+        }
+    }
+    best.1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,6 +460,34 @@ mod tests {
         let l = knob_end_on_palm(&palm, 0.0065, 0.009).unwrap();
         assert!((l - (-0.015 + 0.009)).abs() < 1e-12, "{l}");
         assert_eq!(knob_end_on_palm(&palm[2..], 0.0065, 0.009), None);
+    }
+
+    #[test]
+    fn a_free_finger_closes_or_opens_until_it_is_clear_of_the_plane() {
+        let f = finger();
+        let plane = |x: f64| (DVec3::new(x, 0.0, 0.0), DVec3::X);
+        // Straight along +X: the tip's end is past a plane short of it, not past one beyond.
+        let straight = [0.0; 3];
+        let reach = past_plane(&f, &straight, 0.0, plane(0.0));
+        assert!(reach > 0.05, "{reach}");
+        assert_eq!(
+            clear_of_plane(&f, &straight, 0.0, plane(reach + 1e-6)),
+            straight
+        );
+        // Short of the tip: the finger curls until it is clear, and no further than needed.
+        let near = plane(0.6 * reach);
+        let curled = clear_of_plane(&f, &straight, 0.0, near);
+        assert!(past_plane(&f, &curled, 0.0, near) <= 0.0, "{curled:?}");
+        assert!(curled.iter().all(|a| *a > 0.0), "{curled:?}");
+        let step = 1.0 / f64::from(PLANE_STEPS);
+        let less: Vec<f64> = (curled.iter().zip(&f.joints))
+            .map(|(a, j)| a - j.close_limit * step)
+            .collect();
+        assert!(past_plane(&f, &less, 0.0, near) > 0.0, "{less:?}");
+        // A plane through the knuckle: nothing clears; the least reach is taken.
+        let at_base = plane(0.0);
+        let least = clear_of_plane(&f, &straight, 0.0, at_base);
+        assert!(past_plane(&f, &least, 0.0, at_base) < reach);
     }
 
     #[test]
