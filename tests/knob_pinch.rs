@@ -10,10 +10,11 @@ mod support;
 use anglerpose::fishing::{GripKind, Handedness, Phase, SessionState, reel_handle_in_hold};
 use anglerpose::gltf_io;
 use anglerpose::rig::{Finger, Side};
-use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
+use anglerpose::stage::{Props, Stage, bundled_assets_dir};
 use glam::DVec3;
 use support::gltf_edit::shared_models;
 use support::grip_measure::{Part, posed_skin};
+use support::grip_stage::stage_on;
 use support::knob_measure::exported_knob;
 use support::prop_solid::rod_solid;
 
@@ -199,22 +200,6 @@ fn the_solver_reports_the_pinch() {
     }
 }
 
-/// `stage` on the extra rod `file` (an artist's rod: its crank the node `reel_crank`).
-fn on_rod(stage: &mut Stage, file: &str) {
-    let dir = bundled_assets_dir();
-    let sources = PropSources {
-        rod: Some(RodSource {
-            path: dir.join(file),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
-    stage
-        .set_props(Props::load_with(&dir, &sources).unwrap())
-        .unwrap();
-    stage.update().unwrap();
-}
-
 /// An artist's rod whose crank is its own node (the extra rods: a spinning reel's crank
 /// modelled on the front hand's side, its knob down; a baitcaster's bar with two knobs) turns
 /// it with the session: the rod's mesh as drawn (`support/prop_solid.rs`, winding numbers)
@@ -223,12 +208,11 @@ fn on_rod(stage: &mut Stage, file: &str) {
 /// (either modelled knob is under 8 mm thick) is outside.
 #[test]
 fn an_artists_crank_node_turns_to_where_the_hand_cranks() {
-    let mut stage = stage_of(&bundled_assets_dir().join("angler.glb"), true);
+    let angler = bundled_assets_dir().join("angler.glb");
     for rod in ["rod_surf.glb", "rod_baitcaster.glb"] {
-        on_rod(&mut stage, rod);
-        assert!(stage.props.rod_crank.is_some(), "{rod}: no turning crank");
         for handedness in [Handedness::Right, Handedness::Left] {
-            stage.inputs.state.params.handedness = handedness;
+            let mut stage = stage_on(&angler, Some(rod), handedness);
+            assert!(stage.props.rod_crank.is_some(), "{rod}: no turning crank");
             let mut middles = Vec::new();
             for t in cranking() {
                 at(&mut stage, t);

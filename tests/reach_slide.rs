@@ -7,46 +7,17 @@
 
 mod support;
 
-use anglerpose::fishing::{GripKind, Handedness, Phase, SessionState};
-use anglerpose::gltf_io;
+use anglerpose::fishing::{GripKind, Handedness, SessionState};
 use anglerpose::rig::Side;
-use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
-use support::gltf_edit::shared_models;
-
-fn stage_on(file: &std::path::Path, rod: Option<&str>, handedness: Handedness) -> Stage {
-    let dir = bundled_assets_dir();
-    let sources = PropSources {
-        rod: rod.map(|r| RodSource {
-            path: dir.join(r),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
-    let props = Props::load_with(&dir, &sources).unwrap();
-    let mut stage = Stage::new(gltf_io::load(file).unwrap(), props).unwrap();
-    stage.inputs.settings.finger_contact = true;
-    stage.inputs.state.params.handedness = handedness;
-    stage.update().unwrap();
-    stage
-}
-
-/// The seated hold's middle and five times in every phase.
-fn instants() -> Vec<(Phase, f64)> {
-    let mut out = vec![(Phase::SeatedHold, 0.5)];
-    for phase in Phase::ALL {
-        for t in [0.02, 0.3, 0.5, 0.7, 0.98] {
-            out.push((phase, t));
-        }
-    }
-    out
-}
+use anglerpose::stage::{Stage, bundled_assets_dir};
+use support::grip_stage::{MANNEQUINY, characters, session_instants, stage_on};
 
 /// Per instant where a hand holds the rear grip (wholly, closed): (label, reached, slide,
 /// the slid grip's point in rod space, the rear grip's place on the rod).
 fn rear_holds(stage: &mut Stage) -> Vec<(String, bool, f64, glam::DVec3, f64)> {
     let mut out = Vec::new();
     let params = stage.inputs.state.params;
-    for (phase, t) in instants() {
+    for (phase, t) in session_instants() {
         stage.inputs.state = SessionState::new(phase, t, params);
         stage.update().unwrap();
         let eval = stage.evaluation().unwrap();
@@ -73,17 +44,6 @@ fn rear_holds(stage: &mut Stage) -> Vec<(String, bool, f64, glam::DVec3, f64)> {
     out
 }
 
-fn characters() -> Vec<(String, std::path::PathBuf)> {
-    let mut out = vec![(
-        "angler".to_string(),
-        bundled_assets_dir().join("angler.glb"),
-    )];
-    if let Some(dir) = shared_models("reach_slide: mannequiny") {
-        out.push(("mannequiny".to_string(), dir.join("mannequiny-0.3.0.glb")));
-    }
-    out
-}
-
 /// On the surf rod, right- and left-handed: every rear hand of the angler reaches, the seated
 /// hold's by sliding (it fell short there); a hand still short has slid to the end of the rear
 /// handle (the generator's 0.36 m of EVA, found in the rod's radius profile: the hand's
@@ -92,7 +52,7 @@ fn characters() -> Vec<(String, std::path::PathBuf)> {
 #[test]
 fn a_rear_hand_short_of_a_long_butt_slides_to_where_it_reaches() {
     let mut problems = Vec::new();
-    for (name, file) in characters() {
+    for (name, file) in characters("reach_slide: mannequiny", &[MANNEQUINY]) {
         for handedness in [Handedness::Right, Handedness::Left] {
             let mut stage = stage_on(&file, Some("rod_surf.glb"), handedness);
             let rod = stage.props.gear.rod;

@@ -18,34 +18,18 @@ use anglerpose::fishing::reel_stem::ReelStem;
 use anglerpose::fishing::{
     GripKind, Handedness, Phase, SessionState, calibrate, default_threads, front_palm_roll,
 };
-use anglerpose::gltf_io;
 use anglerpose::rig::{Finger, Side};
 use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
 use glam::DVec3;
 use support::fs::fresh_scratch;
-use support::gltf_edit::{Doc, quat, shared_models};
+use support::gltf_edit::{Doc, quat};
 use support::grip_measure::{Part, posed_skin};
+use support::grip_stage::{MANNEQUINY, characters, stage_on};
 use support::prop_solid::rod_solid;
 
-fn stage_on(file: &std::path::Path, rod: Option<&str>) -> Stage {
-    let dir = bundled_assets_dir();
-    let sources = PropSources {
-        rod: rod.map(|r| RodSource {
-            path: dir.join(r),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
-    let props = Props::load_with(&dir, &sources).unwrap();
-    let mut stage = Stage::new(gltf_io::load(file).unwrap(), props).unwrap();
-    stage.inputs.settings.finger_contact = true;
-    stage.update().unwrap();
-    stage
-}
-
-/// [`stage_on`] posed at the middle of the seated hold.
+/// `stage_on` posed at the middle of the seated hold.
 fn seated_hold_on(file: &std::path::Path, rod: Option<&str>) -> Stage {
-    let mut stage = stage_on(file, rod);
+    let mut stage = stage_on(file, rod, Handedness::Right);
     stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
     stage.update().unwrap();
     stage
@@ -170,21 +154,13 @@ fn no_problems(out: &[String]) {
     );
 }
 
-fn characters() -> Vec<(String, std::path::PathBuf)> {
-    let mut out = vec![("angler".into(), bundled_assets_dir().join("angler.glb"))];
-    if let Some(dir) = shared_models("reel_stem: mannequiny") {
-        out.push(("mannequiny".into(), dir.join("mannequiny-0.3.0.glb")));
-    }
-    out
-}
-
 /// By default and calibrated (`calibrate` keeps the front grip on the stem).
 #[test]
 fn the_stem_lies_between_middle_and_ring_by_default_and_calibrated() {
     let mut out = Vec::new();
-    for (name, file) in characters() {
+    for (name, file) in characters("reel_stem: mannequiny", &[MANNEQUINY]) {
         for rod in [None, Some("rod_surf.glb")] {
-            let mut stage = stage_on(&file, rod);
+            let mut stage = stage_on(&file, rod, Handedness::Right);
             for calibrated in [false, true] {
                 if calibrated {
                     let (calib, _) = calibrate(
@@ -216,8 +192,8 @@ fn the_stem_lies_between_middle_and_ring_by_default_and_calibrated() {
 #[test]
 fn the_stem_lies_between_index_and_middle_when_calibrated_so() {
     let mut out = Vec::new();
-    for (name, file) in characters() {
-        let mut stage = stage_on(&file, None);
+    for (name, file) in characters("reel_stem: mannequiny", &[MANNEQUINY]) {
+        let mut stage = stage_on(&file, None, Handedness::Right);
         for side in [Side::Left, Side::Right] {
             stage
                 .inputs
@@ -236,10 +212,10 @@ fn the_stem_lies_between_index_and_middle_when_calibrated_so() {
 #[test]
 #[ignore = "diagnostic: the front hand round the stem, both pairs on both rods (index and middle on the surf rod: the gap 12 mm from the stem)"]
 fn print_stem_in_the_palm() {
-    for (name, file) in characters() {
+    for (name, file) in characters("reel_stem: mannequiny", &[MANNEQUINY]) {
         for rod in [None, Some("rod_surf.glb")] {
             for index_and_middle in [false, true] {
-                let mut stage = stage_on(&file, rod);
+                let mut stage = stage_on(&file, rod, Handedness::Right);
                 for side in [Side::Left, Side::Right] {
                     stage
                         .inputs
@@ -295,12 +271,11 @@ fn stem_inside_the_character(stage: &Stage) -> usize {
 #[test]
 fn the_stem_runs_between_the_fingers_not_through_the_hand() {
     let mut out = Vec::new();
-    for (name, file) in characters() {
+    for (name, file) in characters("reel_stem: mannequiny", &[MANNEQUINY]) {
         for rod in [None, Some("rod_surf.glb")] {
             for handedness in [Handedness::Right, Handedness::Left] {
-                let mut stage = stage_on(&file, rod);
-                let mut params = stage.inputs.state.params;
-                params.handedness = handedness;
+                let mut stage = stage_on(&file, rod, handedness);
+                let params = stage.inputs.state.params;
                 stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, params);
                 stage.update().unwrap();
                 let label = format!("{name} on {} {handedness:?}", rod.unwrap_or("rod.glb"));
@@ -335,8 +310,8 @@ fn the_stem_runs_between_the_fingers_not_through_the_hand() {
 #[test]
 fn a_left_hand_straddles_the_stem_too() {
     let mut out = Vec::new();
-    for (name, file) in characters() {
-        let mut stage = stage_on(&file, None);
+    for (name, file) in characters("reel_stem: mannequiny", &[MANNEQUINY]) {
+        let mut stage = stage_on(&file, None, Handedness::Right);
         let mut params = stage.inputs.state.params;
         params.handedness = Handedness::Left;
         stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, params);
@@ -363,7 +338,7 @@ fn a_left_hand_straddles_the_stem_too() {
 #[test]
 #[ignore = "diagnostic: a picture of the front hand round the reel's stem"]
 fn print_stem_slice() {
-    for (name, file) in characters() {
+    for (name, file) in characters("reel_stem: mannequiny", &[MANNEQUINY]) {
         for rod in [None, Some("rod_surf.glb")] {
             let stage = seated_hold_on(&file, rod);
             let side = stage.evaluation().unwrap().frames.front_side;

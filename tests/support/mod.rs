@@ -11,6 +11,7 @@ pub mod fs;
 pub mod gltf_edit;
 pub mod golden;
 pub mod grip_measure;
+pub mod grip_stage;
 pub mod image;
 pub mod khronos;
 pub mod knob_measure;
