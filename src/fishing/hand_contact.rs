@@ -96,6 +96,16 @@ impl GripStyle {
         }
     }
 
+    /// Whether a hand on this grip of `rod` finds its own place along the handle, so that
+    /// calibration has no place to search: straddling the reel's stem (`stem_between`), or
+    /// resting behind what stands on the handle (`behind_post`) when the rod has a trigger
+    /// (`RodGear::stem`) or a reel body (`RodGear::reel_body`) to rest behind, as the grip
+    /// solve moves it (see `grip_stem::behind_post`).
+    pub fn places_itself(&self, rod: &super::RodGear) -> bool {
+        self.stem_between.is_some()
+            || (self.behind_post && (rod.stem.is_some() || rod.reel_body.is_some()))
+    }
+
     /// Whether `finger` is one of the two either side of the reel's stem.
     pub fn straddles(&self, finger: Finger) -> bool {
         self.stem_between
