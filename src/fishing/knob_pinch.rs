@@ -256,7 +256,7 @@ const PLANE_STEPS: u32 = 16;
 /// of a plane (see [`past_plane`]): the knob hand's free fingers and the plane of the crank's
 /// arm at the knob's base, which turns with the knob. The calibrated curl when it is clear;
 /// else the first clear curl going from it toward the finger's limits, closing and opening in
-/// turn, in [`PLANE_STEPS`] steps each way (closing first: a fist stays compact); else the
+/// turn, in `PLANE_STEPS` steps each way (closing first: a fist stays compact); else the
 /// one that reaches least past the plane. Deterministic.
 pub fn clear_of_plane(
     finger: &ContactFinger,
