@@ -49,12 +49,11 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     let (guides, reel_exit) = find_line_run(&points, m.length, m.reel_seat);
     gear.stem = m.stem(&points, &gear);
     // A crank modelled as its own node: its knob is the gear's (as the stage places it).
-    let mut placed = character.clone();
-    placed.skeleton = placed
+    let placed = character
         .skeleton
         .with_roots_under(&Transform::from_affine(&rod_from_file));
-    let crank = modelled_crank(&placed, m.reel_above);
-    let crank_node = |b: usize| placed.skeleton.bones()[b].name.clone();
+    let crank = modelled_crank((&placed, &character.meshes), &gear);
+    let crank_node = |b: usize| placed.bones()[b].name.clone();
     if let Some((_, Some((fit, _)))) = crank {
         gear.crank = fit.crank;
     }

@@ -12,7 +12,7 @@
 use super::calibration::GripKind;
 use super::reel_stem::ReelStem;
 use super::rules::{self, FieldProblem, Path};
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 
 /// Radius of a reel's handle knob, metres (the bundled reel's).
@@ -124,6 +124,17 @@ pub struct Gear {
 }
 
 impl RodGear {
+    /// The rod model's frame in the hold frame: the same frame, or (a reel on top, a
+    /// baitcaster) the hold frame turned half a turn about the blank (+Y), so that the palm
+    /// stays under the handle while the reel is on top.
+    pub fn hold_from_model(&self) -> DQuat {
+        if self.reel_above {
+            DQuat::from_rotation_y(std::f64::consts::PI)
+        } else {
+            DQuat::IDENTITY
+        }
+    }
+
     /// The bundled `rod.glb` (2.4 m spinning rod, see `assetgen::props`).
     pub const BUNDLED: Self = Self {
         length: 2.4,

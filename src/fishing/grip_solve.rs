@@ -477,7 +477,7 @@ fn solve_fingers(
                 Some(a) if role == FingerRole::Support => a.to_vec(),
                 // The knob hand's free fingers keep to the hand's side of the crank's arm:
                 // the plane across the knob's axis at its base.
-                _ if key.kind == GripKind::ReelHandle && key.half_length.is_finite() => {
+                _ if key.kind == GripKind::ReelHandle => {
                     let base = origin + gz * (key.half_length / scale);
                     clear_of_plane(
                         finger,

@@ -381,7 +381,7 @@ fn rod_frames(
     let model = if gear.rod.reel_above {
         rod.compose_rigid(&Transform::new(
             DVec3::ZERO,
-            DQuat::from_rotation_y(PI),
+            gear.rod.hold_from_model(),
             DVec3::ONE,
         ))
     } else {

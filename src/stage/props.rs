@@ -173,7 +173,7 @@ impl Props {
             &mut pose,
             skeleton,
             (node, rest),
-            self.gear.rod.reel_above,
+            self.gear.rod.hold_from_model(),
             frames.crank,
             left_handed,
         );
@@ -187,7 +187,7 @@ impl Props {
     fn find_crank(&mut self) {
         self.rod_crank = None;
         self.rod_crank_rest = CrankRest::default();
-        match modelled_crank(&self.rod, self.gear.rod.reel_above) {
+        match modelled_crank((&self.rod.skeleton, &self.rod.meshes), &self.gear.rod) {
             Some((node, Some((fit, rest)))) => {
                 self.gear.rod.crank = fit.crank;
                 self.rod_crank = Some(node);

@@ -5,8 +5,9 @@
 //! its knob's circle replaces the crank that [`crate::fishing::rod_model::RodModel::gear`]
 //! guesses from the reel's size, so the knob the rear hand pinches is the one drawn.
 
+use crate::fishing::RodGear;
 use crate::fishing::reel_crank::{CrankFit, crank_motion, fit_crank};
-use crate::gltf_io::Character;
+use crate::gltf_io::SkinnedMesh;
 use crate::rig::{Pose, Skeleton, Transform};
 use glam::{DAffine3, DQuat, DVec3, Vec3};
 
@@ -36,40 +37,30 @@ pub fn on_rear_side(mut fit: CrankFit) -> (CrankFit, CrankRest) {
     (fit, rest)
 }
 
-/// The rod model's frame in the hold frame: a reel on top (a baitcaster) is the hold frame
-/// turned half a turn about the blank (see [`crate::fishing::gear`]).
-pub fn hold_from_rod(reel_above: bool) -> DAffine3 {
-    if reel_above {
-        DAffine3::from_quat(DQuat::from_rotation_y(std::f64::consts::PI))
-    } else {
-        DAffine3::IDENTITY
-    }
-}
-
 /// The first node (in the file's order) whose name holds `crank` (any case) and under which
 /// a mesh hangs: how a modelled reel's turning handle is named in DCC tools and asset stores
 /// (`reel_crank`, `Crank`, `ReelCrankHandle`).
-pub fn find_crank_node(rod: &Character) -> Option<usize> {
-    let skeleton = &rod.skeleton;
+pub fn find_crank_node(skeleton: &Skeleton, meshes: &[SkinnedMesh]) -> Option<usize> {
     (0..skeleton.len()).find(|&b| {
         skeleton.bones()[b].name.to_lowercase().contains("crank")
-            && rod
-                .meshes
+            && meshes
                 .iter()
                 .any(|m| skeleton.subtree_order(b).contains(&m.node))
     })
 }
 
-/// The crank of `node` in `rod` (rod space, at rest) fitted in the hold frame of a rod whose
-/// reel is on top when `reel_above`. `None` when its meshes have no knob off its axis (see
-/// [`fit_crank`]).
-pub fn fit_rod_crank(rod: &Character, node: usize, reel_above: bool) -> Option<CrankFit> {
-    let skeleton = &rod.skeleton;
+/// The crank of `node` of a rod whose nodes are `skeleton` (rod space, at rest) and meshes
+/// `meshes`, fitted in the hold frame (`hold_from_model`: [`RodGear::hold_from_model`]).
+/// `None` when its meshes have no knob off its axis (see [`fit_crank`]).
+pub fn fit_rod_crank(
+    (skeleton, meshes): (&Skeleton, &[SkinnedMesh]),
+    node: usize,
+    hold_from_model: DQuat,
+) -> Option<CrankFit> {
     let rest = Pose::rest(skeleton);
-    let hold = hold_from_rod(reel_above);
+    let hold = DAffine3::from_quat(hold_from_model);
     let under = skeleton.subtree_order(node);
-    let points: Vec<DVec3> = rod
-        .meshes
+    let points: Vec<DVec3> = meshes
         .iter()
         .filter(|m| under.contains(&m.node))
         .flat_map(|m| {
@@ -94,11 +85,11 @@ pub fn turn_crank(
     pose: &mut Pose,
     skeleton: &Skeleton,
     (b, rest): (usize, CrankRest),
-    reel_above: bool,
+    hold_from_model: DQuat,
     angle: f64,
     left_handed: bool,
 ) {
-    let hold = hold_from_rod(reel_above);
+    let hold = DAffine3::from_quat(hold_from_model);
     let rest_world = *pose.world_from_bone(b);
     let pivot = hold.transform_point3(rest_world.translation);
     let mirrored = left_handed != rest.mirrored;
@@ -113,14 +104,15 @@ pub fn turn_crank(
     pose.refresh_subtree(skeleton, b);
 }
 
-/// The crank of an artist's rod (in rod space) whose reel is on top when `reel_above`: the
+/// The crank of an artist's rod (`skeleton` in rod space, `meshes`) held as `rod` says: the
 /// node named for it ([`find_crank_node`]), its fit ([`fit_rod_crank`]) on the rear hand's
-/// side ([`on_rear_side`]) and how it is modelled. `None` without such a node or a knob;
+/// side ([`on_rear_side`]) and how it is modelled. `None` without such a node;
 /// `Some((node, None))`: a node named for it without a knob off its axis.
 pub fn modelled_crank(
-    rod: &Character,
-    reel_above: bool,
+    (skeleton, meshes): (&Skeleton, &[SkinnedMesh]),
+    rod: &RodGear,
 ) -> Option<(usize, Option<(CrankFit, CrankRest)>)> {
-    let node = find_crank_node(rod)?;
-    Some((node, fit_rod_crank(rod, node, reel_above).map(on_rear_side)))
+    let node = find_crank_node(skeleton, meshes)?;
+    let fit = fit_rod_crank((skeleton, meshes), node, rod.hold_from_model());
+    Some((node, fit.map(on_rear_side)))
 }
