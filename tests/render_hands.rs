@@ -10,13 +10,13 @@ mod support;
 use anglerpose::fishing::{Phase, SessionState, calibrate};
 use anglerpose::gltf_io;
 use anglerpose::render::capture::render_to_image;
-use anglerpose::render::gpu::test_gpu;
+use anglerpose::render::gpu::{Gpu, test_gpu};
 use anglerpose::rig::Side;
-use anglerpose::stage::{
-    OverlayOptions, PropSources, Props, RodSource, Stage, ViewOptions, bundled_assets_dir,
-};
+use anglerpose::stage::{OverlayOptions, Props, Stage, ViewOptions, bundled_assets_dir};
+use image::RgbaImage;
 use support::gltf_edit::shared_models;
 use support::golden::check_golden;
+use support::grip_stage::props_on;
 
 #[test]
 fn hands_on_the_rod_match_their_goldens() {
@@ -29,7 +29,6 @@ fn hands_on_the_rod_match_their_goldens() {
         files.push(("mannequiny", dir.join("mannequiny-0.3.0.glb"), &both[1..]));
         files.push(("cesiumman", dir.join("CesiumMan.glb"), &both[1..]));
     }
-    let size = [320, 240];
     for (name, file, sides) in files {
         let props = Props::load(&bundled_assets_dir()).unwrap();
         let mut stage = Stage::new(gltf_io::load(&file).unwrap(), props).unwrap();
@@ -37,25 +36,9 @@ fn hands_on_the_rod_match_their_goldens() {
             stage.inputs.settings.finger_contact,
             "contact grips are the default"
         );
-        let (calib, _) = calibrate(
-            &stage.actor,
-            &stage.inputs.settings,
-            &stage.inputs.state.params,
-            300,
-            2,
-        )
-        .unwrap();
-        stage.inputs.calibration = calib;
-        stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
-        stage.update().unwrap();
-        let view = ViewOptions {
-            overlays: OverlayOptions::NONE,
-            ..ViewOptions::default()
-        };
+        calibrated_at_the_seated_hold(&mut stage);
         for &(side, side_name) in sides {
-            let camera = stage.close_up(side, size).unwrap();
-            let frame = stage.frame(camera, &view);
-            let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
+            let img = close_up(&gpu, &stage, side);
             check_golden(&format!("hands-{name}-{side_name}.png"), &img);
         }
         // The rear hand pinching the reel's knob in the retrieve, as `render --close-up left
@@ -64,9 +47,7 @@ fn hands_on_the_rod_match_their_goldens() {
             stage.inputs.state =
                 SessionState::new(Phase::Retrieve, 0.45, stage.inputs.state.params);
             stage.update().unwrap();
-            let camera = stage.close_up(Side::Left, size).unwrap();
-            let frame = stage.frame(camera, &view);
-            let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
+            let img = close_up(&gpu, &stage, Side::Left);
             check_golden(&format!("hands-{name}-knob.png"), &img);
         }
     }
@@ -77,16 +58,17 @@ fn hands_on_the_rod_match_their_goldens() {
 #[test]
 fn the_front_hand_behind_a_baitcasters_reel_matches_its_golden() {
     let Some(gpu) = test_gpu() else { return };
-    let dir = bundled_assets_dir();
-    let sources = PropSources {
-        rod: Some(RodSource {
-            path: dir.join("rod_baitcaster.glb"),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
-    let props = Props::load_with(&dir, &sources).unwrap();
-    let mut stage = Stage::new(gltf_io::load(dir.join("angler.glb")).unwrap(), props).unwrap();
+    let props = props_on(Some("rod_baitcaster.glb"));
+    let angler = gltf_io::load(bundled_assets_dir().join("angler.glb")).unwrap();
+    let mut stage = Stage::new(angler, props).unwrap();
+    calibrated_at_the_seated_hold(&mut stage);
+    let img = close_up(&gpu, &stage, Side::Right);
+    check_golden("hands-angler-baitcaster-right.png", &img);
+}
+
+/// Calibrates `stage`'s character as the goldens were made (300 samples, 2 threads) and poses
+/// the middle of the seated hold.
+fn calibrated_at_the_seated_hold(stage: &mut Stage) {
     let (calib, _) = calibrate(
         &stage.actor,
         &stage.inputs.settings,
@@ -98,13 +80,16 @@ fn the_front_hand_behind_a_baitcasters_reel_matches_its_golden() {
     stage.inputs.calibration = calib;
     stage.inputs.state = SessionState::new(Phase::SeatedHold, 0.5, stage.inputs.state.params);
     stage.update().unwrap();
+}
+
+/// The close-up of `side`'s hand on its grip, model and props only, at the goldens' size.
+fn close_up(gpu: &Gpu, stage: &Stage, side: Side) -> RgbaImage {
+    let size = [320, 240];
     let view = ViewOptions {
         overlays: OverlayOptions::NONE,
         ..ViewOptions::default()
     };
-    let size = [320, 240];
-    let camera = stage.close_up(Side::Right, size).unwrap();
+    let camera = stage.close_up(side, size).unwrap();
     let frame = stage.frame(camera, &view);
-    let img = render_to_image(&gpu, size, &frame, &stage.mesh_data()).unwrap();
-    check_golden("hands-angler-baitcaster-right.png", &img);
+    render_to_image(gpu, size, &frame, &stage.mesh_data()).unwrap()
 }
