@@ -14,6 +14,7 @@
 mod support;
 
 use anglerpose::assetgen::rods::{baitcaster, surf};
+use anglerpose::fishing::ReelBody;
 use anglerpose::fishing::reel_stem::ReelStem;
 use anglerpose::fishing::{
     GripKind, Handedness, Phase, SessionState, calibrate, default_threads, front_palm_roll,
@@ -504,5 +505,97 @@ fn the_stem_is_found_where_the_generator_put_it() {
             && turned.bottom_in_rod.distance(surf_found.bottom_in_rod) < 4e-3
             && (turned.radius - surf_found.radius).abs() < 1e-3,
         "{turned:?} vs {surf_found:?}"
+    );
+}
+
+/// The reel's body found in `file`'s mesh, loaded as an artist's rod.
+fn found_body(file: &std::path::Path) -> Option<ReelBody> {
+    let sources = PropSources {
+        rod: Some(RodSource {
+            path: file.to_path_buf(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let props = Props::load_with(&bundled_assets_dir(), &sources).expect("props");
+    props.gear.rod.reel_body
+}
+
+/// A spinning reel's body (which a mitten rests behind: `GripStyle::for_hand`) is found
+/// round where the generator put it: on the bundled rod (`assetgen::props::spinning_reel`: a
+/// gearbox across the blank at (0, 0.392, −0.082), radius 27 mm and 36 mm wide, the rotor and
+/// spool along the blank in front of it) and on the surf rod (the same reel 1.45 times the
+/// size, its crank's arm and knob out to the side): the capsule holds the gearbox's and the
+/// spool's surfaces, and its back reaches no farther behind the gearbox's than the round end
+/// of a capsule as thick as the gearbox's corners. `ReelBody::BUNDLED` is what the bundled
+/// rod's mesh gives.
+#[test]
+fn a_spinning_reels_body_is_found_round_the_generators_reel() {
+    let dir = bundled_assets_dir();
+    let ring = |c: DVec3, axis: DVec3, r: f64| -> Vec<DVec3> {
+        let u = axis.any_orthonormal_vector();
+        let v = axis.cross(u);
+        (0..24)
+            .map(|i| {
+                let a = std::f64::consts::TAU * f64::from(i) / 24.0;
+                c + r * (a.cos() * u + a.sin() * v)
+            })
+            .collect()
+    };
+    // The generator's tubes are 20-sided and the capsule is fitted to their vertices: the
+    // circles the rings below are on bulge past their edges by up to 1.2% of the radius, and
+    // past a capsule touching two vertices by a little more: 2% of the gearbox's radius.
+    let holds = |b: &ReelBody, p: DVec3, k: f64| {
+        let (s, e) = (b.start_in_hold, b.end_in_hold);
+        let d = e - s;
+        let t = ((p - s).dot(d) / d.length_squared().max(1e-300)).clamp(0.0, 1.0);
+        (p - s.lerp(e, t)).length() <= b.radius + 0.02 * 0.027 * k
+    };
+    let bundled = found_body(&dir.join("rod.glb")).expect("the bundled rod's reel body");
+    // `assetgen::rods`: the surf rod's seat sleeve is 0.72 of its rear grip's radius.
+    let surf_centre = DVec3::new(
+        0.0,
+        surf().seat - 0.008 * 1.45,
+        -0.72 * surf().rear_grip.1 - 0.07 * 1.45,
+    );
+    for (name, body, k, centre) in [
+        ("rod.glb", bundled, 1.0, DVec3::new(0.0, 0.392, -0.082)),
+        (
+            "rod_surf.glb",
+            found_body(&dir.join("rod_surf.glb")).expect("the surf rod's reel body"),
+            1.45,
+            surf_centre,
+        ),
+    ] {
+        eprintln!("{name}: {body:?}");
+        let mut surface = Vec::new();
+        for x in [-0.018, 0.0, 0.018] {
+            surface.extend(ring(centre + DVec3::X * x * k, DVec3::X, 0.027 * k));
+        }
+        for y in [0.014, 0.04] {
+            surface.extend(ring(centre + DVec3::Y * y * k, DVec3::Y, 0.022 * k));
+        }
+        let out: Vec<_> = surface.iter().filter(|p| !holds(&body, **p, k)).collect();
+        assert!(out.is_empty(), "{name}: {body:?} leaves out {out:?}");
+        let back = body.start_in_hold.y.min(body.end_in_hold.y) - body.radius;
+        let corner = 0.018f64.hypot(0.027) * k;
+        assert!(
+            back <= centre.y - 0.027 * k && back > centre.y - corner - 1e-3,
+            "{name}: the back at {back}, {body:?}"
+        );
+        assert!(body.radius < 0.045 * k, "{name}: {body:?}");
+    }
+    let c = ReelBody::BUNDLED;
+    assert!(
+        bundled.start_in_hold.distance(c.start_in_hold) < 1e-3
+            && bundled.end_in_hold.distance(c.end_in_hold) < 1e-3
+            && (bundled.radius - c.radius).abs() < 1e-3,
+        "ReelBody::BUNDLED is not the bundled rod's: {bundled:?}"
+    );
+    // A baitcaster's body is its side profile across the blank, not this.
+    let bait = found_body(&dir.join("rod_baitcaster.glb")).expect("the baitcaster's body");
+    assert!(
+        (bait.end_in_hold - bait.start_in_hold).y.abs() < 1e-9,
+        "{bait:?}"
     );
 }

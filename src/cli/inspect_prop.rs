@@ -7,7 +7,7 @@ use anglerpose::gltf_io::Character;
 use anglerpose::rig::Transform;
 use anglerpose::stage::Props;
 use anglerpose::stage::rod_crank::modelled_crank;
-use anglerpose::stage::rod_file::{model_points, refuse_character, rod_model};
+use anglerpose::stage::rod_file::{model_points, model_points_except, refuse_character, rod_model};
 use glam::DVec3;
 use serde_json::json;
 use std::path::Path;
@@ -56,6 +56,14 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     let crank_node = |b: usize| placed.bones()[b].name.clone();
     if let Some((_, Some((fit, _)))) = crank {
         gear.crank = fit.crank;
+    }
+    // A spinning reel's body, without a crank modelled as its own node (as the stage finds it).
+    if !gear.reel_above {
+        let reel: Vec<DVec3> = model_points_except(character, crank.as_ref().map(|(b, _)| *b))
+            .iter()
+            .map(|p| rod_from_file.transform_point3(*p))
+            .collect();
+        gear.reel_body = m.body_below(&reel, &gear);
     }
     if args.json {
         let out = json!({
@@ -147,6 +155,16 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
             s.bottom_in_rod.y,
             -s.bottom_in_rod.z * 1e3,
             2e3 * s.radius
+        );
+    }
+    if let (Some(b), false) = (gear.reel_body, gear.reel_above) {
+        outln!(
+            "  reel body: {:.3}-{:.3} m from the butt, {:.0} mm thick, {:.0} mm below the blank \
+             (a hand without fingers rests behind it)",
+            b.start_in_hold.y - b.radius,
+            b.end_in_hold.y + b.radius,
+            2e3 * b.radius,
+            -b.start_in_hold.z * 1e3
         );
     }
     match crank {

@@ -417,10 +417,16 @@ pub fn refine_with(
     // 2. Grips along the handle: slide each grip toward or away from the butt in 2 cm
     //    steps (the hands stay on the handle: the rear grip never past the butt). A front
     //    hand whose fingers straddle the reel's stem sits where the stem is, and one behind
-    //    a baitcaster's trigger or reel body against them, wherever its grip frame is (the
-    //    contact grip places it; `GripStyle::places_itself`): it has no place to search.
+    //    a baitcaster's trigger or a reel's body (a mitten's, on a spinning reel) against
+    //    them, wherever its grip frame is (the contact grip places it;
+    //    `GripStyle::places_itself`): it has no place to search.
     let grip_stages = if search_grips { 2 } else { 0 };
-    let front_style = super::GripStyle::for_grip(GripKind::RodFront, &actor.gear, false);
+    let front = match params.handedness {
+        super::Handedness::Right => Side::Right,
+        super::Handedness::Left => Side::Left,
+    };
+    let front_style = super::GripStyle::for_grip(GripKind::RodFront, &actor.gear, false)
+        .for_hand(&actor.arms.get(front).contact);
     let front_placed = settings.finger_contact && front_style.places_itself(&actor.gear.rod);
     for (kind, shifts) in [
         (

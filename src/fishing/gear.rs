@@ -77,8 +77,9 @@ pub struct RodGear {
     /// or a baitcaster's trigger (`None`: none found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stem: Option<ReelStem>,
-    /// A reel on top's body where the front hand meets it, hold space (`None`: a reel below,
-    /// or a body not found round).
+    /// The reel's body where the front hand meets it, hold space: a reel on top's side
+    /// profile across the blank, or a spinning reel's gearbox, rotor and spool along it below
+    /// the stem (`None`: not found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reel_body: Option<ReelBody>,
     /// The rear handle round the rear grip, metres from the butt (start, end): where the
@@ -89,18 +90,29 @@ pub struct RodGear {
     pub rear_handle: Option<(f64, f64)>,
 }
 
-/// A baitcaster's reel body as the front hand meets it, hold space: the cylinder across the
-/// blank whose section is the body's side profile (its spool and side plates,
-/// [`super::reel_shape::ReelCircle`]), as wide as the reel: a capsule from the middle of one
-/// side to the other's.
+/// A reel's body as the front hand meets it, hold space, as a capsule. A baitcaster's: the
+/// cylinder across the blank whose section is the body's side profile (its spool and side
+/// plates, [`super::reel_shape::ReelCircle`]), as wide as the reel, from the middle of one
+/// side to the other's. A spinning reel's: along the blank round its gearbox, rotor and spool
+/// (`spinning_body::find_spinning_body`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReelBody {
     /// One end of the capsule's axis.
     pub start_in_hold: DVec3,
     /// The other end.
     pub end_in_hold: DVec3,
-    /// The side profile's radius, metres.
+    /// The capsule's radius, metres.
     pub radius: f64,
+}
+
+impl ReelBody {
+    /// The bundled `rod.glb`'s spinning reel body (see `assetgen::props`;
+    /// `tests/reel_stem.rs` finds it there within a millimetre).
+    pub const BUNDLED: Self = Self {
+        start_in_hold: DVec3::new(0.0, 0.392, -0.0819),
+        end_in_hold: DVec3::new(0.0, 0.4488, -0.0819),
+        radius: 0.0324,
+    };
 }
 
 /// The net's grip, in net space along the handle.
@@ -150,7 +162,7 @@ impl RodGear {
             knob_length: KNOB_LENGTH,
         },
         stem: Some(ReelStem::BUNDLED),
-        reel_body: None,
+        reel_body: Some(ReelBody::BUNDLED),
         rear_handle: None,
     };
 

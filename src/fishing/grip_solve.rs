@@ -50,7 +50,8 @@ impl ContactCache {
         reel_in_grip: Option<Capsule>,
     ) -> (&GripContact, &GripContact) {
         let key = |kind| {
-            let style = GripStyle::for_grip(kind, gear, hand.stem_index_middle);
+            let style =
+                GripStyle::for_grip(kind, gear, hand.stem_index_middle).for_hand(inputs.fingers);
             Key {
                 kind,
                 correction,

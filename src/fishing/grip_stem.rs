@@ -127,7 +127,8 @@ pub(crate) fn straddle(
 /// fingers' joint `frames` and `palm` points (hand space) say, with the handle's axis through
 /// `origin`, to clear them: the least move at which every
 /// finger's capsules (the thumb's too) and every palm point keep [`POST_MARGIN`] finger radii
-/// from both surfaces, so the part of the hand nearest them rests against their backs. 0 on
+/// from both surfaces (a mitten's palm points [`MITTEN_POST_MARGIN`] palm lengths), so the
+/// part of the hand nearest them rests against their backs. 0 on
 /// a grip without either, or a hand already clear of them (an artist's offset that puts the
 /// hand ahead keeps it there); at most [`MAX_POST_SHIFT`] palm lengths. The key's style is
 /// one that rests behind its post (`grip_solve` asks only then).
@@ -150,13 +151,8 @@ pub(crate) fn behind_post(
     if parts.is_empty() {
         return 0.0;
     }
-    let margin = POST_MARGIN
-        * inputs
-            .fingers
-            .iter()
-            .map(|f| f.radius)
-            .fold(f64::INFINITY, f64::min)
-            .min(inputs.palm_length);
+    let thinnest = inputs.fingers.iter().map(|f| f.radius).reduce(f64::min);
+    let margin = thinnest.map_or(MITTEN_POST_MARGIN * inputs.palm_length, |r| POST_MARGIN * r);
     // The hand's capsules and palm points, hand space, as closed.
     let mut capsules: Vec<(DVec3, DVec3, f64)> = Vec::new();
     for (finger, frames) in inputs.fingers.iter().zip(frames) {
@@ -222,6 +218,12 @@ pub(crate) fn behind_post(
 /// How far from the post's surface the hand behind it keeps, in finger radii (its thinnest
 /// finger's): touching, not in.
 pub const POST_MARGIN: f64 = 0.2;
+/// The same for a hand without fingers (a mitten), in palm lengths (wrist to middle knuckle:
+/// 4-6 mm on the shared mittens). A mitten's palm points are most of its skin, and the skin
+/// near the wrist is carried partly by the forearm: as the arm poses it, it lies a few
+/// millimetres from where the hand bone alone puts it (RiggedFigure's palm went 2.3 mm into a
+/// baitcaster's trigger with a margin of 1.7 mm).
+pub const MITTEN_POST_MARGIN: f64 = 0.05;
 /// The most the hand moves behind the post, palm lengths.
 pub const MAX_POST_SHIFT: f64 = 2.0;
 /// The scan's step and the bisection's tolerance, palm lengths.

@@ -96,6 +96,23 @@ impl GripStyle {
         }
     }
 
+    /// This style as a hand with `fingers` can take it: a hand without both fingers that
+    /// straddle the reel's stem (a mitten) cannot pass the stem between them, so it rests
+    /// behind the stem and the reel's body instead ([`GripStyle::behind_post`]: its nearest
+    /// part against their backs, toward the butt), as a fist would hold the handle behind a
+    /// spinning reel. Any other style is kept.
+    pub fn for_hand(self, fingers: &[ContactFinger]) -> Self {
+        let has = |f: Finger| fingers.iter().any(|c| c.finger == Some(f));
+        match self.stem_between {
+            Some((a, b)) if !(has(a) && has(b)) => Self {
+                stem_between: None,
+                behind_post: true,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
     /// Whether a hand on this grip of `rod` finds its own place along the handle, so that
     /// calibration has no place to search: straddling the reel's stem (`stem_between`), or
     /// resting behind what stands on the handle (`behind_post`) when the rod has a trigger
@@ -168,8 +185,13 @@ pub struct HandContact {
     /// contact solve.
     pub palm_shift_in_hand: DVec3,
     /// How far the hand sits toward the butt from its grip to rest behind the reel's post
-    /// (a baitcaster's trigger; see [`GripStyle::behind_post`]), metres; 0 elsewhere.
+    /// (a baitcaster's trigger, or a spinning reel's stem and body for a mitten; see
+    /// [`GripStyle::behind_post`]), metres, less as far as an arm that could not reach so far
+    /// came back toward the post; 0 elsewhere.
     pub post_shift: f64,
+    /// How far an arm that could not reach so far behind the post brought the hand back
+    /// toward it (so it may meet the post), metres; 0 when it rests all the way behind.
+    pub post_back: f64,
 }
 
 /// The solved contact of one hand on one grip.
@@ -326,6 +348,7 @@ impl GripContact {
             solved: true,
             palm_shift_in_hand: self.palm_shift_in_hand,
             post_shift: self.post_shift,
+            post_back: 0.0,
         };
         for (f, c) in fingers.iter().zip(&self.contacts) {
             if let Some(finger) = f.finger {

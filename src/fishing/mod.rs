@@ -42,6 +42,7 @@ pub mod seat;
 mod session;
 mod session_frames;
 mod settings;
+pub mod spinning_body;
 pub mod stability;
 pub mod stability_timeline;
 pub mod stem_straddle;

@@ -220,8 +220,14 @@ impl Poser {
         let skel = &actor.skeleton;
         // Convert to world.
         let mut world_from_grip = world_from_actor.compose_rigid(&grip.actor_from_grip);
-        // A rear hand short of its grip slides along the handle once (see `reach_slide`).
+        // A rear hand short of its grip slides along the handle once (see `reach_slide`); so
+        // does a hand that rests behind a post (a baitcaster's trigger, a mitten behind a
+        // spinning reel), back toward the post by at most as far as the post moved it. The
+        // rear hand so misses its grip; the hand behind the post holds its grip, resting less
+        // far behind the post (`HandContact::post_shift`).
         let mut slide = super::reach_slide::slide_bounds(grip, &actor.gear.rod);
+        let mut post_slide_open = true;
+        let mut post_back = 0.0;
         let mut slid = 0.0;
         let mut short = 0.0;
         let hand_from_grip = arm_hand_from_grip(arm, hand_cal);
@@ -275,9 +281,19 @@ impl Poser {
                 pole_in_world,
                 pose,
             )?;
-            if ik.clamp == ReachClamp::TooFar
-                && let Some((bounds, share)) = slide.take()
-            {
+            let post = pair.map_or(0.0, |(from, to)| {
+                from.post_shift + (to.post_shift - from.post_shift) * w
+            });
+            let rear = if ik.clamp == ReachClamp::TooFar {
+                slide.take()
+            } else {
+                None
+            };
+            // Too far or, folded to its elbow's limit, too near: either way the hand behind
+            // a post comes back toward it.
+            let by_post = rear.is_none() && post_slide_open && post > 0.0 && !ik.reached;
+            if let Some((bounds, share)) = rear.or(by_post.then_some(((0.0, post), 1.0))) {
+                post_slide_open = false;
                 let axis = world_from_grip.rotation * DVec3::Y;
                 let s = share
                     * super::reach_slide::reach_slide(
@@ -288,8 +304,14 @@ impl Poser {
                         bounds,
                     );
                 if s != 0.0 {
-                    slid = s;
-                    short = ik.residual;
+                    // A hand behind a post that comes back toward it still holds its grip:
+                    // it rests less far behind the post.
+                    if by_post {
+                        post_back = s;
+                    } else {
+                        slid = s;
+                        short = ik.residual;
+                    }
                     world_from_grip.translation += axis * s;
                     restore_arm(actor, arm, pose);
                     continue;
@@ -318,10 +340,15 @@ impl Poser {
             );
         };
         let hand_contact = match held {
-            Some(((from, to), shift)) => HandContact {
-                palm_shift_in_hand: shift,
-                ..close_fingers(pose, arm, from, to, grip)
-            },
+            Some(((from, to), shift)) => {
+                let mut contact = HandContact {
+                    palm_shift_in_hand: shift,
+                    ..close_fingers(pose, arm, from, to, grip)
+                };
+                contact.post_shift -= post_back;
+                contact.post_back = post_back;
+                contact
+            }
             None => {
                 curl_fingers(self.curls.get_mut(side), arm, hand_cal, grip, pose)?;
                 HandContact::default()
@@ -529,6 +556,7 @@ fn close_fingers(
         solved: true,
         palm_shift_in_hand: DVec3::ZERO,
         post_shift: from.post_shift + (to.post_shift - from.post_shift) * w,
+        post_back: 0.0,
     }
 }
 

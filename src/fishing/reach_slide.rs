@@ -26,7 +26,8 @@ const FROM_SEAT: f64 = 0.15;
 
 /// How far, metres along `axis` (a unit vector: the handle's axis, world space), the wrist
 /// target `wrist_target` moves for its distance from `shoulder` to come within the reach the
-/// arm showed when it fell short (its wrist stopped at `reached`), less [`REACH_MARGIN`]:
+/// arm showed when it fell short (its wrist stopped at `reached`), less [`REACH_MARGIN`]
+/// (more, for a target nearer the shoulder than the arm folds: the elbow at its limit):
 /// the root of |target + s·axis − shoulder| = reach nearest zero, or, when no point of the
 /// line is within reach, the point nearest the shoulder. Then clamped to `bounds` (the
 /// slides the handle allows). Non-finite inputs give 0.
@@ -37,8 +38,14 @@ pub fn reach_slide(
     axis: DVec3,
     bounds: (f64, f64),
 ) -> f64 {
-    let reach = (reached - shoulder).length() * (1.0 - REACH_MARGIN);
     let d = wrist_target - shoulder;
+    // Inside the reach: shorter than it for a target too far, longer for one too near.
+    let shown = (reached - shoulder).length();
+    let reach = if d.length() >= shown {
+        shown * (1.0 - REACH_MARGIN)
+    } else {
+        shown * (1.0 + REACH_MARGIN)
+    };
     let b = d.dot(axis);
     let disc = b * b - d.length_squared() + reach * reach;
     let s = if disc < 0.0 {

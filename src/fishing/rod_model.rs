@@ -149,6 +149,23 @@ impl RodModel {
         )
     }
 
+    /// The body of a spinning reel below the blank of `rod`, hanging on its stem (see
+    /// [`super::spinning_body::find_spinning_body`]), hold space; `None` on a rod held with
+    /// its reel on top (its body is the side profile that [`RodModel::gear`] gives), without a
+    /// reel, or without a stem found. `points_in_rod`: the model's points in its canonical
+    /// frame.
+    pub fn body_below(&self, points_in_rod: &[DVec3], rod: &RodGear) -> Option<ReelBody> {
+        if !self.reel_found || rod.reel_above {
+            return None;
+        }
+        super::spinning_body::find_spinning_body(
+            points_in_rod,
+            rod.stem.as_ref()?,
+            self.reel_depth,
+            self.reel_width,
+        )
+    }
+
     /// Where the hands hold this rod (see [`RodGear`]), with the rear grip and reel seat at
     /// `rear_grip` and `reel_seat` metres from the butt (the detected ones unless an artist
     /// moved them) and the reel below the blank unless `reel_above`.

@@ -9,7 +9,7 @@
 //! the stool.
 
 use super::rod_crank::{CrankRest, modelled_crank, turn_crank};
-use super::rod_file::{PropFileError, model_points, refuse_character};
+use super::rod_file::{PropFileError, model_points, model_points_except, refuse_character};
 use crate::assetgen::props::{REEL_CRANK_NODE, STOOL_HEIGHT};
 use crate::fishing::net_model::{NetModel, detect_net};
 use crate::fishing::rod_guides::{RodGuide, find_line_run};
@@ -135,14 +135,23 @@ impl Props {
         self
     }
 
-    /// The guides, the reel's line exit and (an artist's spinning rod) the reel's stem of the
-    /// rod in use.
+    /// The guides, the reel's line exit and (an artist's spinning rod) the reel's stem and
+    /// body of the rod in use.
     fn find_line_run(&mut self) {
         let rod = &self.gear.rod;
         let points = model_points(&self.rod);
         (self.rod_guides, self.rod_reel_exit) = find_line_run(&points, rod.length, rod.reel_seat);
         if let Some(model) = &self.rod_model {
             self.gear.rod.stem = model.stem(&points, &self.gear.rod);
+            // The body without the crank that turns beside it (the rear hand holds that).
+            self.gear.rod.reel_body = if self.gear.rod.reel_above {
+                self.gear.rod.reel_body
+            } else if self.rod_crank.is_some() {
+                let reel = model_points_except(&self.rod, self.rod_crank);
+                model.body_below(&reel, &self.gear.rod)
+            } else {
+                model.body_below(&points, &self.gear.rod)
+            };
         }
     }
 

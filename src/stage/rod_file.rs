@@ -54,10 +54,21 @@ pub type RodFileError = PropFileError;
 /// frame), so that a long blank modelled as one tube of two rings is
 /// present all along its length.
 pub fn model_points(character: &Character) -> Vec<DVec3> {
+    model_points_except(character, None)
+}
+
+/// [`model_points`] of every mesh but those under the node `skip` (and `skip`'s own): a rod
+/// without its crank, say.
+pub fn model_points_except(character: &Character, skip: Option<usize>) -> Vec<DVec3> {
     let rest = Pose::rest(&character.skeleton);
+    let skipped = skip.map_or(&[][..], |b| character.skeleton.subtree_order(b));
     let mut out = Vec::new();
     let mut triangles = Vec::new();
-    for mesh in &character.meshes {
+    for mesh in character
+        .meshes
+        .iter()
+        .filter(|m| !skipped.contains(&m.node))
+    {
         let world = rest.world_from_bone(mesh.node);
         for prim in &mesh.primitives {
             let base = out.len();
