@@ -120,6 +120,24 @@ mod tests {
     }
 
     #[test]
+    fn a_target_too_near_slides_out_onto_the_folded_reach() {
+        // The arm folded to its elbow's limit holds the wrist 0.3 from the shoulder; the
+        // target is 0.2 out along X, the handle along Y.
+        let reached = DVec3::new(0.0, 0.0, 0.3);
+        let target = DVec3::new(0.2, 0.0, 0.0);
+        let s = reach_slide(DVec3::ZERO, reached, target, DVec3::Y, (0.0, 0.5));
+        let slid = target + DVec3::Y * s;
+        assert!(s > 0.0, "{s}");
+        assert!(
+            (slid.length() - 0.3 * (1.0 + REACH_MARGIN)).abs() < 1e-12,
+            "{slid}"
+        );
+        // Within bounds that stop short, as far as they allow.
+        let s = reach_slide(DVec3::ZERO, reached, target, DVec3::Y, (0.0, 0.1));
+        assert_eq!(s, 0.1);
+    }
+
+    #[test]
     fn a_line_out_of_reach_slides_to_its_nearest_point_within_bounds() {
         let reached = DVec3::new(0.5, 0.0, 0.0);
         let target = DVec3::new(0.8, 0.05, 0.0);
