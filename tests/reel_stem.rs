@@ -14,11 +14,11 @@
 mod support;
 
 use anglerpose::assetgen::rods::{baitcaster, surf};
-use anglerpose::fishing::ReelBody;
 use anglerpose::fishing::reel_stem::ReelStem;
 use anglerpose::fishing::{
     GripKind, Handedness, Phase, SessionState, calibrate, default_threads, front_palm_roll,
 };
+use anglerpose::fishing::{ReelBody, RodGear};
 use anglerpose::rig::{Finger, Side};
 use anglerpose::stage::{PropSources, Props, RodSource, Stage, bundled_assets_dir};
 use glam::DVec3;
@@ -394,8 +394,8 @@ fn print_stem_slice() {
     }
 }
 
-/// The stem found in `file`'s mesh, loaded as an artist's rod.
-fn found_stem(file: &std::path::Path) -> Option<ReelStem> {
+/// The gear of `file` loaded as an artist's rod (its stem and reel body found in its mesh).
+fn artist_rod(file: &std::path::Path) -> RodGear {
     let sources = PropSources {
         rod: Some(RodSource {
             path: file.to_path_buf(),
@@ -404,7 +404,12 @@ fn found_stem(file: &std::path::Path) -> Option<ReelStem> {
         ..Default::default()
     };
     let props = Props::load_with(&bundled_assets_dir(), &sources).expect("props");
-    props.gear.rod.stem
+    props.gear.rod
+}
+
+/// The stem found in `file`'s mesh, loaded as an artist's rod.
+fn found_stem(file: &std::path::Path) -> Option<ReelStem> {
+    artist_rod(file).stem
 }
 
 /// Within `tol` metres of the generator's stem, a tube from `top` to `bottom` (rod space)
@@ -510,15 +515,7 @@ fn the_stem_is_found_where_the_generator_put_it() {
 
 /// The reel's body found in `file`'s mesh, loaded as an artist's rod.
 fn found_body(file: &std::path::Path) -> Option<ReelBody> {
-    let sources = PropSources {
-        rod: Some(RodSource {
-            path: file.to_path_buf(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    };
-    let props = Props::load_with(&bundled_assets_dir(), &sources).expect("props");
-    props.gear.rod.reel_body
+    artist_rod(file).reel_body
 }
 
 /// A spinning reel's body (which a mitten rests behind: `GripStyle::for_hand`) is found

@@ -59,11 +59,16 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     }
     // A spinning reel's body, without a crank modelled as its own node (as the stage finds it).
     if !gear.reel_above {
-        let reel: Vec<DVec3> = model_points_except(character, crank.as_ref().map(|(b, _)| *b))
-            .iter()
-            .map(|p| rod_from_file.transform_point3(*p))
-            .collect();
-        gear.reel_body = m.body_below(&reel, &gear);
+        gear.reel_body = match &crank {
+            Some((b, _)) => {
+                let reel: Vec<DVec3> = model_points_except(character, Some(*b))
+                    .iter()
+                    .map(|p| rod_from_file.transform_point3(*p))
+                    .collect();
+                m.body_below(&reel, &gear)
+            }
+            None => m.body_below(&points, &gear),
+        };
     }
     if args.json {
         let out = json!({

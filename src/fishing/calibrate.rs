@@ -421,10 +421,7 @@ pub fn refine_with(
     //    them, wherever its grip frame is (the contact grip places it;
     //    `GripStyle::places_itself`): it has no place to search.
     let grip_stages = if search_grips { 2 } else { 0 };
-    let front = match params.handedness {
-        super::Handedness::Right => Side::Right,
-        super::Handedness::Left => Side::Left,
-    };
+    let front = params.handedness.front_side();
     let front_style = super::GripStyle::for_grip(GripKind::RodFront, &actor.gear, false)
         .for_hand(&actor.arms.get(front).contact);
     let front_placed = settings.finger_contact && front_style.places_itself(&actor.gear.rod);

@@ -341,6 +341,12 @@ impl PalmArm {
 }
 
 impl GripContact {
+    /// How far a hand whose hold blends from `from` to `to` by `w` (0: `from`) rests behind
+    /// the reel's post, metres (see [`GripContact::post_shift`]).
+    pub fn blended_post_shift(from: &Self, to: &Self, w: f64) -> f64 {
+        from.post_shift + (to.post_shift - from.post_shift) * w
+    }
+
     /// The report of this contact (per finger, thumb first).
     pub fn report(&self, fingers: &[ContactFinger]) -> HandContact {
         let mut out = HandContact {

@@ -282,7 +282,7 @@ impl Poser {
                 pose,
             )?;
             let post = pair.map_or(0.0, |(from, to)| {
-                from.post_shift + (to.post_shift - from.post_shift) * w
+                GripContact::blended_post_shift(from, to, w)
             });
             let rear = if ik.clamp == ReachClamp::TooFar {
                 slide.take()
@@ -555,7 +555,7 @@ fn close_fingers(
         fingers: [None; 5],
         solved: true,
         palm_shift_in_hand: DVec3::ZERO,
-        post_shift: from.post_shift + (to.post_shift - from.post_shift) * w,
+        post_shift: GripContact::blended_post_shift(from, to, w),
         post_back: 0.0,
     }
 }

@@ -2,6 +2,7 @@
 
 use super::rules::{self, FieldProblem, Path};
 use super::tackle_params::{LineParams, RodAction, WaterParams};
+use crate::rig::Side;
 use serde::{Deserialize, Serialize};
 
 /// The phases of a session, in timeline order.
@@ -70,6 +71,16 @@ pub enum Handedness {
     Right,
     /// The left hand holds the reel seat; the rod, net and grip keys are mirrored (x → −x).
     Left,
+}
+
+impl Handedness {
+    /// The side of the hand that holds the reel seat (the front grip).
+    pub fn front_side(self) -> Side {
+        match self {
+            Self::Right => Side::Right,
+            Self::Left => Side::Left,
+        }
+    }
 }
 
 /// Session parameters. Preconditions (checked by [`SessionParams::validate`]): finite,

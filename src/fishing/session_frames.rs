@@ -461,10 +461,11 @@ impl SessionFrames {
             },
         };
         let right_handed = state.params.handedness == Handedness::Right;
-        let (front_side, grips) = if right_handed {
-            (Side::Right, PerSide::new(rear, front))
+        let front_side = state.params.handedness.front_side();
+        let grips = if right_handed {
+            PerSide::new(rear, front)
         } else {
-            (Side::Left, PerSide::new(front, rear))
+            PerSide::new(front, rear)
         };
         let mut frames = Self {
             actor_from_rod: model,
