@@ -66,11 +66,15 @@ fn problems(name: &str, stage: &Stage, out: &mut Vec<String>) -> (usize, usize) 
         let m = measure(&skin, side, &h);
         let s = &stage.inputs.state;
         let at = format!("{name} {:?} t={:.2} {side:?} on {kind:?}", s.phase, s.t);
-        let style = GripStyle::for_grip(kind, &stage.actor.gear, false);
+        let style = GripStyle::for_grip(
+            kind,
+            &stage.actor.gear,
+            stage.inputs.calibration.hands.get(side),
+        );
         let mut deepest = m.palm;
         for (finger, gap) in &m.fingers {
             deepest = deepest.min(*gap);
-            if style.role(*finger) != FingerRole::Wrap {
+            if !matches!(style.role(*finger), FingerRole::Wrap | FingerRole::Along) {
                 continue;
             }
             fingers += 1;

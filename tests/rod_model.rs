@@ -142,3 +142,38 @@ fn what_is_not_a_rod_is_refused_by_name() {
     assert!((v["length_m"].as_f64().unwrap() - 2.4).abs() < 1e-3);
     assert_eq!(v["reel_found"], true);
 }
+
+/// The handle round the reel seat (where a thumb along the handle lies) is measured on the
+/// bundled rod's mesh as `RodGear::BUNDLED` holds it: the rear cork's end toward the butt, the
+/// seat, and the fore grip toward the tip, each within 2 cm along the blank and 0.2 mm in
+/// radius; the seat's stretch holds the seat and the fore grip is thinner than the seat.
+#[test]
+fn the_bundled_rods_front_handle_is_measured_on_its_mesh() {
+    use anglerpose::fishing::RodGear;
+    let m = detect(&asset("rod.glb")).unwrap();
+    let found = m
+        .gear(m.rear_grip, m.reel_seat, false)
+        .front_handle
+        .expect("the bundled rod's front handle");
+    let bundled = RodGear::BUNDLED.front_handle.unwrap();
+    for (name, (f, b)) in ["butt side", "seat", "tip side"]
+        .iter()
+        .zip(found.iter().zip(&bundled))
+    {
+        assert!(
+            (f.start - b.start).abs() < 0.02 && (f.end - b.end).abs() < 0.02,
+            "{name}: {f:?} against {b:?}"
+        );
+        assert!(
+            (f.radius - b.radius).abs() < 2e-4,
+            "{name}: {f:?} against {b:?}"
+        );
+    }
+    let [butt, seat, tip] = found;
+    assert!(
+        seat.start < m.reel_seat && m.reel_seat < seat.end,
+        "{seat:?}"
+    );
+    assert!(butt.end <= seat.start && seat.end <= tip.start);
+    assert!(tip.radius < seat.radius - 1e-3, "{tip:?} {seat:?}");
+}

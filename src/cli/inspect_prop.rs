@@ -172,6 +172,17 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
             -b.start_in_hold.z * 1e3
         );
     }
+    if let Some([butt, seat, tip]) = gear.front_handle {
+        let mm = |s: &anglerpose::fishing::HandleSection| {
+            format!("{:.3}-{:.3} m, {:.1} mm", s.start, s.end, 2e3 * s.radius)
+        };
+        outln!(
+            "  front handle (thumb): {} thick, between {} toward the butt and {} toward the tip",
+            mm(&seat),
+            mm(&butt),
+            mm(&tip)
+        );
+    }
     match crank {
         Some((b, Some((fit, rest)))) => outln!(
             "  crank: node {:?} turns, its knob {:.0} mm from its axis, {:.1} mm thick{}",

@@ -120,6 +120,12 @@ pub enum PoseEdit {
         side: Side,
         value: bool,
     },
+    /// On a spinning rod's reel seat, the thumb wraps round the handle (else it lies along
+    /// its top).
+    SetThumbWraps {
+        side: Side,
+        value: bool,
+    },
     /// Sets the constant pole (or the current phase's key in per-phase mode), actor space.
     SetPole {
         side: Side,
@@ -248,6 +254,7 @@ impl PoseEdit {
             E::SetStemIndexMiddle { side, value } => {
                 calib.hands.get_mut(side).stem_index_middle = value
             }
+            E::SetThumbWraps { side, value } => calib.hands.get_mut(side).thumb_wraps = value,
             E::SetPole { side, pole } => {
                 let keys = calib.poles.get_mut(side);
                 if per_phase_poles {

@@ -422,8 +422,9 @@ pub fn refine_with(
     //    `GripStyle::places_itself`): it has no place to search.
     let grip_stages = if search_grips { 2 } else { 0 };
     let front = params.handedness.front_side();
-    let front_style = super::GripStyle::for_grip(GripKind::RodFront, &actor.gear, false)
-        .for_hand(&actor.arms.get(front).contact);
+    let front_style =
+        super::GripStyle::for_grip(GripKind::RodFront, &actor.gear, &Default::default())
+            .for_hand(&actor.arms.get(front).contact);
     let front_placed = settings.finger_contact && front_style.places_itself(&actor.gear.rod);
     for (kind, shifts) in [
         (

@@ -145,6 +145,10 @@ pub struct HandCalibration {
     /// middle and ring.
     #[serde(default, skip_serializing_if = "is_false")]
     pub stem_index_middle: bool,
+    /// On a spinning rod's reel seat, the thumb wraps round the handle with the fingers
+    /// instead of lying along its top.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub thumb_wraps: bool,
 }
 
 impl Default for HandCalibration {
@@ -156,6 +160,7 @@ impl Default for HandCalibration {
             thumb_curl: 0.5,
             fingers: FingerTunings::default(),
             stem_index_middle: false,
+            thumb_wraps: false,
         }
     }
 }

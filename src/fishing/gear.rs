@@ -31,6 +31,27 @@ pub const ROD_FRONT_GRIP: f64 = 0.40;
 /// Net handle grip, metres from the handle end (the bundled net).
 pub const NET_GRIP: f64 = 0.10;
 
+/// The bundled `rod.glb`'s handle round its reel seat ([`RodGear::front_handle`]): the rear
+/// cork's end, the seat and the fore grip (see `assetgen::props`; `tests/rod_model.rs` measures
+/// it on the file).
+const BUNDLED_FRONT_HANDLE: [HandleSection; 3] = [
+    HandleSection {
+        start: 0.025,
+        end: 0.25,
+        radius: 0.013357,
+    },
+    HandleSection {
+        start: 0.25,
+        end: 0.5,
+        radius: 0.0118,
+    },
+    HandleSection {
+        start: 0.5,
+        end: 0.55,
+        radius: 0.01,
+    },
+];
+
 /// The reel's crank in the hold frame: the knob turns about the hold frame's X axis.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReelCrank {
@@ -88,6 +109,23 @@ pub struct RodGear {
     /// measured (the bundled rod), and the slide keeps within 0.1 m.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rear_handle: Option<(f64, f64)>,
+    /// The handle round the reel seat from the rod model's radius profile: the section that
+    /// keeps the seat's radius, then the sections next to it toward the butt and toward the
+    /// tip, as [butt side, seat, tip side]. A thumb along the handle lies across them (see
+    /// `grip_along`); `None`: not measured (then the seat's radius is taken all along).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub front_handle: Option<[HandleSection; 3]>,
+}
+
+/// A stretch of a handle along the blank with one radius, metres from the butt.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HandleSection {
+    /// Where it begins (toward the butt).
+    pub start: f64,
+    /// Where it ends (toward the tip).
+    pub end: f64,
+    /// Its radius.
+    pub radius: f64,
 }
 
 /// A reel's body as the front hand meets it, hold space, as a capsule. A baitcaster's: the
@@ -164,6 +202,7 @@ impl RodGear {
         stem: Some(ReelStem::BUNDLED),
         reel_body: Some(ReelBody::BUNDLED),
         rear_handle: None,
+        front_handle: Some(BUNDLED_FRONT_HANDLE),
     };
 
     /// Every broken rule under `prefix`: a positive, finite length; the rear grip before the
@@ -190,6 +229,19 @@ impl RodGear {
             (self.reel_seat_radius, "reel_seat_radius"),
         ] {
             rules::number(v, &at.join(f), 1e-4, 0.1, out);
+        }
+        let front = at.join("front_handle");
+        for (section, name) in (self.front_handle.iter().flatten()).zip(["0", "1", "2"]) {
+            let at = front.join(name);
+            rules::number(section.radius, &at.join("radius"), 1e-4, 0.1, out);
+            rules::number(section.start, &at.join("start"), 0.0, section.end, out);
+            rules::number(
+                section.end,
+                &at.join("end"),
+                section.start,
+                self.length,
+                out,
+            );
         }
         let crank = at.join("crank");
         rules::number(self.crank.radius, &crank.join("radius"), 0.0, 0.5, out);

@@ -3,9 +3,9 @@
 //! rest behind a baitcaster's trigger (`grip_stem::behind_post`).
 
 use super::grip_memo::HandContactInputs;
-use super::hand_contact::GripContact;
+use super::hand_contact::{FingerContact, GripContact};
 use super::hand_shape::{ContactFinger, PalmPoint};
-use crate::ik::grip_contact::{Cylinder, FingerContactJob};
+use crate::ik::grip_contact::{ContactState, Cylinder, FingerContactJob};
 use glam::{DAffine3, DQuat, DVec3};
 
 /// The fingers' joint frames (hand space) of a solved grip.
@@ -62,10 +62,39 @@ pub(crate) fn finger_job(
     cylinder: Cylinder,
 ) -> FingerContactJob<'_> {
     FingerContactJob {
+        also: &[],
         joints: &finger.joints,
         cylinder,
         spread,
         spread_axis: finger.spread_axis,
         gap_scale: finger.radius,
     }
+}
+
+/// Adds a calibrated curl offset (radians, shared among the joints as their closing ranges
+/// are) to a finger closed on `cylinder` (and `also`) with `spread`, and measures its `contact` again
+/// (`scale`: hand units to metres). Nothing changes for a zero offset.
+pub(crate) fn add_curl_offset(
+    finger: &ContactFinger,
+    (spread, cylinder, also): (f64, Cylinder, &[Cylinder]),
+    curl_offset: f64,
+    scale: f64,
+    angles: &mut [f64],
+    contact: &mut FingerContact,
+) {
+    if curl_offset == 0.0 {
+        return;
+    }
+    let total: f64 = finger.joints.iter().map(|j| j.close_limit).sum();
+    for (a, j) in angles.iter_mut().zip(&finger.joints) {
+        *a += curl_offset * j.close_limit / total.max(1e-9);
+    }
+    let job = FingerContactJob {
+        also,
+        ..finger_job(finger, spread, cylinder)
+    };
+    let (gap, _) = job.gap_at(angles);
+    contact.gap = gap * scale;
+    contact.state = job.state_for(gap);
+    contact.touches = contact.state == ContactState::Touching;
 }

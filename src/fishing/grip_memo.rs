@@ -35,6 +35,9 @@ pub(crate) struct Key {
     pub(crate) stem_in_grip: Option<Capsule>,
     /// A reel on top's body in the grip's frame, on a grip whose style rests behind it.
     pub(crate) reel_in_grip: Option<Capsule>,
+    /// The handle round the reel seat in the grip's frame (butt side, seat, tip side), on a
+    /// grip whose style lays a finger along it.
+    pub(crate) handle_in_grip: Option<[Capsule; 3]>,
 }
 
 /// What a poser's contact cache (`ContactCache::pair`) needs of the hand.

@@ -6,7 +6,7 @@
 
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
 use super::gear::Gear;
-use super::grip_frames::{finger_frames, finger_job, palm_in_grip, palm_in_hand};
+use super::grip_frames::{add_curl_offset, finger_frames, finger_job, palm_in_grip, palm_in_hand};
 use super::grip_memo::{Binding, HandContactInputs, Key};
 use super::grip_stem;
 use super::hand_contact::{
@@ -36,7 +36,9 @@ impl ContactCache {
     /// reel's stem in the front grip's frame (see
     /// [`super::session_frames::front_stem_in_grip`]), straddled where the grip's style says;
     /// `reel_in_grip`: a reel on top's body there
-    /// ([`super::session_frames::front_reel_in_grip`]), which a hand behind the post clears.
+    /// ([`super::session_frames::front_reel_in_grip`]), which a hand behind the post clears;
+    /// `handle_in_grip`: the handle round the reel seat there
+    /// ([`super::session_frames::front_handle_in_grip`]), which a finger along it lies on.
     #[allow(clippy::too_many_arguments)]
     pub fn pair(
         &mut self,
@@ -48,10 +50,10 @@ impl ContactCache {
         correction: i32,
         stem_in_grip: Option<Capsule>,
         reel_in_grip: Option<Capsule>,
+        handle_in_grip: Option<[Capsule; 3]>,
     ) -> (&GripContact, &GripContact) {
         let key = |kind| {
-            let style =
-                GripStyle::for_grip(kind, gear, hand.stem_index_middle).for_hand(inputs.fingers);
+            let style = GripStyle::for_grip(kind, gear, hand).for_hand(inputs.fingers);
             Key {
                 kind,
                 correction,
@@ -63,6 +65,8 @@ impl ContactCache {
                 stem_in_grip: stem_in_grip
                     .filter(|_| style.stem_between.is_some() || style.behind_post),
                 reel_in_grip: reel_in_grip.filter(|_| style.behind_post),
+                handle_in_grip: handle_in_grip
+                    .filter(|_| kind == GripKind::RodFront && style.lays_along()),
             }
         };
         self.clock += 1;
@@ -244,6 +248,9 @@ fn solve_grip(inputs: &HandContactInputs<'_>, key: &Key, start: Option<DVec3>) -
         None => place(inputs, key, shift, key.correction, support),
     };
     let (mut out, mut shift, mut palm_shift) = (placed.out, placed.shift, placed.palm_shift);
+    // A finger that lies along the handle (the thumb on a spinning rod) closed as a wrapping one
+    // while the palm found its place; it is laid along the handle now.
+    super::grip_along::lay_along(inputs, key, &mut out, t + shift, gy, radius);
     // Behind the post (a baitcaster's trigger): the hand slides along the handle, which
     // leaves its contacts as they are.
     let behind = if key.style.behind_post {
@@ -464,7 +471,7 @@ fn solve_fingers(
         let tuning: FingerTuning = key.hand.fingers.get(f);
         let role = key.style.role(f);
         let cylinder = match role {
-            FingerRole::Wrap => Some(handle),
+            FingerRole::Wrap | FingerRole::Along => Some(handle),
             FingerRole::Pinch => Some(Cylinder {
                 point: origin,
                 axis: gz,
@@ -536,17 +543,14 @@ fn solve_fingers(
             state: report.state,
             touches: report.state == ContactState::Touching,
         };
-        if tuning.curl_offset != 0.0 {
-            let total: f64 = finger.joints.iter().map(|j| j.close_limit).sum();
-            for (a, j) in angles.iter_mut().zip(&finger.joints) {
-                *a += tuning.curl_offset * j.close_limit / total.max(1e-9);
-            }
-            let job = finger_job(finger, spread, cylinder);
-            let (gap, _) = job.gap_at(&angles);
-            contact.gap = gap * scale;
-            contact.state = job.state_for(gap);
-            contact.touches = contact.state == ContactState::Touching;
-        }
+        add_curl_offset(
+            finger,
+            (spread, cylinder, &[]),
+            tuning.curl_offset,
+            scale,
+            &mut angles,
+            &mut contact,
+        );
         out.angles.push(angles);
         out.spreads.push(spread);
         out.contacts.push(Some(contact));

@@ -20,7 +20,7 @@ pub(crate) fn stem_in_hand(key: &Key, origin: DVec3, scale: f64) -> Option<Capsu
 
 /// A capsule of the key's grip frame (metres) in hand space with the handle's axis through
 /// `origin`, in hand units.
-fn in_hand(key: &Key, c: Capsule, origin: DVec3, scale: f64) -> Capsule {
+pub(crate) fn in_hand(key: &Key, c: Capsule, origin: DVec3, scale: f64) -> Capsule {
     let rot = key.hand_from_grip.rotation;
     let at = |p: DVec3| origin + rot * (p / scale);
     Capsule {

@@ -3,7 +3,7 @@
 //! palm skin the arm carries) and reports ([`HandContact`]). The solve and its cache are in
 //! `grip_solve.rs`.
 
-use super::calibration::GripKind;
+use super::calibration::{GripKind, HandCalibration};
 use super::gear::Gear;
 use super::hand_shape::ContactFinger;
 use crate::ik::grip_contact::ContactState;
@@ -24,6 +24,11 @@ pub enum FingerRole {
     Support,
     /// Curls by the calibrated amount, touching nothing.
     Free,
+    /// Lies along the handle toward the hand's index side (the thumb on top of a spinning
+    /// rod's handle, pointing to the tip; see `grip_along`): closes as [`FingerRole::Wrap`]
+    /// while the palm finds its place, then turns at its base until it points along the
+    /// handle as far as it can while its pad touches.
+    Along,
 }
 
 /// Which finger goes where on one grip, and what the palm straddles.
@@ -70,19 +75,32 @@ impl GripStyle {
             .map(|(f, _)| *f)
     }
 
-    /// The style anglers use on `kind` of `gear`: on a spinning rod's reel seat the stem
-    /// between the middle and ring fingers (or `index_and_middle`), the thumb along the top
-    /// of the handle; on a casting rod's (a reel on top) a power grip behind the trigger, the
-    /// index against it; on the reel's knob a pinch ([`GripStyle::KNOB_PINCH`]); power grips
-    /// on the rear grip and the net.
-    pub fn for_grip(kind: GripKind, gear: &Gear, index_and_middle: bool) -> Self {
+    /// The style anglers use on `kind` of `gear`, with `hand`'s choices: on a spinning rod's
+    /// reel seat the stem between the middle and ring fingers (or the index and middle,
+    /// [`HandCalibration::stem_index_middle`]) and the thumb along the top of the handle
+    /// ([`FingerRole::Along`]; wrapped round it with [`HandCalibration::thumb_wraps`]); on a
+    /// casting rod's (a reel on top) a power grip behind the trigger, the index against it; on
+    /// the reel's knob a pinch ([`GripStyle::KNOB_PINCH`]); power grips on the rear grip and
+    /// the net.
+    pub fn for_grip(kind: GripKind, gear: &Gear, hand: &HandCalibration) -> Self {
         match kind {
             GripKind::RodFront if gear.rod.reel_above => Self {
                 behind_post: true,
                 ..Self::POWER
             },
             GripKind::RodFront if !gear.rod.reel_above => Self {
-                stem_between: Some(if index_and_middle {
+                roles: [
+                    if hand.thumb_wraps {
+                        FingerRole::Wrap
+                    } else {
+                        FingerRole::Along
+                    },
+                    FingerRole::Wrap,
+                    FingerRole::Wrap,
+                    FingerRole::Wrap,
+                    FingerRole::Wrap,
+                ],
+                stem_between: Some(if hand.stem_index_middle {
                     (Finger::Index, Finger::Middle)
                 } else {
                     (Finger::Middle, Finger::Ring)
@@ -148,6 +166,11 @@ impl GripStyle {
         } else {
             None
         }
+    }
+
+    /// Whether a finger lies along the handle on this grip ([`FingerRole::Along`]).
+    pub fn lays_along(&self) -> bool {
+        self.roles.contains(&FingerRole::Along)
     }
 
     /// The role of `finger`.

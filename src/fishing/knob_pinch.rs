@@ -44,6 +44,7 @@ pub fn knob_against_support(
     let n = support.joints.len();
     let k = n.checked_sub(1)?.min(at.joint);
     let job = |point: DVec3| FingerContactJob {
+        also: &[],
         joints: &support.joints,
         cylinder: Cylinder {
             point,
@@ -158,6 +159,7 @@ impl PinchJob<'_> {
                     continue;
                 };
                 let job = FingerContactJob {
+                    also: &[],
                     joints: &pincher.joints,
                     cylinder: Cylinder {
                         point: knob,
@@ -219,6 +221,7 @@ pub fn past_plane(
     (plane_point, normal): (DVec3, DVec3),
 ) -> f64 {
     let job = FingerContactJob {
+        also: &[],
         joints: &finger.joints,
         cylinder: Cylinder {
             point: plane_point,
@@ -386,6 +389,7 @@ mod tests {
     /// `finger` closing on the test knob (radius 6.5 mm, 18 mm long, along Z) at `knob`.
     fn knob_on(finger: &ContactFinger, knob: DVec3) -> FingerContactJob<'_> {
         FingerContactJob {
+            also: &[],
             joints: &finger.joints,
             cylinder: Cylinder {
                 point: knob,

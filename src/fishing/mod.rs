@@ -14,6 +14,7 @@ mod calibration;
 mod candidate_score;
 mod ccd_arm;
 pub mod gear;
+mod grip_along;
 mod grip_frames;
 pub mod grip_memo;
 pub mod grip_solve;
@@ -64,7 +65,7 @@ pub use calibration::{
     FingerTuning, FingerTunings, GripCalibration, GripKind, GripOffset, HandCalibration, PoleKeys,
 };
 pub use ccd_arm::CCD_REACH_TOLERANCE;
-pub use gear::{Gear, NetGear, ReelBody, ReelCrank, RodGear};
+pub use gear::{Gear, HandleSection, NetGear, ReelBody, ReelCrank, RodGear};
 pub use hand_contact::{FingerContact, FingerRole, GripStyle, HandContact};
 pub use hand_shape::{ContactFinger, HandShape};
 pub use inputs::PoseInputs;
@@ -73,8 +74,9 @@ pub use retarget::{RetargetReport, Retargeted, retarget, retarget_refined};
 pub use seat::{BodyFit, SeatError, SeatedPose};
 pub use session::{Handedness, Phase, SessionParams, SessionState};
 pub use session_frames::{
-    GripHold, GripTarget, NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP, SessionFrames, front_palm_roll,
-    front_reel_in_grip, front_stem_in_grip, reel_handle_in_hold, reel_handle_in_rod,
+    GripHold, GripTarget, NET_GRIP, ROD_FRONT_GRIP, ROD_REAR_GRIP, SessionFrames,
+    front_handle_in_grip, front_palm_roll, front_reel_in_grip, front_stem_in_grip,
+    reel_handle_in_hold, reel_handle_in_rod,
 };
 pub use settings::{
     ArmSettings, ArmSolverKind, CcdArmSettings, CcdLinkLimits, CcdLinkRole, SolverSettings,

@@ -252,6 +252,8 @@ impl Poser {
             super::session_frames::front_stem_in_grip(state.params.handedness, &actor.gear);
         let reel_in_grip =
             super::session_frames::front_reel_in_grip(state.params.handedness, &actor.gear);
+        let handle_in_grip =
+            super::session_frames::front_handle_in_grip(state.params.handedness, &actor.gear);
         let contacts = self.contacts.get_mut(side);
         let (ik, solver, wrist_target, palm_turn, held) = loop {
             let mut placed = hand_from_grip;
@@ -265,6 +267,7 @@ impl Poser {
                     correction,
                     stem_in_grip,
                     reel_in_grip,
+                    handle_in_grip,
                 );
                 placed.translation += from.palm_shift_in_hand.lerp(to.palm_shift_in_hand, w);
                 Some((from, to))

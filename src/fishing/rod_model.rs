@@ -20,7 +20,7 @@
 //!
 //! Pure: points in, a frame out.
 
-use super::gear::{KNOB_LENGTH, KNOB_RADIUS, ReelBody, ReelCrank, RodGear};
+use super::gear::{HandleSection, KNOB_LENGTH, KNOB_RADIUS, ReelBody, ReelCrank, RodGear};
 pub use super::prop_geometry::RodModelError;
 use super::prop_geometry::{
     BINS, check_length, covariance, extent, median, principal_axis, snap, units, wrap_rings,
@@ -204,7 +204,54 @@ impl RodModel {
             stem: None,
             reel_body: if reel_above { self.reel_body() } else { None },
             rear_handle: self.handle_round(rear_grip),
+            front_handle: self.front_handle(reel_seat),
         }
+    }
+
+    /// The handle round the reel seat at `reel_seat` (metres from the butt) as
+    /// [`RodGear::front_handle`] holds it: the stretch that keeps the seat's radius
+    /// ([`RodModel::handle_round`]) and the stretches next to it either side, each ending
+    /// halfway between its last measured cross-section and the next one (or at its last one
+    /// at the end of the profile), the side stretches no farther in than the seat's. `None` without a profile, or with no cross-section measured
+    /// beyond the seat's stretch on either side.
+    pub fn front_handle(&self, reel_seat: f64) -> Option<[HandleSection; 3]> {
+        let profile = &self.radius_profile;
+        let before = |at: f64| {
+            (profile.iter())
+                .filter(|p| p.0 < at)
+                .max_by(|p, q| p.0.total_cmp(&q.0))
+        };
+        let after = |at: f64| {
+            (profile.iter())
+                .filter(|p| p.0 > at)
+                .min_by(|p, q| p.0.total_cmp(&q.0))
+        };
+        let section = |along: f64, radius: f64| -> Option<HandleSection> {
+            let (a, b) = self.handle_round(along)?;
+            Some(HandleSection {
+                start: before(a).map_or(a, |p| 0.5 * (p.0 + a)),
+                end: after(b).map_or(b, |p| 0.5 * (b + p.0)),
+                radius,
+            })
+        };
+        let seat = section(reel_seat, self.radius_at(reel_seat))?;
+        let (a, b) = self.handle_round(reel_seat)?;
+        let (butt, tip) = (before(a)?, after(b)?);
+        // A stretch either side ends where the seat's begins (its radius may be within the
+        // tolerance of the seat's too).
+        let butt = section(butt.0, butt.1)?;
+        let tip = section(tip.0, tip.1)?;
+        Some([
+            HandleSection {
+                end: seat.start,
+                ..butt
+            },
+            seat,
+            HandleSection {
+                start: seat.end,
+                ..tip
+            },
+        ])
     }
 
     /// The handle round `along` (metres from the butt): the measured cross-sections on

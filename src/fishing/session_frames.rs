@@ -267,6 +267,21 @@ pub fn front_reel_in_grip(handedness: Handedness, gear: &Gear) -> Option<Capsule
     ))
 }
 
+/// The handle round the reel seat ([`super::RodGear::front_handle`]: butt side, seat, tip
+/// side) in the front grip's nominal frame, as [`front_stem_in_grip`] puts the stem there:
+/// each stretch a capsule along the blank from its start to its end with its radius (`None`
+/// when not measured).
+pub fn front_handle_in_grip(handedness: Handedness, gear: &Gear) -> Option<[Capsule; 3]> {
+    let sections = gear.rod.front_handle?;
+    Some(sections.map(|s| {
+        front_capsule_in_grip(
+            handedness,
+            gear,
+            (DVec3::Y * s.start, DVec3::Y * s.end, s.radius),
+        )
+    }))
+}
+
 /// A capsule of the rod (hold space: start, end, radius) in the front grip's nominal frame,
 /// mirrored for a left-handed session.
 fn front_capsule_in_grip(

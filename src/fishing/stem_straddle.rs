@@ -56,6 +56,7 @@ pub struct Straddle {
 impl StraddleJob<'_> {
     fn job(&self, spread: f64) -> FingerContactJob<'_> {
         FingerContactJob {
+            also: &[],
             joints: &self.finger.joints,
             cylinder: self.cylinder,
             spread,

@@ -13,7 +13,11 @@
 //! together, each from its start toward its curl limit (one parameter `s ∈ [0, 1]`); at the
 //! first touch the joints up to the touching segment lock and the joints beyond it go on
 //! closing the same way, until the tip touches or every joint is at its limit. A finger that
-//! starts inside the cylinder opens (toward each joint's open limit) until it is out.
+//! starts inside the cylinder opens (toward each joint's open limit) until it is out. The
+//! start is zero bends, or bends the caller gives (a finger lifted off the handle first,
+//! [`FingerContactJob::solve_from`]). A handle whose radius changes along it (a reel seat
+//! between a thicker rear grip and a thinner fore grip) is a few finite cylinders, one per
+//! stretch ([`FingerContactJob::also`]).
 
 use glam::{DAffine3, DMat3, DQuat, DVec3};
 use serde::{Deserialize, Serialize};
@@ -179,7 +183,8 @@ pub const CONTACT_TOLERANCE: f64 = 0.05;
 pub struct FingerContactReport {
     /// The bend of each joint, radians (base → tip).
     pub angles: Vec<f64>,
-    /// The smallest gap between any segment and the cylinder, hand units (negative: inside).
+    /// The smallest gap between any segment and the cylinder (and the job's other
+    /// surfaces), hand units (negative: inside).
     pub gap: f64,
     /// The segment with the smallest gap.
     pub nearest_segment: usize,
@@ -201,6 +206,10 @@ pub struct FingerContactJob<'a> {
     pub joints: &'a [ContactJoint],
     /// The held cylinder, hand space.
     pub cylinder: Cylinder,
+    /// More of the held object's surface beside `cylinder` (the handle's sections either
+    /// side of a finite `cylinder`, each its own finite cylinder): the finger's gap is the
+    /// smallest to any of them. Usually empty.
+    pub also: &'a [Cylinder],
     /// Turn of the first joint about the palm normal before closing (spread), radians, about
     /// `spread_axis` (the first joint's frame).
     pub spread: f64,
@@ -222,16 +231,19 @@ impl FingerContactJob<'_> {
     /// # Errors
     /// A message naming the first bad input.
     pub fn validate(&self) -> Result<(), String> {
-        let c = &self.cylinder;
-        if !(c.point.is_finite() && c.axis.is_finite() && c.radius.is_finite()) {
-            return Err("handle cylinder is not finite".into());
-        }
-        if (c.axis.length() - 1.0).abs() > 1e-6
-            || c.radius < 0.0
-            || c.half_length.is_nan()
-            || c.half_length <= 0.0
-        {
-            return Err("handle cylinder needs a unit axis, a radius ≥ 0 and a length > 0".into());
+        for c in std::iter::once(&self.cylinder).chain(self.also) {
+            if !(c.point.is_finite() && c.axis.is_finite() && c.radius.is_finite()) {
+                return Err("handle cylinder is not finite".into());
+            }
+            if (c.axis.length() - 1.0).abs() > 1e-6
+                || c.radius < 0.0
+                || c.half_length.is_nan()
+                || c.half_length <= 0.0
+            {
+                return Err(
+                    "handle cylinder needs a unit axis, a radius ≥ 0 and a length > 0".into(),
+                );
+            }
         }
         if !self.spread.is_finite() || !self.spread_axis.is_finite() {
             return Err("finger spread is not finite".into());
@@ -260,10 +272,29 @@ impl FingerContactJob<'_> {
     /// # Errors
     /// What [`FingerContactJob::validate`] returns.
     pub fn solve(&self) -> Result<FingerContactReport, String> {
+        self.solve_from(&[])
+    }
+
+    /// Runs the contact solve from the bends `from` (radians, base → tip; a missing one is 0)
+    /// instead of zero: a finger lifted away from the cylinder first (opened at a joint)
+    /// closes onto it from there. Deterministic.
+    ///
+    /// # Errors
+    /// What [`FingerContactJob::validate`] returns, or a start bend that is not finite or
+    /// lies outside its joint's limits.
+    pub fn solve_from(&self, from: &[f64]) -> Result<FingerContactReport, String> {
         self.validate()?;
         let n = self.joints.len();
+        let mut start: Vec<f64> = (0..n)
+            .map(|k| from.get(k).copied().unwrap_or(0.0))
+            .collect();
+        for (k, (a, j)) in start.iter().zip(self.joints).enumerate() {
+            if !(j.open_limit..=j.close_limit).contains(a) {
+                return Err(format!("finger joint {k} starts outside its limits"));
+            }
+        }
         let mut report = FingerContactReport {
-            angles: vec![0.0; n],
+            angles: start.clone(),
             gap: f64::INFINITY,
             ..Default::default()
         };
@@ -271,9 +302,8 @@ impl FingerContactJob<'_> {
             report.state = ContactState::Gap;
             return Ok(report);
         }
-        let mut start = vec![0.0; n];
         let mut free = 0;
-        let mut angles = vec![0.0; n];
+        let mut angles = start.clone();
         while free < n {
             report.stages += 1;
             let at = |s: f64, angles: &mut [f64]| {
@@ -381,11 +411,16 @@ impl FingerContactJob<'_> {
             }
             let scale = frame.matrix3.x_axis.length();
             for c in j.capsules.iter().filter(|c| c.radius >= 0.0) {
-                let g = self.cylinder.gap_to_capsule(
+                let (a, b) = (
                     frame.transform_point3(c.start),
                     frame.transform_point3(c.end),
-                    c.radius * scale,
                 );
+                let g = (self.also.iter())
+                    .map(|s| s.gap_to_capsule(a, b, c.radius * scale))
+                    .fold(
+                        self.cylinder.gap_to_capsule(a, b, c.radius * scale),
+                        f64::min,
+                    );
                 if g < best.0 {
                     best = (g, k);
                 }
@@ -450,175 +485,4 @@ pub fn palm_clearance(palm_in_grip: &[DVec3], radius: f64) -> Option<f64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A straight three-segment finger along +X from (0, 0, h), curling toward −Z.
-    fn finger(h: f64) -> Vec<ContactJoint> {
-        let seg = |len: f64| Capsule {
-            start: DVec3::ZERO,
-            end: DVec3::X * len,
-            radius: 0.008,
-        };
-        let joint = |at: DVec3, len: f64| ContactJoint {
-            prev_from_joint: DAffine3::from_translation(at),
-            // Rotating +X toward −Z: about +Y.
-            axis: DVec3::Y,
-            capsules: std::array::from_fn(|i| {
-                if i < SEGMENT_PIECES {
-                    seg(len)
-                } else {
-                    Capsule::NONE
-                }
-            }),
-            open_limit: -0.3,
-            close_limit: 1.7,
-        };
-        vec![
-            joint(DVec3::new(0.0, 0.0, h), 0.045),
-            joint(DVec3::X * 0.045, 0.028),
-            joint(DVec3::X * 0.028, 0.022),
-        ]
-    }
-
-    fn handle(x: f64) -> Cylinder {
-        Cylinder {
-            point: DVec3::new(x, 0.0, 0.0),
-            axis: DVec3::Y,
-            radius: 0.014,
-            half_length: f64::INFINITY,
-        }
-    }
-
-    #[test]
-    fn capsule_gap_matches_geometry() {
-        let c = handle(0.0);
-        let g = c.gap_to_capsule(
-            DVec3::new(-1.0, 0.0, 0.05),
-            DVec3::new(1.0, 0.0, 0.05),
-            0.01,
-        );
-        assert!((g - 0.026).abs() < 1e-12);
-        // Parallel to the axis.
-        let g = c.gap_to_capsule(DVec3::new(0.03, -1.0, 0.0), DVec3::new(0.03, 1.0, 0.0), 0.0);
-        assert!((g - 0.016).abs() < 1e-12);
-        // The end cap is nearest.
-        let g = c.gap_to_capsule(DVec3::new(0.05, 0.0, 0.0), DVec3::new(0.09, 0.0, 0.0), 0.0);
-        assert!((g - 0.036).abs() < 1e-12);
-    }
-
-    #[test]
-    fn a_finite_cylinder_is_the_capsule_round_its_axis_segment() {
-        let knob = Cylinder {
-            point: DVec3::ZERO,
-            axis: DVec3::X,
-            radius: 0.0065,
-            half_length: 0.009,
-        };
-        // Beside its side, across the axis: as the infinite one.
-        let g = knob.gap_to_capsule(DVec3::new(-0.1, 0.02, 0.0), DVec3::new(0.1, 0.02, 0.0), 0.0);
-        assert!((g - 0.0135).abs() < 1e-12, "{g}");
-        let g = knob.gap_to_capsule(
-            DVec3::new(0.005, 0.02, -1.0),
-            DVec3::new(0.005, 0.02, 1.0),
-            0.008,
-        );
-        assert!((g - 0.0055).abs() < 1e-12, "{g}");
-        // Past its end the gap grows, where the infinite cylinder would still be touched.
-        let g = knob.gap_to_capsule(DVec3::new(0.03, 0.0, -1.0), DVec3::new(0.03, 0.0, 1.0), 0.0);
-        assert!((g - (0.021 - 0.0065)).abs() < 1e-12, "{g}");
-        let infinite = Cylinder {
-            half_length: f64::INFINITY,
-            ..knob
-        };
-        let g =
-            infinite.gap_to_capsule(DVec3::new(0.03, 0.0, -1.0), DVec3::new(0.03, 0.0, 1.0), 0.0);
-        assert!((g + 0.0065).abs() < 1e-12, "{g}");
-        // Parallel segments and points.
-        assert!(
-            (segment_distance(DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Y + DVec3::X) - 1.0).abs()
-                < 1e-12
-        );
-        assert!(
-            (segment_distance(DVec3::ZERO, DVec3::ZERO, DVec3::Y * 2.0, DVec3::Y * 2.0) - 2.0)
-                .abs()
-                < 1e-12
-        );
-    }
-
-    #[test]
-    fn a_finger_closes_until_it_touches_and_never_enters() {
-        // The knuckle over the handle's far side: the finger wraps the handle.
-        for x in [0.0, 0.01, 0.02] {
-            let joints = finger(0.024);
-            let job = FingerContactJob {
-                joints: &joints,
-                cylinder: handle(x),
-                spread: 0.0,
-                spread_axis: DVec3::Z,
-                gap_scale: 0.008,
-            };
-            let r = job.solve().unwrap();
-            assert_eq!(r.state, ContactState::Touching, "{x}: {r:?}");
-            assert!(r.gap >= 0.0 && r.gap < 1e-4, "{x}: gap {}", r.gap);
-            assert!(r.angles.iter().all(|a| *a > 0.0), "{x}: {:?}", r.angles);
-            // Every segment is outside the handle, and the tip segment is on it.
-            let frames = job.frames(&r.angles);
-            for (k, (f, j)) in frames.iter().zip(&joints).enumerate() {
-                let c = &j.capsules[0];
-                let g = job.cylinder.gap_to_capsule(
-                    f.transform_point3(c.start),
-                    f.transform_point3(c.end),
-                    c.radius,
-                );
-                assert!(g >= -1e-9, "{x}: segment {k} inside by {g}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_finger_inside_opens_and_one_out_of_reach_closes_to_its_limits() {
-        let joints = finger(0.015);
-        let job = FingerContactJob {
-            joints: &joints,
-            cylinder: handle(0.0),
-            spread: 0.0,
-            spread_axis: DVec3::Z,
-            gap_scale: 0.008,
-        };
-        let r = job.solve().unwrap();
-        // The knuckle itself is inside: opening cannot get it out.
-        assert_eq!(r.state, ContactState::Inside);
-        assert!(
-            r.angles
-                .iter()
-                .zip(&joints)
-                .all(|(a, j)| *a == j.open_limit)
-        );
-        let job = FingerContactJob {
-            cylinder: handle(0.5),
-            ..job
-        };
-        let joints_far = finger(0.024);
-        let job = FingerContactJob {
-            joints: &joints_far,
-            ..job
-        };
-        let r = job.solve().unwrap();
-        assert_eq!(r.state, ContactState::Gap);
-        assert!(
-            r.angles
-                .iter()
-                .zip(&joints_far)
-                .all(|(a, j)| *a == j.close_limit)
-        );
-    }
-
-    #[test]
-    fn palm_clearance_puts_the_axis_one_radius_beyond_the_palm() {
-        let palm = [DVec3::new(0.0, 0.0, -0.01), DVec3::new(0.02, 0.0, 0.5)];
-        let l = palm_clearance(&palm, 0.014).unwrap();
-        assert!((l - 0.004).abs() < 1e-12);
-        assert_eq!(palm_clearance(&palm[1..], 0.014), None);
-    }
-}
+mod tests;

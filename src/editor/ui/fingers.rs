@@ -59,6 +59,14 @@ pub fn fingers_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Com
             {
                 out.push(PoseEdit::SetStemIndexMiddle { side, value: stem });
             }
+            let mut wraps = hand.thumb_wraps;
+            if ui
+                .checkbox(&mut wraps, "thumb wraps the handle")
+                .on_hover_text("On a spinning rod's reel seat; off: the thumb lies along its top")
+                .changed()
+            {
+                out.push(PoseEdit::SetThumbWraps { side, value: wraps });
+            }
             for (finger, _) in &stage.actor.arm(side).fingers {
                 let finger = *finger;
                 let contact = report.and_then(|r| r.fingers[finger_index(finger)]);
