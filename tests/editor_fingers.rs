@@ -90,3 +90,35 @@ fn the_stem_moves_between_index_and_middle() {
     let d = (moved - wrist).length();
     assert!((0.005..0.04).contains(&d), "the hand moved {d} m");
 }
+
+fn thumb_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
+    let stage = &ed.doc().stage;
+    let (_, chain) = (stage.actor.arm(Side::Right).fingers.iter())
+        .find(|(f, _)| *f == Finger::Thumb)
+        .expect("thumb");
+    stage.pose.world_position(*chain.joints.last().unwrap())
+}
+
+#[test]
+fn the_front_thumb_wraps_the_handle_and_back_in_one_undo_step() {
+    let mut ed = bundled_editor();
+    let along = thumb_tip(&ed);
+    let thumb = arms(&ed).right.contact.fingers[0].expect("the thumb has a contact");
+    assert_eq!(thumb.state, ContactState::Touching, "{thumb:?}");
+    ed.apply(PoseEdit::SetThumbWraps {
+        side: Side::Right,
+        value: true,
+    })
+    .unwrap();
+    assert!(ed.doc().stage.inputs.calibration.hands.right.thumb_wraps);
+    let wrapped = thumb_tip(&ed);
+    // Wrapped round the handle, the thumb's tip is centimetres from where it lay along it,
+    // and it still touches.
+    let d = (wrapped - along).length();
+    assert!(d > 0.01, "the thumb's tip moved {d} m");
+    let thumb = arms(&ed).right.contact.fingers[0].expect("the thumb has a contact");
+    assert_eq!(thumb.state, ContactState::Touching, "{thumb:?}");
+    ed.apply(DocumentCommand::Undo).unwrap();
+    assert!(!ed.doc().stage.inputs.calibration.hands.right.thumb_wraps);
+    assert_eq!(thumb_tip(&ed), along, "one undo restores the thumb exactly");
+}

@@ -175,6 +175,7 @@ fn finger_tunings_travel_and_act_on_the_target() {
         spread: 0.05,
     };
     hand.stem_index_middle = true;
+    hand.thumb_wraps = true;
     let mut target = stage(&dir.join("mannequiny-0.3.0.glb"));
     target.update().unwrap();
     let index_gap = |stage: &Stage| {
@@ -195,7 +196,7 @@ fn finger_tunings_travel_and_act_on_the_target() {
     );
     let got = mapped.hands.get(Side::Right);
     assert_eq!(got.fingers, calib.hands.get(Side::Right).fingers);
-    assert!(got.stem_index_middle);
+    assert!(got.stem_index_middle && got.thumb_wraps);
     target.inputs.calibration = mapped;
     target.inputs.settings = settings;
     target.update().unwrap();

@@ -286,12 +286,7 @@ fn touching_slot(job: &FingerContactJob<'_>, frames: &[DAffine3]) -> usize {
                 frame.transform_point3(c.start),
                 frame.transform_point3(c.end),
             );
-            let gap = (job.also.iter())
-                .map(|s| s.gap_to_capsule(a, b, c.radius * scale))
-                .fold(
-                    job.cylinder.gap_to_capsule(a, b, c.radius * scale),
-                    f64::min,
-                );
+            let gap = job.gap_to_capsule(a, b, c.radius * scale);
             if gap < best.0 {
                 best = (gap, slot);
             }

@@ -397,6 +397,15 @@ impl FingerContactJob<'_> {
         (None, 0)
     }
 
+    /// The gap between the capsule `a`–`b` of radius `r` (hand space and units) and the
+    /// nearest of the job's surfaces (`cylinder` and `also`; see
+    /// [`Cylinder::gap_to_capsule`]).
+    pub fn gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
+        (self.also.iter())
+            .map(|s| s.gap_to_capsule(a, b, r))
+            .fold(self.cylinder.gap_to_capsule(a, b, r), f64::min)
+    }
+
     /// The smallest gap over segments `from..` at `angles`, and which segment it is.
     fn nearest(&self, angles: &[f64], from: usize) -> (f64, usize) {
         let mut best = (f64::INFINITY, from);
@@ -415,12 +424,7 @@ impl FingerContactJob<'_> {
                     frame.transform_point3(c.start),
                     frame.transform_point3(c.end),
                 );
-                let g = (self.also.iter())
-                    .map(|s| s.gap_to_capsule(a, b, c.radius * scale))
-                    .fold(
-                        self.cylinder.gap_to_capsule(a, b, c.radius * scale),
-                        f64::min,
-                    );
+                let g = self.gap_to_capsule(a, b, c.radius * scale);
                 if g < best.0 {
                     best = (g, k);
                 }

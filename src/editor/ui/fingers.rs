@@ -51,21 +51,21 @@ pub fn fingers_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Com
         .id_salt(id)
         .default_open(false)
         .show(ui, |ui| {
-            let mut stem = hand.stem_index_middle;
-            if ui
-                .checkbox(&mut stem, "reel stem between index and middle")
-                .on_hover_text("On a spinning rod's reel seat; off: between middle and ring")
-                .changed()
-            {
-                out.push(PoseEdit::SetStemIndexMiddle { side, value: stem });
+            if let Some(value) = choice_ui(
+                ui,
+                hand.stem_index_middle,
+                "reel stem between index and middle",
+                "On a spinning rod's reel seat; off: between middle and ring",
+            ) {
+                out.push(PoseEdit::SetStemIndexMiddle { side, value });
             }
-            let mut wraps = hand.thumb_wraps;
-            if ui
-                .checkbox(&mut wraps, "thumb wraps the handle")
-                .on_hover_text("On a spinning rod's reel seat; off: the thumb lies along its top")
-                .changed()
-            {
-                out.push(PoseEdit::SetThumbWraps { side, value: wraps });
+            if let Some(value) = choice_ui(
+                ui,
+                hand.thumb_wraps,
+                "thumb wraps the handle",
+                "On a spinning rod's reel seat; off: the thumb lies along its top",
+            ) {
+                out.push(PoseEdit::SetThumbWraps { side, value });
             }
             for (finger, _) in &stage.actor.arm(side).fingers {
                 let finger = *finger;
@@ -95,4 +95,14 @@ pub fn fingers_ui(ui: &mut egui::Ui, ed: &EditorState, side: Side, out: &mut Com
                 grouped(&r, r.changed().then(|| edit(curl, spread)), out);
             }
         });
+}
+
+/// A checkbox for one of the hand's grip choices: the new value when the artist flips it.
+fn choice_ui(ui: &mut egui::Ui, value: bool, label: &str, hover: &str) -> Option<bool> {
+    let mut flipped = value;
+    let changed = ui
+        .checkbox(&mut flipped, label)
+        .on_hover_text(hover)
+        .changed();
+    changed.then_some(flipped)
 }

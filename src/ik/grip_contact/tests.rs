@@ -30,6 +30,18 @@ fn finger(h: f64) -> Vec<ContactJoint> {
     ]
 }
 
+/// The contact job of `joints` on `cylinder`, unspread, its gap scale the fingers' 8 mm radius.
+fn job_on(joints: &[ContactJoint], cylinder: Cylinder) -> FingerContactJob<'_> {
+    FingerContactJob {
+        joints,
+        cylinder,
+        spread: 0.0,
+        spread_axis: DVec3::Z,
+        gap_scale: 0.008,
+        also: &[],
+    }
+}
+
 fn handle(x: f64) -> Cylinder {
     Cylinder {
         point: DVec3::new(x, 0.0, 0.0),
@@ -98,14 +110,7 @@ fn a_finger_closes_until_it_touches_and_never_enters() {
     // The knuckle over the handle's far side: the finger wraps the handle.
     for x in [0.0, 0.01, 0.02] {
         let joints = finger(0.024);
-        let job = FingerContactJob {
-            joints: &joints,
-            cylinder: handle(x),
-            spread: 0.0,
-            spread_axis: DVec3::Z,
-            gap_scale: 0.008,
-            also: &[],
-        };
+        let job = job_on(&joints, handle(x));
         let r = job.solve().unwrap();
         assert_eq!(r.state, ContactState::Touching, "{x}: {r:?}");
         assert!(r.gap >= 0.0 && r.gap < 1e-4, "{x}: gap {}", r.gap);
@@ -127,14 +132,7 @@ fn a_finger_closes_until_it_touches_and_never_enters() {
 #[test]
 fn a_finger_closes_from_a_lifted_start_and_refuses_a_start_outside_its_limits() {
     let joints = finger(0.024);
-    let job = FingerContactJob {
-        joints: &joints,
-        cylinder: handle(0.02),
-        spread: 0.0,
-        spread_axis: DVec3::Z,
-        gap_scale: 0.008,
-        also: &[],
-    };
+    let job = job_on(&joints, handle(0.02));
     let from_zero = job.solve().unwrap();
     assert_eq!(job.solve_from(&[0.0, 0.0, 0.0]).unwrap(), from_zero);
     let lifted = job.solve_from(&[-0.3]).unwrap();
@@ -162,13 +160,10 @@ fn a_finger_over_a_thinner_stretch_of_the_handle_closes_onto_it() {
     };
     let (seat, fore) = (stretch(-0.1, joint, 0.014), stretch(joint, 0.1, 0.010));
     let joints = finger(0.024);
+    let also = [fore];
     let job = FingerContactJob {
-        joints: &joints,
-        cylinder: seat,
-        spread: 0.0,
-        spread_axis: DVec3::Z,
-        gap_scale: 0.008,
-        also: &[fore],
+        also: &also,
+        ..job_on(&joints, seat)
     };
     let r = job.solve().unwrap();
     assert_eq!(r.state, ContactState::Touching, "{r:?}");
@@ -190,14 +185,7 @@ fn a_finger_over_a_thinner_stretch_of_the_handle_closes_onto_it() {
 #[test]
 fn a_finger_inside_opens_and_one_out_of_reach_closes_to_its_limits() {
     let joints = finger(0.015);
-    let job = FingerContactJob {
-        joints: &joints,
-        cylinder: handle(0.0),
-        spread: 0.0,
-        spread_axis: DVec3::Z,
-        gap_scale: 0.008,
-        also: &[],
-    };
+    let job = job_on(&joints, handle(0.0));
     let r = job.solve().unwrap();
     // The knuckle itself is inside: opening cannot get it out.
     assert_eq!(r.state, ContactState::Inside);
