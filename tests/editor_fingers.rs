@@ -10,14 +10,15 @@ use anglerpose::rig::{Finger, Side};
 use glam::DVec3;
 use support::editor::{arms, bundled_editor};
 
-fn index_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
+/// Where `finger`'s last joint of the right hand is.
+fn finger_tip(ed: &anglerpose::editor::EditorState, finger: Finger) -> DVec3 {
     let stage = &ed.doc().stage;
     let arm = stage.actor.arm(Side::Right);
     let (_, chain) = arm
         .fingers
         .iter()
-        .find(|(f, _)| *f == Finger::Index)
-        .expect("index finger");
+        .find(|(f, _)| *f == finger)
+        .expect("the finger");
     stage.pose.world_position(*chain.joints.last().unwrap())
 }
 
@@ -28,7 +29,7 @@ fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() 
     assert!(before.solved, "contact grips are on for the bundled angler");
     let index = before.fingers[1].expect("the index has a contact");
     assert_eq!(index.state, ContactState::Touching, "{index:?}");
-    let tip = index_tip(&ed);
+    let tip = finger_tip(&ed, Finger::Index);
     // A slider drag: several values, one group.
     ed.apply(DocumentCommand::BeginGroup).unwrap();
     for deg in [-5.0, -12.0, -20.0] {
@@ -46,26 +47,33 @@ fn a_finger_tuning_drag_is_one_undo_step_and_moves_the_finger_off_its_contact() 
     // Opened by 20° off the handle: a gap the report measures, the tip moved.
     assert_eq!(index_open.state, ContactState::Gap, "{index_open:?}");
     assert!(index_open.gap > 0.001, "{index_open:?}");
-    assert!((index_tip(&ed) - tip).length() > 0.005);
+    assert!((finger_tip(&ed, Finger::Index) - tip).length() > 0.005);
     let tuning = ed.doc().stage.inputs.calibration.hands.right.fingers.index;
     assert!((tuning.curl_offset - (-20f64).to_radians()).abs() < 1e-12);
     ed.apply(DocumentCommand::Undo).unwrap();
-    assert_eq!(index_tip(&ed), tip, "one undo restores the finger exactly");
+    assert_eq!(
+        finger_tip(&ed, Finger::Index),
+        tip,
+        "one undo restores the finger exactly"
+    );
     assert_eq!(arms(&ed).right.contact, before);
 }
 
 #[test]
 fn the_contact_switch_falls_back_to_the_parametric_curl_and_undoes() {
     let mut ed = bundled_editor();
-    let tip = index_tip(&ed);
+    let tip = finger_tip(&ed, Finger::Index);
     ed.apply(PoseEdit::SetFingerContact { enabled: false })
         .unwrap();
     let off = arms(&ed).right.contact;
     assert!(!off.solved && off.fingers.iter().all(Option::is_none));
-    assert!((index_tip(&ed) - tip).length() > 0.002, "the curl differs");
+    assert!(
+        (finger_tip(&ed, Finger::Index) - tip).length() > 0.002,
+        "the curl differs"
+    );
     ed.apply(DocumentCommand::Undo).unwrap();
     assert!(ed.doc().stage.inputs.settings.finger_contact);
-    assert_eq!(index_tip(&ed), tip);
+    assert_eq!(finger_tip(&ed, Finger::Index), tip);
 }
 
 #[test]
@@ -91,18 +99,10 @@ fn the_stem_moves_between_index_and_middle() {
     assert!((0.005..0.04).contains(&d), "the hand moved {d} m");
 }
 
-fn thumb_tip(ed: &anglerpose::editor::EditorState) -> DVec3 {
-    let stage = &ed.doc().stage;
-    let (_, chain) = (stage.actor.arm(Side::Right).fingers.iter())
-        .find(|(f, _)| *f == Finger::Thumb)
-        .expect("thumb");
-    stage.pose.world_position(*chain.joints.last().unwrap())
-}
-
 #[test]
 fn the_front_thumb_wraps_the_handle_and_back_in_one_undo_step() {
     let mut ed = bundled_editor();
-    let along = thumb_tip(&ed);
+    let along = finger_tip(&ed, Finger::Thumb);
     let thumb = arms(&ed).right.contact.fingers[0].expect("the thumb has a contact");
     assert_eq!(thumb.state, ContactState::Touching, "{thumb:?}");
     ed.apply(PoseEdit::SetThumbWraps {
@@ -111,7 +111,7 @@ fn the_front_thumb_wraps_the_handle_and_back_in_one_undo_step() {
     })
     .unwrap();
     assert!(ed.doc().stage.inputs.calibration.hands.right.thumb_wraps);
-    let wrapped = thumb_tip(&ed);
+    let wrapped = finger_tip(&ed, Finger::Thumb);
     // Wrapped round the handle, the thumb's tip is centimetres from where it lay along it,
     // and it still touches.
     let d = (wrapped - along).length();
@@ -120,5 +120,9 @@ fn the_front_thumb_wraps_the_handle_and_back_in_one_undo_step() {
     assert_eq!(thumb.state, ContactState::Touching, "{thumb:?}");
     ed.apply(DocumentCommand::Undo).unwrap();
     assert!(!ed.doc().stage.inputs.calibration.hands.right.thumb_wraps);
-    assert_eq!(thumb_tip(&ed), along, "one undo restores the thumb exactly");
+    assert_eq!(
+        finger_tip(&ed, Finger::Thumb),
+        along,
+        "one undo restores the thumb exactly"
+    );
 }

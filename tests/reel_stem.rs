@@ -459,11 +459,10 @@ fn the_stem_is_found_where_the_generator_put_it() {
         (0.0055, 0.0065),
     );
     let c = ReelStem::BUNDLED;
-    assert!(
-        bundled.top_in_rod.distance(c.top_in_rod) < 1e-3
-            && bundled.bottom_in_rod.distance(c.bottom_in_rod) < 1e-3
-            && (bundled.radius - c.radius).abs() < 1e-3,
-        "ReelStem::BUNDLED is not the bundled rod's: {bundled:?}"
+    is_the_bundled_rods(
+        "ReelStem::BUNDLED",
+        (bundled.top_in_rod, bundled.bottom_in_rod, bundled.radius),
+        (c.top_in_rod, c.bottom_in_rod, c.radius),
     );
     let spec = surf();
     let k = 1.45;
@@ -583,16 +582,26 @@ fn a_spinning_reels_body_is_found_round_the_generators_reel() {
         assert!(body.radius < 0.045 * k, "{name}: {body:?}");
     }
     let c = ReelBody::BUNDLED;
-    assert!(
-        bundled.start_in_hold.distance(c.start_in_hold) < 1e-3
-            && bundled.end_in_hold.distance(c.end_in_hold) < 1e-3
-            && (bundled.radius - c.radius).abs() < 1e-3,
-        "ReelBody::BUNDLED is not the bundled rod's: {bundled:?}"
+    is_the_bundled_rods(
+        "ReelBody::BUNDLED",
+        (bundled.start_in_hold, bundled.end_in_hold, bundled.radius),
+        (c.start_in_hold, c.end_in_hold, c.radius),
     );
     // A baitcaster's body is its side profile across the blank, not this.
     let bait = found_body(&dir.join("rod_baitcaster.glb")).expect("the baitcaster's body");
     assert!(
         (bait.end_in_hold - bait.start_in_hold).y.abs() < 1e-9,
         "{bait:?}"
+    );
+}
+
+/// The constant `what` (a capsule: its ends and radius) is the one found on the bundled rod
+/// (`found`), within a millimetre each.
+fn is_the_bundled_rods(what: &str, found: (DVec3, DVec3, f64), constant: (DVec3, DVec3, f64)) {
+    assert!(
+        found.0.distance(constant.0) < 1e-3
+            && found.1.distance(constant.1) < 1e-3
+            && (found.2 - constant.2).abs() < 1e-3,
+        "{what} is not the bundled rod's: {found:?}"
     );
 }

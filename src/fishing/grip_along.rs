@@ -108,7 +108,7 @@ pub(crate) fn lay_along(
                 continue;
             }
             let joint_frames = job.frames(&report.angles);
-            let on_pad = touching_slot(&job, &joint_frames) < SEGMENT_PIECES
+            let on_pad = job.nearest_capsule(&report.angles).2 < SEGMENT_PIECES
                 && pad_facing(finger, &joint_frames, seg, handle) >= ALONG_PAD_FACING;
             let a = alignment(finger, &joint_frames, toward);
             if !on_pad || a <= best_alignment {
@@ -267,30 +267,4 @@ fn pad_facing(finger: &ContactFinger, frames: &[DAffine3], k: usize, handle: Cyl
         (Some(p), Some(t)) => p.dot(t),
         _ => -1.0,
     }
-}
-
-/// Which capsule slot (see [`crate::ik::grip_contact::ContactJoint::capsules`]) of the segment
-/// nearest `job`'s surfaces is nearest them at the joint `frames`: below
-/// [`SEGMENT_PIECES`], one along the segment's middle (its pad).
-fn touching_slot(job: &FingerContactJob<'_>, frames: &[DAffine3]) -> usize {
-    let mut best = (f64::INFINITY, usize::MAX);
-    for (j, frame) in job.joints.iter().zip(frames) {
-        let scale = frame.matrix3.x_axis.length();
-        for (slot, c) in j
-            .capsules
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.radius >= 0.0)
-        {
-            let (a, b) = (
-                frame.transform_point3(c.start),
-                frame.transform_point3(c.end),
-            );
-            let gap = job.gap_to_capsule(a, b, c.radius * scale);
-            if gap < best.0 {
-                best = (gap, slot);
-            }
-        }
-    }
-    best.1
 }

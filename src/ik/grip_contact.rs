@@ -408,7 +408,14 @@ impl FingerContactJob<'_> {
 
     /// The smallest gap over segments `from..` at `angles`, and which segment it is.
     fn nearest(&self, angles: &[f64], from: usize) -> (f64, usize) {
-        let mut best = (f64::INFINITY, from);
+        let (gap, segment, _) = self.nearest_from(angles, from);
+        (gap, segment)
+    }
+
+    /// The smallest gap over segments `from..` at `angles`, its segment and which of the
+    /// segment's capsule slots it is (see [`ContactJoint::capsules`]); the first of equals.
+    fn nearest_from(&self, angles: &[f64], from: usize) -> (f64, usize, usize) {
+        let mut best = (f64::INFINITY, from, 0);
         for (k, (j, frame)) in self
             .joints
             .iter()
@@ -419,18 +426,30 @@ impl FingerContactJob<'_> {
                 continue;
             }
             let scale = frame.matrix3.x_axis.length();
-            for c in j.capsules.iter().filter(|c| c.radius >= 0.0) {
+            for (slot, c) in j
+                .capsules
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.radius >= 0.0)
+            {
                 let (a, b) = (
                     frame.transform_point3(c.start),
                     frame.transform_point3(c.end),
                 );
                 let g = self.gap_to_capsule(a, b, c.radius * scale);
                 if g < best.0 {
-                    best = (g, k);
+                    best = (g, k, slot);
                 }
             }
         }
         best
+    }
+
+    /// The capsule nearest the job's surfaces at `angles`: its gap (hand units), segment and
+    /// slot (see [`ContactJoint::capsules`]: below [`SEGMENT_PIECES`], one along the
+    /// segment's middle, its pad).
+    pub fn nearest_capsule(&self, angles: &[f64]) -> (f64, usize, usize) {
+        self.nearest_from(angles, 0)
     }
 
     /// The smallest gap over all segments at `angles` (hand units), and which segment.

@@ -195,16 +195,8 @@ fn a_finger_inside_opens_and_one_out_of_reach_closes_to_its_limits() {
             .zip(&joints)
             .all(|(a, j)| *a == j.open_limit)
     );
-    let job = FingerContactJob {
-        cylinder: handle(0.5),
-        ..job
-    };
     let joints_far = finger(0.024);
-    let job = FingerContactJob {
-        joints: &joints_far,
-        ..job
-    };
-    let r = job.solve().unwrap();
+    let r = job_on(&joints_far, handle(0.5)).solve().unwrap();
     assert_eq!(r.state, ContactState::Gap);
     assert!(
         r.angles
