@@ -205,7 +205,8 @@ fn the_solver_reports_the_pinch() {
 /// it with the session: the rod's mesh as drawn (`support/prop_solid.rs`, winding numbers)
 /// has its knob round the knob the hand cranks, at every instant, for either hand. The knob's
 /// middle and 5 mm along its axis either way are inside the drawn mesh; 10 mm across its axis
-/// (either modelled knob is under 8 mm thick) is outside.
+/// (either modelled knob is under 8 mm thick) is outside. The crank's arm is found as
+/// generated (how far it stands out of the knob's base, a second knob).
 #[test]
 fn an_artists_crank_node_turns_to_where_the_hand_cranks() {
     let angler = bundled_assets_dir().join("angler.glb");
@@ -213,6 +214,18 @@ fn an_artists_crank_node_turns_to_where_the_hand_cranks() {
         for handedness in [Handedness::Right, Handedness::Left] {
             let mut stage = stage_on(&angler, Some(rod), handedness);
             assert!(stage.props.rod_crank.is_some(), "{rod}: no turning crank");
+            // The arm as generated: the baitcaster's bar (3 mm thick about the knobs' bases,
+            // a knob at either end); the spinning reel's arm ends in the knob's base.
+            let crank = stage.props.gear.rod.crank;
+            let (proud, opposite) = if rod == "rod_baitcaster.glb" {
+                (0.003, true)
+            } else {
+                (0.0, false)
+            };
+            assert!(
+                (crank.arm_proud - proud).abs() < 5e-4 && crank.opposite_knob == opposite,
+                "{rod}: {crank:?}"
+            );
             let mut middles = Vec::new();
             for t in cranking() {
                 at(&mut stage, t);

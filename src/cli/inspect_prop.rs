@@ -185,10 +185,18 @@ pub fn rod(args: &PropQuery, character: &Character) -> anyhow::Result<()> {
     }
     match crank {
         Some((b, Some((fit, rest)))) => outln!(
-            "  crank: node {:?} turns, its knob {:.0} mm from its axis, {:.1} mm thick{}",
+            "  crank: node {:?} turns, its knob {:.0} mm from its axis, {:.1} mm thick, \
+             {:.1} mm long, its arm {:.1} mm out of the knob's base toward the hand{}{}",
             crank_node(b),
             fit.crank.radius * 1e3,
             2e3 * fit.crank.knob_radius,
+            1e3 * fit.crank.knob_length,
+            1e3 * fit.crank.arm_proud,
+            if fit.crank.opposite_knob {
+                ", a second knob half a turn round"
+            } else {
+                ""
+            },
             if rest.mirrored {
                 " (modelled on the front hand's side: drawn mirrored, on the cranking hand's)"
             } else {

@@ -66,6 +66,46 @@ pub struct ReelCrank {
     /// The knob's length along its axis, metres (else [`KNOB_LENGTH`]).
     #[serde(default = "knob_length")]
     pub knob_length: f64,
+    /// How far the crank's arm stands out of the knob's base toward the hand, metres: the
+    /// arm's face on the hand's side lies this far from the knob's base toward its outer end
+    /// (a modelled crank's, see `fishing::reel_crank::fit_crank`; else 0, the base). At most
+    /// [`Self::knob_length`].
+    #[serde(default)]
+    pub arm_proud: f64,
+    /// Whether the arm is a bar carrying a second knob half a turn round (a baitcaster's
+    /// double handle), as long and as thick as this one (else one knob).
+    #[serde(default)]
+    pub opposite_knob: bool,
+}
+
+/// What of a reel's crank the hand on its knob keeps clear of, in the knob's grip frame
+/// (the knob's axis along +Z through the origin at the knob's middle, its base toward +Z;
+/// see [`crate::fishing::reel_handle_in_hold`]), metres. The hand turns with the knob, not
+/// with the arm, so what the arm and a second knob sweep as the crank turns is fixed there:
+/// the arm's side of a plane across the axis, and a second knob's ring round the axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrankArm {
+    /// The arm's face on the hand's side, along +Z from the knob's middle: the plane
+    /// `z = face`, the arm on its +Z side.
+    pub face: f64,
+    /// A second knob half a turn round (see [`ReelCrank::opposite_knob`]): its axis's
+    /// distance from this knob's (twice the crank's radius), its radius and its half length
+    /// (its middle at z = 0). As the crank turns it sweeps the ring of those radii round the
+    /// knob's axis.
+    pub opposite: Option<(f64, f64, f64)>,
+}
+
+impl ReelCrank {
+    /// What the hand on the knob keeps clear of (see [`CrankArm`]).
+    pub fn arm(&self) -> CrankArm {
+        let half = 0.5 * self.knob_length;
+        CrankArm {
+            face: half - self.arm_proud.clamp(0.0, self.knob_length),
+            opposite: self
+                .opposite_knob
+                .then_some((2.0 * self.radius, self.knob_radius, half)),
+        }
+    }
 }
 
 fn knob_radius() -> f64 {
@@ -198,6 +238,8 @@ impl RodGear {
             radius: 0.045,
             knob_radius: KNOB_RADIUS,
             knob_length: KNOB_LENGTH,
+            arm_proud: 0.0,
+            opposite_knob: false,
         },
         stem: Some(ReelStem::BUNDLED),
         reel_body: Some(ReelBody::BUNDLED),
@@ -257,6 +299,13 @@ impl RodGear {
             &crank.join("knob_length"),
             0.0,
             0.2,
+            out,
+        );
+        rules::number(
+            self.crank.arm_proud,
+            &crank.join("arm_proud"),
+            0.0,
+            self.crank.knob_length,
             out,
         );
         let c = self.crank.centre_in_hold - DVec3::Y * self.reel_seat;

@@ -27,6 +27,8 @@ pub(crate) struct Key {
     pub(crate) radius: f64,
     /// Half the held part's length (infinite for a handle), metres.
     pub(crate) half_length: f64,
+    /// The crank's arm round the knob, on the knob's grip.
+    pub(crate) arm: Option<super::gear::CrankArm>,
     pub(crate) hand_from_grip: Transform,
     pub(crate) style: GripStyle,
     pub(crate) hand: HandCalibration,

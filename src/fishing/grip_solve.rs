@@ -5,6 +5,7 @@
 //! holds the grip frame fixed in the hand.
 
 use super::calibration::{FingerTuning, GripKind, HandCalibration};
+use super::crank_clear::{ArmInHand, clear_of_arm};
 use super::gear::Gear;
 use super::grip_frames::{add_curl_offset, finger_frames, finger_job, palm_in_grip, palm_in_hand};
 use super::grip_memo::{Binding, HandContactInputs, Key};
@@ -12,7 +13,7 @@ use super::grip_stem;
 use super::hand_contact::{
     FingerContact, FingerRole, GripContact, GripStyle, PalmArm, bent_local, finger_index,
 };
-use super::knob_pinch::clear_of_plane;
+use super::knob_pinch::Pinch;
 use crate::ik::grip_contact::{Capsule, ContactState, Cylinder, palm_clearance};
 use crate::rig::{Finger, Transform};
 use glam::{DQuat, DVec3};
@@ -59,6 +60,7 @@ impl ContactCache {
                 correction,
                 radius: gear.grip_radius(kind),
                 half_length: gear.grip_half_length(kind),
+                arm: (kind == GripKind::ReelHandle).then(|| gear.rod.crank.arm()),
                 hand_from_grip: *hand_from_grip,
                 style,
                 hand: *hand,
@@ -483,17 +485,14 @@ fn solve_fingers(
         let Some(cylinder) = cylinder else {
             let angles: Vec<f64> = match support {
                 Some(a) if role == FingerRole::Support => a.to_vec(),
-                // The knob hand's free fingers keep to the hand's side of the crank's arm:
-                // the plane across the knob's axis at its base.
-                _ if key.kind == GripKind::ReelHandle => {
-                    let base = origin + gz * (key.half_length / scale);
-                    clear_of_plane(
-                        finger,
-                        &free_curl(inputs, key, i),
-                        tuning.spread,
-                        (base, gz),
-                    )
-                }
+                // The knob hand's free fingers keep clear of the crank's arm: on the hand's
+                // side of its face, out of a bar's second knob's ring.
+                _ if let Some(arm) = &key.arm => clear_of_arm(
+                    finger,
+                    &free_curl(inputs, key, i),
+                    tuning.spread,
+                    &ArmInHand::new(arm, origin, gz, scale),
+                ),
                 _ => free_curl(inputs, key, i),
             };
             // The knob rests against a supporting finger: its gap is reported.
@@ -580,11 +579,7 @@ fn free_curl(inputs: &HandContactInputs<'_>, key: &Key, i: usize) -> Vec<f64> {
 /// finger in the style): where the knob's middle goes in hand space and the supporting
 /// finger's bends (see [`super::knob_pinch::PinchJob`]). `None` for other grips, or a hand
 /// that lacks either finger.
-fn pinched_knob(
-    inputs: &HandContactInputs<'_>,
-    key: &Key,
-    radius: f64,
-) -> Option<super::knob_pinch::Pinch> {
+fn pinched_knob(inputs: &HandContactInputs<'_>, key: &Key, radius: f64) -> Option<Pinch> {
     let (pincher, support) = (
         key.style.finger_with(FingerRole::Pinch)?,
         key.style.finger_with(FingerRole::Support)?,
@@ -600,6 +595,7 @@ fn pinched_knob(
         calibrated: key.hand.finger_curl,
         axis: key.hand_from_grip.rotation * DVec3::Z,
         knob: (radius, key.half_length / scale),
+        arm_face: key.arm.map(|a| a.face / scale),
     }
     .solve()
 }

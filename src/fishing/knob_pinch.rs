@@ -4,6 +4,7 @@
 //! segment, on the pinching finger's side, and the pinching finger then closes on it (the
 //! contact solve, [`crate::ik::grip_contact`]). Hand space, hand units; no mesh is searched.
 
+use super::crank_clear::past_plane;
 use super::hand_shape::ContactFinger;
 use crate::ik::grip_contact::{Capsule, Cylinder, FingerContactJob};
 use glam::DVec3;
@@ -114,6 +115,10 @@ pub struct PinchJob<'a> {
     pub axis: DVec3,
     /// The knob's `(radius, half_length)`.
     pub knob: (f64, f64),
+    /// Where the crank's arm's face is along `axis` from the knob's middle (toward its
+    /// base; see [`super::gear::CrankArm::face`], hand units): the supporting finger keeps
+    /// off it. `None`: no arm.
+    pub arm_face: Option<f64>,
 }
 
 /// The supporting finger's curl shares tried after the calibrated one: a lateral pinch
@@ -137,17 +142,22 @@ impl PinchJob<'_> {
     /// surface without entering it: over the supporting finger's curl (the calibrated share
     /// first, then `SUPPORT_SHARES`) and the place along it (`PIECES`). Deterministic.
     /// `None` when no place could be found (see [`knob_against_support`]).
+    ///
+    /// With an arm (`arm_face`), a supporting finger that reaches past the arm's face slides
+    /// along the knob toward its outer end until it is clear, at most until the knob's end is
+    /// level with the supporting piece's middle; places where it is still past the face come
+    /// after every place clear of it.
     pub fn solve(&self) -> Option<Pinch> {
         let (pincher, pincher_spread) = self.pincher;
         let (support, support_spread) = self.support;
         let step = PINCH_RESOLUTION * pincher.radius.max(1e-12);
-        let mut best: Option<(i64, Pinch)> = None;
+        let mut best: Option<((i64, i64), Pinch)> = None;
         let shares = std::iter::once(self.calibrated).chain(SUPPORT_SHARES);
         for share in shares {
             let (full, offset) = self.support_curl;
             let angles: Vec<f64> = full.iter().map(|a| a * share + offset).collect();
             for at in PIECES {
-                let Some(knob) = knob_against_support(
+                let Some(at_support) = knob_against_support(
                     support,
                     &angles,
                     support_spread,
@@ -158,6 +168,19 @@ impl PinchJob<'_> {
                 ) else {
                     continue;
                 };
+                // Off the arm: the knob (and its arm) slides away from the finger along its
+                // axis, by no more than half its length (the knob's middle was level with the
+                // piece's).
+                let (slide, past_face) = match self.arm_face {
+                    Some(face) => {
+                        let plane = (at_support + self.axis * face, self.axis);
+                        let past = past_plane(support, &angles, support_spread, plane);
+                        let slide = past.clamp(0.0, self.knob.1);
+                        (slide, (past - slide).max(0.0))
+                    }
+                    None => (0.0, 0.0),
+                };
+                let knob = at_support + self.axis * slide;
                 let job = FingerContactJob {
                     also: &[],
                     joints: &pincher.joints,
@@ -178,7 +201,8 @@ impl PinchJob<'_> {
                 } else {
                     report.gap
                 };
-                let cost = (fault / step).round() as i64;
+                let steps = |d: f64| (d / step).round() as i64;
+                let cost = (steps(past_face), steps(fault));
                 if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                     best = Some((
                         cost,
@@ -188,7 +212,7 @@ impl PinchJob<'_> {
                         },
                     ));
                 }
-                if cost == 0 {
+                if cost == (0, 0) {
                     return best.map(|b| b.1);
                 }
             }
@@ -208,96 +232,6 @@ pub fn knob_end_on_palm(palm_in_grip: &[DVec3], radius: f64, half_length: f64) -
         .filter(|p| p.x * p.x + p.y * p.y < r2)
         .map(|p| p.z + half_length)
         .reduce(f64::max)
-}
-
-/// How far `finger`, bent by `angles` after its `spread`, reaches past the plane through
-/// `plane_point` whose normal is `normal` (unit length; hand space, hand units): the largest
-/// signed distance of its capsules' surfaces from the plane (≤ 0: wholly on the near side).
-/// `f64::NEG_INFINITY` for a finger without capsules.
-pub fn past_plane(
-    finger: &ContactFinger,
-    angles: &[f64],
-    spread: f64,
-    (plane_point, normal): (DVec3, DVec3),
-) -> f64 {
-    let job = FingerContactJob {
-        also: &[],
-        joints: &finger.joints,
-        cylinder: Cylinder {
-            point: plane_point,
-            axis: normal,
-            radius: 0.0,
-            half_length: 0.0,
-        },
-        spread,
-        spread_axis: finger.spread_axis,
-        gap_scale: finger.radius,
-    };
-    job.frames(angles)
-        .iter()
-        .zip(&finger.joints)
-        .flat_map(|(frame, joint)| {
-            let scale = frame.matrix3.x_axis.length();
-            joint
-                .capsules
-                .iter()
-                .filter(|c| c.radius >= 0.0)
-                .flat_map(move |c| {
-                    [c.start, c.end].map(|p| {
-                        (frame.transform_point3(p) - plane_point).dot(normal) + c.radius * scale
-                    })
-                })
-        })
-        .fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// Steps between a free finger's calibrated curl and its limits (either way) that
-/// [`clear_of_plane`] tries.
-const PLANE_STEPS: u32 = 16;
-
-/// The bends of a finger that touches nothing (calibrated: `calibrated`) kept on the near side
-/// of a plane (see [`past_plane`]): the knob hand's free fingers and the plane of the crank's
-/// arm at the knob's base, which turns with the knob. The calibrated curl when it is clear;
-/// else the first clear curl going from it toward the finger's limits, closing and opening in
-/// turn, in `PLANE_STEPS` steps each way (closing first: a fist stays compact); else the
-/// one that reaches least past the plane. Deterministic.
-pub fn clear_of_plane(
-    finger: &ContactFinger,
-    calibrated: &[f64],
-    spread: f64,
-    plane: (DVec3, DVec3),
-) -> Vec<f64> {
-    let past = |a: &[f64]| past_plane(finger, a, spread, plane);
-    let first = past(calibrated);
-    if first <= 0.0 {
-        return calibrated.to_vec();
-    }
-    let mut best = (first, calibrated.to_vec());
-    for step in 1..=PLANE_STEPS {
-        let t = f64::from(step) / f64::from(PLANE_STEPS);
-        for closing in [true, false] {
-            let angles: Vec<f64> = calibrated
-                .iter()
-                .zip(&finger.joints)
-                .map(|(a, j)| {
-                    let limit = if closing {
-                        j.close_limit
-                    } else {
-                        j.open_limit.max(0.0)
-                    };
-                    a + (limit - a) * t
-                })
-                .collect();
-            let d = past(&angles);
-            if d <= 0.0 {
-                return angles;
-            }
-            if d < best.0 {
-                best = (d, angles);
-            }
-        }
-    }
-    best.1
 }
 
 #[cfg(test)]
@@ -420,6 +354,7 @@ mod tests {
             calibrated: 0.0,
             axis: DVec3::Z,
             knob: (0.0065, 0.009),
+            arm_face: None,
         };
         let pinch = job.solve().unwrap();
         // The thumb reaches it at the calibrated (straight) index's middle: that place is kept.
@@ -454,6 +389,44 @@ mod tests {
     }
 
     #[test]
+    fn the_supporting_finger_keeps_off_the_cranks_arm() {
+        let index = finger();
+        let long = thumb(DVec3::new(0.02, -0.04, 0.0), 1.0);
+        let full = [1.0, 1.0, 1.0];
+        let job = |arm_face| PinchJob {
+            pincher: (&long, 0.0),
+            support: (&index, 0.0),
+            support_curl: (&full, 0.0),
+            calibrated: 0.0,
+            axis: DVec3::Z,
+            knob: (0.0065, 0.009),
+            arm_face,
+        };
+        let free = job(None).solve().unwrap();
+        // The arm's face 2 mm from the knob's middle toward its base (+Z): the index, as
+        // thick as 2 mm and more, lay across it; the knob slides toward +Z until it is off.
+        let face = 0.002;
+        let past = |p: &Pinch| {
+            past_plane(
+                &index,
+                &p.support_angles,
+                0.0,
+                (p.knob + DVec3::Z * face, DVec3::Z),
+            )
+        };
+        assert!(past(&free) > 0.001, "{}", past(&free));
+        let pinch = job(Some(face)).solve().unwrap();
+        assert!(past(&pinch).abs() < 1e-9, "{}", past(&pinch));
+        assert!(pinch.knob.z > free.knob.z + 0.001, "{pinch:?}");
+        assert!(pinch.knob.z <= 0.009 + 1e-12, "{pinch:?}");
+        // Moved along its own axis, the knob still rests on the index and the thumb on it.
+        assert!((pinch.knob.truncate() - free.knob.truncate()).length() < 1e-12);
+        assert!(touches(&long, pinch.knob));
+        // A face beyond the finger: nothing moves.
+        assert_eq!(job(Some(0.03)).solve().unwrap(), free);
+    }
+
+    #[test]
     fn a_knobs_end_rests_on_the_palm_over_it() {
         let palm = [
             DVec3::new(0.0, 0.0, -0.02),
@@ -464,34 +437,6 @@ mod tests {
         let l = knob_end_on_palm(&palm, 0.0065, 0.009).unwrap();
         assert!((l - (-0.015 + 0.009)).abs() < 1e-12, "{l}");
         assert_eq!(knob_end_on_palm(&palm[2..], 0.0065, 0.009), None);
-    }
-
-    #[test]
-    fn a_free_finger_closes_or_opens_until_it_is_clear_of_the_plane() {
-        let f = finger();
-        let plane = |x: f64| (DVec3::new(x, 0.0, 0.0), DVec3::X);
-        // Straight along +X: the tip's end is past a plane short of it, not past one beyond.
-        let straight = [0.0; 3];
-        let reach = past_plane(&f, &straight, 0.0, plane(0.0));
-        assert!(reach > 0.05, "{reach}");
-        assert_eq!(
-            clear_of_plane(&f, &straight, 0.0, plane(reach + 1e-6)),
-            straight
-        );
-        // Short of the tip: the finger curls until it is clear, and no further than needed.
-        let near = plane(0.6 * reach);
-        let curled = clear_of_plane(&f, &straight, 0.0, near);
-        assert!(past_plane(&f, &curled, 0.0, near) <= 0.0, "{curled:?}");
-        assert!(curled.iter().all(|a| *a > 0.0), "{curled:?}");
-        let step = 1.0 / f64::from(PLANE_STEPS);
-        let less: Vec<f64> = (curled.iter().zip(&f.joints))
-            .map(|(a, j)| a - j.close_limit * step)
-            .collect();
-        assert!(past_plane(&f, &less, 0.0, near) > 0.0, "{less:?}");
-        // A plane through the knuckle: nothing clears; the least reach is taken.
-        let at_base = plane(0.0);
-        let least = clear_of_plane(&f, &straight, 0.0, at_base);
-        assert!(past_plane(&f, &least, 0.0, at_base) < reach);
     }
 
     #[test]

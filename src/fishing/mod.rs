@@ -13,6 +13,7 @@ mod calibrate;
 mod calibration;
 mod candidate_score;
 mod ccd_arm;
+pub mod crank_clear;
 pub mod gear;
 mod grip_along;
 mod grip_frames;

@@ -14,6 +14,10 @@ use std::f64::consts::PI;
 /// read (an arm, thinner than the knob, joins its inner side).
 const OUTER_HALF: f64 = 0.5;
 
+/// The arm's vertices are those nearer the axis than the knob's inner side by this share of
+/// the knob's radius (the knob's own vertices there are not the arm's).
+const ARM_MARGIN: f64 = 0.25;
+
 /// A crank fitted to its mesh.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CrankFit {
@@ -42,8 +46,23 @@ const KNOB_SECTOR: f64 = PI / 3.0;
 /// radius; its middle along the axis halfway between the ends of the knob's outer half (where
 /// the arm, thinner, does not reach), its length their distance. Of two knobs equally far, the one toward the tip (+Y).
 ///
-/// `None` without a vertex off the axis (closer than 1 mm), or for non-finite input.
-pub fn fit_crank(points_in_hold: &[DVec3], pivot_in_hold: DVec3) -> Option<CrankFit> {
+/// The arm is what of the crank lies in the knob's sector in the band short of the knob
+/// (from half the farthest reach to a quarter of the knob's radius short of its inner side):
+/// the vertices there and the points where the `triangles`' edges (indices into
+/// `points_in_hold`) cross the band's two bounds, so that an arm modelled as one long tube,
+/// whose vertices are all at its ends inside the knobs, is found. The knob stands out of the
+/// arm toward the hand; how far the arm's face on that side stands out of the knob's base is
+/// `arm_proud` (0 when nothing lies in the band; at most the knob's length). A vertex as far
+/// out as the knob's axis within 60° of the opposite direction is a second knob
+/// (`opposite_knob`: a baitcaster's bar).
+///
+/// `None` without a vertex off the axis (closer than 1 mm), or for non-finite input. Edges
+/// with an index out of range are skipped.
+pub fn fit_crank(
+    points_in_hold: &[DVec3],
+    triangles: &[[u32; 3]],
+    pivot_in_hold: DVec3,
+) -> Option<CrankFit> {
     if !pivot_in_hold.is_finite() || points_in_hold.iter().any(|p| !p.is_finite()) {
         return None;
     }
@@ -68,13 +87,8 @@ pub fn fit_crank(points_in_hold: &[DVec3], pivot_in_hold: DVec3) -> Option<Crank
         let (y, z) = across(far);
         z.atan2(y)
     };
-    let in_sector = |p: &&DVec3| {
-        let (y, z) = across(p);
-        let r = y.hypot(z);
-        let turn = (z.atan2(y) - far_angle + PI).rem_euclid(2.0 * PI) - PI;
-        r >= KNOB_REACH * max_reach && turn.abs() <= KNOB_SECTOR
-    };
-    let knob: Vec<&DVec3> = points_in_hold.iter().filter(in_sector).collect();
+    let knob: Vec<&DVec3> =
+        in_knob_sector(points_in_hold, pivot_in_hold, far_angle, max_reach).collect();
     let (sy, sz) = knob.iter().fold((0.0, 0.0), |(sy, sz), p| {
         let (y, z) = across(p);
         let r = y.hypot(z).max(1e-12);
@@ -106,14 +120,103 @@ pub fn fit_crank(points_in_hold: &[DVec3], pivot_in_hold: DVec3) -> Option<Crank
     if !(radius > 0.0 && x0.is_finite()) {
         return None;
     }
+    // The arm: what lies in the sector's band short of the knob. The knob stands out of it
+    // toward the hand (away from the arm's middle); the arm's face on that side may stand out
+    // of the knob's base.
+    let band = (
+        KNOB_REACH * max_reach,
+        radius - (1.0 + ARM_MARGIN) * knob_radius,
+    );
+    let in_band = |p: &DVec3| {
+        let d = *p - pivot_in_hold;
+        let turn = (d.z.atan2(d.y) - far_angle + PI).rem_euclid(2.0 * PI) - PI;
+        let r = d.y.hypot(d.z);
+        turn.abs() <= KNOB_SECTOR && r >= band.0 - 1e-9 && r <= band.1 + 1e-9
+    };
+    let crossings = triangles
+        .iter()
+        .flat_map(|t| [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])])
+        .filter_map(|(i, j)| {
+            Some((
+                points_in_hold.get(i as usize)?,
+                points_in_hold.get(j as usize)?,
+            ))
+        })
+        .flat_map(|(a, b)| {
+            [band.0, band.1]
+                .into_iter()
+                .flat_map(move |r| edge_crossings(*a, *b, pivot_in_hold, r))
+        });
+    let arm: Vec<f64> = points_in_hold
+        .iter()
+        .copied()
+        .chain(crossings)
+        .filter(in_band)
+        .map(|p| p.x)
+        .collect();
+    let arm_proud = if arm.is_empty() {
+        0.0
+    } else {
+        let middle = arm.iter().sum::<f64>() / arm.len() as f64;
+        let proud = if 0.5 * (x0 + x1) >= middle {
+            arm.iter().copied().fold(f64::NEG_INFINITY, f64::max) - x0
+        } else {
+            x1 - arm.iter().copied().fold(f64::INFINITY, f64::min)
+        };
+        proud.clamp(0.0, x1 - x0)
+    };
+    // A second knob half a turn round: vertices opposite as far out as this knob's axis.
+    let opposite_knob = points_in_hold.iter().any(|p| {
+        let (y, z) = across(p);
+        let turn = (z.atan2(y) - far_angle).rem_euclid(2.0 * PI) - PI;
+        y.hypot(z) >= radius && turn.abs() <= KNOB_SECTOR
+    });
     Some(CrankFit {
         crank: ReelCrank {
             centre_in_hold: DVec3::new(0.5 * (x0 + x1), pivot_in_hold.y, pivot_in_hold.z),
             radius,
             knob_radius,
             knob_length: x1 - x0,
+            arm_proud,
+            opposite_knob,
         },
         rest_angle,
+    })
+}
+
+/// Where the segment from `a` to `b` is `r` from the X axis through `pivot` (0, 1 or 2
+/// points; none for a segment along the axis).
+fn edge_crossings(a: DVec3, b: DVec3, pivot: DVec3, r: f64) -> impl Iterator<Item = DVec3> {
+    let (d, e) = (a - pivot, b - a);
+    let qa = e.y * e.y + e.z * e.z;
+    let qb = d.y * e.y + d.z * e.z;
+    let qc = d.y * d.y + d.z * d.z - r * r;
+    let disc = qb * qb - qa * qc;
+    let roots = if qa > 1e-18 && disc >= 0.0 {
+        let s = disc.sqrt();
+        [Some((-qb - s) / qa), Some((-qb + s) / qa)]
+    } else {
+        [None, None]
+    };
+    roots
+        .into_iter()
+        .flatten()
+        .filter(|t| (0.0..=1.0).contains(t))
+        .map(move |t| a + e * t)
+}
+
+/// The vertices of `points` within [`KNOB_SECTOR`] of the direction `angle` (hold space,
+/// across the X axis through `pivot`) and beyond [`KNOB_REACH`] of `max_reach` from it.
+fn in_knob_sector(
+    points: &[DVec3],
+    pivot: DVec3,
+    angle: f64,
+    max_reach: f64,
+) -> impl Iterator<Item = &DVec3> {
+    points.iter().filter(move |p| {
+        let d = **p - pivot;
+        let turn = (d.z.atan2(d.y) - angle + PI).rem_euclid(2.0 * PI) - PI;
+        d.y.hypot(d.z) >= KNOB_REACH * max_reach && turn.abs() <= KNOB_SECTOR
     })
 }
 
@@ -179,7 +282,7 @@ mod tests {
         let pivot = DVec3::new(-0.06, 0.41, -0.075);
         for angle in [0.0, 1.0, -PI / 2.0, 2.5] {
             let points = crank_points(pivot, 0.045, angle, -0.002, 0.0065, 0.003);
-            let fit = fit_crank(&points, pivot).unwrap();
+            let fit = fit_crank(&points, &[], pivot).unwrap();
             let turn = (fit.rest_angle - angle + PI).rem_euclid(2.0 * PI) - PI;
             assert!(turn.abs() < 1e-9, "angle {angle}: {fit:?}");
             assert!((fit.crank.radius - 0.045).abs() < 1e-9, "{fit:?}");
@@ -187,7 +290,87 @@ mod tests {
             assert!((fit.crank.knob_length - 0.018).abs() < 1e-9, "{fit:?}");
             let centre = pivot + DVec3::X * -0.002;
             assert!(fit.crank.centre_in_hold.distance(centre) < 1e-9, "{fit:?}");
+            // The arm (3 mm thick about the knob's base) stands 3 mm out of it.
+            assert!((fit.crank.arm_proud - 0.003).abs() < 1e-9, "{fit:?}");
+            assert!(!fit.crank.opposite_knob, "{fit:?}");
         }
+    }
+
+    #[test]
+    fn how_far_the_arm_stands_out_of_the_knobs_base_toward_the_hand() {
+        let pivot = DVec3::new(0.05, 0.25, 0.04);
+        // The knob toward −X (the hand) from the arm, or toward +X (the crank mirrored).
+        for (mirror, arm, proud) in [
+            (1.0, 0.003, 0.003),
+            (1.0, 0.001, 0.001),
+            (-1.0, 0.004, 0.004),
+        ] {
+            let points: Vec<DVec3> = crank_points(pivot, 0.045, 0.7, 0.0, 0.0075, arm)
+                .into_iter()
+                .map(|p| pivot + (p - pivot) * DVec3::new(mirror, 1.0, 1.0))
+                .collect();
+            let fit = fit_crank(&points, &[], pivot).unwrap();
+            assert!(
+                (fit.crank.arm_proud - proud).abs() < 1e-9,
+                "{mirror} {arm}: {fit:?}"
+            );
+            let arm = fit.crank.arm();
+            assert!((arm.face - (0.009 - proud)).abs() < 1e-9, "{arm:?}");
+            assert_eq!(arm.opposite, None);
+        }
+    }
+
+    /// A closed tube's side from `a` to `b` (radius `r`, 8 sides) into `points` and
+    /// `triangles`: vertices at its two ends only.
+    fn tube(points: &mut Vec<DVec3>, triangles: &mut Vec<[u32; 3]>, a: DVec3, b: DVec3, r: f64) {
+        let axis = (b - a).normalize();
+        let u = axis.any_orthonormal_vector();
+        let v = axis.cross(u);
+        let first = points.len() as u32;
+        for end in [a, b] {
+            for k in 0..8 {
+                let t = f64::from(k) * PI / 4.0;
+                points.push(end + (u * t.cos() + v * t.sin()) * r);
+            }
+        }
+        for k in 0..8 {
+            let (i, j) = (first + k, first + (k + 1) % 8);
+            triangles.push([i, j, j + 8]);
+            triangles.push([i, j + 8, i + 8]);
+        }
+    }
+
+    #[test]
+    fn a_bar_modelled_as_one_tube_is_found_by_its_edges() {
+        // A baitcaster's bar (3 mm thick, through the axis) with a knob at each end, standing
+        // 16 mm out of it toward +X: the bar's vertices are all inside the knobs.
+        let pivot = DVec3::new(0.05, 0.25, 0.04);
+        let (mut points, mut triangles) = (Vec::new(), Vec::new());
+        let bar = pivot + DVec3::X * 0.008;
+        tube(
+            &mut points,
+            &mut triangles,
+            bar - DVec3::Y * 0.035,
+            bar + DVec3::Y * 0.035,
+            0.003,
+        );
+        for s in [-1.0, 1.0] {
+            let knob = bar + DVec3::Y * 0.035 * s;
+            tube(
+                &mut points,
+                &mut triangles,
+                knob,
+                knob + DVec3::X * 0.016,
+                0.0075,
+            );
+        }
+        let fit = fit_crank(&points, &triangles, pivot).unwrap();
+        assert!((fit.crank.knob_length - 0.016).abs() < 1e-9, "{fit:?}");
+        assert!((fit.crank.arm_proud - 0.003).abs() < 1e-9, "{fit:?}");
+        assert!(fit.crank.opposite_knob, "{fit:?}");
+        // Without the edges nothing lies short of the knob: the base, as before.
+        let fit = fit_crank(&points, &[], pivot).unwrap();
+        assert_eq!(fit.crank.arm_proud, 0.0, "{fit:?}");
     }
 
     #[test]
@@ -195,20 +378,30 @@ mod tests {
         let pivot = DVec3::new(0.05, 0.25, 0.04);
         let mut points = crank_points(pivot, 0.035, 0.0, 0.0, 0.0075, 0.003);
         points.extend(crank_points(pivot, 0.035, PI, 0.0, 0.0075, 0.003));
-        let fit = fit_crank(&points, pivot).unwrap();
+        let fit = fit_crank(&points, &[], pivot).unwrap();
         assert!(fit.rest_angle.abs() < 1e-9, "{fit:?}");
         assert!((fit.crank.radius - 0.035).abs() < 1e-9, "{fit:?}");
+        assert!(fit.crank.opposite_knob, "{fit:?}");
+        let (at, radius, half) = fit.crank.arm().opposite.unwrap();
+        assert!(
+            (at - 0.07).abs() < 1e-9 && (radius - 0.0075).abs() < 1e-9,
+            "{at} {radius}"
+        );
+        assert!((half - 0.009).abs() < 1e-9, "{half}");
     }
 
     #[test]
     fn nothing_off_the_axis_or_not_finite_is_no_crank() {
         let pivot = DVec3::ZERO;
         assert_eq!(
-            fit_crank(&[DVec3::X, DVec3::new(0.1, 1e-4, 0.0)], pivot),
+            fit_crank(&[DVec3::X, DVec3::new(0.1, 1e-4, 0.0)], &[], pivot),
             None
         );
-        assert_eq!(fit_crank(&[], pivot), None);
-        assert_eq!(fit_crank(&[DVec3::new(0.0, f64::NAN, 0.1)], pivot), None);
+        assert_eq!(fit_crank(&[], &[], pivot), None);
+        assert_eq!(
+            fit_crank(&[DVec3::new(0.0, f64::NAN, 0.1)], &[], pivot),
+            None
+        );
     }
 
     #[test]

@@ -184,6 +184,8 @@ impl RodModel {
                 radius: 0.3 * d,
                 knob_radius: KNOB_RADIUS,
                 knob_length: KNOB_LENGTH,
+                arm_proud: 0.0,
+                opposite_knob: false,
             }
         } else {
             ReelCrank {
@@ -191,6 +193,8 @@ impl RodModel {
                 radius: 0.34 * d,
                 knob_radius: KNOB_RADIUS,
                 knob_length: KNOB_LENGTH,
+                arm_proud: 0.0,
+                opposite_knob: false,
             }
         };
         RodGear {

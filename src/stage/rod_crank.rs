@@ -60,20 +60,25 @@ pub fn fit_rod_crank(
     let rest = Pose::rest(skeleton);
     let hold = DAffine3::from_quat(hold_from_model);
     let under = skeleton.subtree_order(node);
-    let points: Vec<DVec3> = meshes
-        .iter()
-        .filter(|m| under.contains(&m.node))
-        .flat_map(|m| {
-            let world = hold * *rest.world_from_bone(m.node);
-            m.primitives.iter().flat_map(move |p| {
+    let (mut points, mut triangles) = (Vec::<DVec3>::new(), Vec::<[u32; 3]>::new());
+    for m in meshes.iter().filter(|m| under.contains(&m.node)) {
+        let world = hold * *rest.world_from_bone(m.node);
+        for p in &m.primitives {
+            let first = points.len() as u32;
+            triangles.extend(
+                p.indices
+                    .chunks_exact(3)
+                    .map(|t| [t[0] + first, t[1] + first, t[2] + first]),
+            );
+            points.extend(
                 p.positions
                     .iter()
-                    .map(move |q| world.transform_point3(Vec3::from(*q).as_dvec3()))
-            })
-        })
-        .collect();
+                    .map(|q| world.transform_point3(Vec3::from(*q).as_dvec3())),
+            );
+        }
+    }
     let pivot = hold.transform_point3(rest.world_from_bone(node).translation);
-    fit_crank(&points, pivot)
+    fit_crank(&points, &triangles, pivot)
 }
 
 /// `pose` (the rod at rest) with the crank node `b` (modelled as `rest` says) turned to the
