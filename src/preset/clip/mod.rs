@@ -9,8 +9,9 @@
 //!
 //! Channels: a rotation for every skin joint, a translation where a node's translation moves
 //! or differs from the file's static pose, the same for other character nodes that move, and
-//! translation plus rotation for the rod and net holders, and a rotation for the bundled rod's
-//! crank while it turns (`reel_crank`). Skinned-mesh nodes never get one. The tackle (issue
+//! translation plus rotation for the rod and net holders, and a rotation for the rod's crank
+//! while it turns (the bundled `reel_crank`, or an artist's crank node under any parent, in
+//! its parent's frame). Skinned-mesh nodes never get one. The tackle (issue
 //! 34, see `export_tackle`): translation plus rotation for every joint of the rod's bend
 //! chain, a translation for every point of the line where it moves.
 //! Every clip is resampled at `fps` (plus the clip's end), then reduced with a verified bound
@@ -371,7 +372,9 @@ pub fn animated_glb(
         i if rig.bend_first.is_some_and(|f| i >= f) => {
             nodes.rod_bend.get(i - rig.bend_first?).copied()
         }
-        _ => nodes.rod_crank,
+        // The crank; its parent's fixed node is the file's own nodes.
+        i if rig.crank_node == Some(i) => nodes.rod_crank,
+        _ => None,
     };
     for clip in &clips {
         let channels: Vec<AnimChannel> = clip

@@ -24,7 +24,8 @@ pub(crate) enum NodeKind {
 }
 
 /// The exported nodes in the clip's own numbering (character bones first, then the rod and
-/// net holders, then the rod's turning crank where it has one), with the points whose world positions the error bound is checked at.
+/// net holders, then the rod's turning crank where it has one, after a fixed node for its
+/// parent), with the points whose world positions the error bound is checked at.
 pub(crate) struct ClipRig {
     pub parent: Vec<Option<usize>>,
     pub kind: Vec<NodeKind>,
@@ -40,9 +41,15 @@ pub(crate) struct ClipRig {
     order: Vec<usize>,
     /// How many character bones come first.
     pub bones: usize,
-    /// The rod's turning crank (its bone in the rod's skeleton), after the holders: a child of
-    /// the rod holder turned by the session (see `stage::Props::rod_pose`).
-    pub crank: Option<usize>,
+    /// The rod's turning crank (its bone in the rod's skeleton) and its parent's rest
+    /// transform in rod space (the identity for a crank at the rod file's top), after the
+    /// holders: a fixed node of that transform under the rod holder, never animated (the
+    /// file's own nodes hold it), then the crank, turned by the session under it (see
+    /// `stage::Props::rod_pose`). The crank's channels are its local in its parent's frame,
+    /// as the file nests it, whatever that parent is.
+    pub crank: Option<(usize, Transform)>,
+    /// The crank's node in the clip's numbering, when the rod has one.
+    pub crank_node: Option<usize>,
     /// The first of the rod's bend chain joints (after the crank), when the rod has a chain.
     pub bend_first: Option<usize>,
     /// The first of the line's point nodes (after the chain), when the stage has a line.
@@ -52,7 +59,7 @@ pub(crate) struct ClipRig {
 /// What [`current_locals`] appends after the character and the holders.
 #[derive(Clone, Copy)]
 struct Extras {
-    crank: Option<usize>,
+    crank: Option<(usize, Transform)>,
     bend: bool,
     line: bool,
 }
@@ -65,7 +72,7 @@ pub(crate) struct Samples {
 }
 
 /// The locals of the stage's current pose in the clip's numbering (with the rod's `crank`
-/// bone's local last, when it has one).
+/// bone's parent's rest transform and the crank's local after the holders, when it has one).
 fn current_locals(
     stage: &Stage,
     n_bones: usize,
@@ -87,7 +94,8 @@ fn current_locals(
     for frame in [eval.frames.actor_from_rod, eval.frames.actor_from_net] {
         locals.push(holder_transform(&(world_from_actor * frame.to_affine())));
     }
-    if let Some(b) = crank {
+    if let Some((b, rod_from_parent)) = crank {
+        locals.push(rod_from_parent);
         locals.push(*stage.props.rod_pose(&eval.frames).local(b));
     }
     if extras.bend {
@@ -110,16 +118,15 @@ impl ClipRig {
         let character = &stage.character;
         let skel = &character.skeleton;
         let n = skel.len();
-        // The crank's local is written relative to its parent in the file: the rod holder's
-        // own frame only where that parent sits at the rod's origin (the bundled rod's root).
+        // The crank's local is written relative to its parent in the file; the parent stays
+        // where the file puts it in the rod's frame (the session turns only the crank).
         let rod = &stage.props.rod;
         let rod_rest = Pose::rest(&rod.skeleton);
-        let crank = stage.props.rod_crank.filter(|&b| {
-            rod.skeleton.parent(b).is_some_and(|p| {
-                rod_rest
-                    .world_from_bone(p)
-                    .abs_diff_eq(DAffine3::IDENTITY, 1e-12)
-            })
+        let crank = stage.props.rod_crank.map(|b| {
+            let parent = rod.skeleton.parent(b).map_or(Transform::IDENTITY, |p| {
+                Transform::from_affine(rod_rest.world_from_bone(p))
+            });
+            (b, parent)
         });
         let extras = Extras {
             crank,
@@ -129,8 +136,9 @@ impl ClipRig {
         let default = current_locals(stage, n, extras)?;
         let mut parent: Vec<Option<usize>> = (0..n).map(|b| skel.parent(b)).collect();
         parent.extend([None, None]);
+        let crank_node = crank.map(|_| n + 3);
         if crank.is_some() {
-            parent.push(Some(n));
+            parent.extend([Some(n), Some(n + 2)]);
         }
         let bend_first = extras.bend.then_some(parent.len());
         if bend_first.is_some() {
@@ -153,7 +161,7 @@ impl ClipRig {
         }
         kind.extend([NodeKind::Holder, NodeKind::Holder]);
         if crank.is_some() {
-            kind.push(NodeKind::Other);
+            kind.extend([NodeKind::Other, NodeKind::Other]);
         }
         if bend_first.is_some() {
             kind.extend([NodeKind::Holder; BEND_JOINTS]);
@@ -171,11 +179,11 @@ impl ClipRig {
             // the holder.
             let crank_from_rod = crank
                 .filter(|_| holder == n)
-                .map(|c| rest.world_from_bone(c).inverse());
+                .map(|(c, _)| rest.world_from_bone(c).inverse());
             let turning = |b: usize| {
                 let mut at = Some(b);
                 while let Some(x) = at {
-                    if crank_from_rod.is_some() && crank == Some(x) {
+                    if crank_from_rod.is_some() && crank.map(|c| c.0) == Some(x) {
                         return crank_from_rod;
                     }
                     at = object.skeleton.parent(x);
@@ -183,16 +191,16 @@ impl ClipRig {
                 None
             };
             for b in 0..object.skeleton.len() {
-                points.push(match turning(b) {
-                    Some(m) => (n + 2, m.transform_point3(rest.world_position(b))),
-                    None => (holder, rest.world_position(b)),
+                points.push(match (turning(b), crank_node) {
+                    (Some(m), Some(c)) => (c, m.transform_point3(rest.world_position(b))),
+                    _ => (holder, rest.world_position(b)),
                 });
             }
             for mesh in &object.meshes {
                 let world = *rest.world_from_bone(mesh.node);
-                let (node, world) = match turning(mesh.node) {
-                    Some(m) => (n + 2, m * world),
-                    None => (holder, world),
+                let (node, world) = match (turning(mesh.node), crank_node) {
+                    (Some(m), Some(c)) => (c, m * world),
+                    _ => (holder, world),
                 };
                 for prim in &mesh.primitives {
                     points.extend(
@@ -202,8 +210,9 @@ impl ClipRig {
             }
         }
         // The chain's joints and the line's points are checked at their origins.
-        points
-            .extend((n + 2 + usize::from(crank.is_some())..parent.len()).map(|i| (i, DVec3::ZERO)));
+        points.extend(
+            (n + 2 + 2 * usize::from(crank.is_some())..parent.len()).map(|i| (i, DVec3::ZERO)),
+        );
         let order = parents_first(&parent);
         Ok(Self {
             order,
@@ -214,6 +223,7 @@ impl ClipRig {
             points,
             bones: n,
             crank,
+            crank_node,
             bend_first,
             line_first,
         })
