@@ -342,20 +342,31 @@ mod tests {
             == crate::ik::grip_contact::ContactState::Touching
     }
 
+    /// `pincher` closing on the test knob (along Z) resting on `support`, which closes by
+    /// `full` at its full curl (calibrated straight); `arm_face` as [`PinchJob::arm_face`].
+    fn pinch_job<'a>(
+        pincher: &'a ContactFinger,
+        support: &'a ContactFinger,
+        full: &'a [f64],
+        arm_face: Option<f64>,
+    ) -> PinchJob<'a> {
+        PinchJob {
+            pincher: (pincher, 0.0),
+            support: (support, 0.0),
+            support_curl: (full, 0.0),
+            calibrated: 0.0,
+            axis: DVec3::Z,
+            knob: (0.0065, 0.009),
+            arm_face,
+        }
+    }
+
     #[test]
     fn the_thumb_closes_on_the_knob_resting_on_the_index() {
         let index = finger();
         let long = thumb(DVec3::new(0.02, -0.04, 0.0), 1.0);
         let full = [1.0, 1.0, 1.0];
-        let job = PinchJob {
-            pincher: (&long, 0.0),
-            support: (&index, 0.0),
-            support_curl: (&full, 0.0),
-            calibrated: 0.0,
-            axis: DVec3::Z,
-            knob: (0.0065, 0.009),
-            arm_face: None,
-        };
+        let job = pinch_job(&long, &index, &full, None);
         let pinch = job.solve().unwrap();
         // The thumb reaches it at the calibrated (straight) index's middle: that place is kept.
         assert_eq!(pinch.support_angles, vec![0.0; 3]);
@@ -393,15 +404,7 @@ mod tests {
         let index = finger();
         let long = thumb(DVec3::new(0.02, -0.04, 0.0), 1.0);
         let full = [1.0, 1.0, 1.0];
-        let job = |arm_face| PinchJob {
-            pincher: (&long, 0.0),
-            support: (&index, 0.0),
-            support_curl: (&full, 0.0),
-            calibrated: 0.0,
-            axis: DVec3::Z,
-            knob: (0.0065, 0.009),
-            arm_face,
-        };
+        let job = |arm_face| pinch_job(&long, &index, &full, arm_face);
         let free = job(None).solve().unwrap();
         // The arm's face 2 mm from the knob's middle toward its base (+Z): the index, as
         // thick as 2 mm and more, lay across it; the knob slides toward +Z until it is off.
