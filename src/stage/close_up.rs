@@ -1,16 +1,33 @@
-//! Close-ups of a hand on its grip (`render --close-up`): on a handle, [`grip_close_up`]; on
-//! the reel's knob, [`knob_close_up`] from the first of [`KNOB_VIEWS`] that the character's
-//! own body and the rod leave open (a shoulder, thigh, forearm or the reel may fill a view,
-//! depending on how the character sits and is calibrated): the fewest skin and rod faces
-//! crossed by five lines of sight to the knob.
+//! Close-ups of a hand on its grip (`render --close-up`): on a handle, [`grip_close_up_from`]
+//! looking from [`grip_view_direction`] or, where that is filled, from that direction turned
+//! about the handle ([`GRIP_TURNS`]); on the reel's knob, [`knob_close_up`] from one of
+//! [`KNOB_VIEWS`]. Of the views, the first that the character's own body and the rod leave
+//! most open (a head, chest, shoulder, thigh, forearm or the reel may fill a view, depending
+//! on how the character sits and is calibrated): the fewest skin and rod faces crossed by
+//! five lines of sight to the grip.
 
 use super::Stage;
-use super::view::{KNOB_VIEW_DISTANCE, KNOB_VIEWS, grip_close_up, knob_close_up};
+use super::view::{
+    GRIP_VIEW_DISTANCE, KNOB_VIEW_DISTANCE, KNOB_VIEWS, grip_close_up_from, grip_view_direction,
+    knob_close_up,
+};
 use crate::draw::Camera;
 use crate::fishing::GripKind;
 use crate::gltf_io::skin_positions;
 use crate::rig::Side;
-use glam::DVec3;
+use glam::{DQuat, DVec3};
+
+/// The turns about the handle (radians) a handle's close-up may look from, after its own
+/// direction, in the order preferred: a little either way, then round to the other side.
+const GRIP_TURNS: [f64; 7] = [
+    0.0,
+    std::f64::consts::FRAC_PI_4,
+    -std::f64::consts::FRAC_PI_4,
+    std::f64::consts::FRAC_PI_2,
+    -std::f64::consts::FRAC_PI_2,
+    3.0 * std::f64::consts::FRAC_PI_4,
+    -3.0 * std::f64::consts::FRAC_PI_4,
+];
 
 /// Skin this close (metres, times the character's size) to the knob is the hand that holds
 /// it, not something in the way.
@@ -24,9 +41,45 @@ impl Stage {
         let grip = self.hand_on_grip_in_world(side)?;
         let knob = self.last.as_ref()?.frames.grips.get(side).hold.main() == GripKind::ReelHandle;
         let k = self.size_factor();
+        let triangles = self.sight_blockers()?;
+        let target = grip.translation;
         if !knob {
-            return Some(grip_close_up(&grip, size, k));
+            let first = grip_view_direction(&grip);
+            let handle = grip.rotation * DVec3::Y;
+            let views = GRIP_TURNS
+                .iter()
+                .map(|a| DQuat::from_axis_angle(handle, *a) * first);
+            let eye_distance = f64::from(GRIP_VIEW_DISTANCE) * k;
+            let best = least_blocked(&triangles, target, views, eye_distance, k);
+            return Some(grip_close_up_from(&grip, best, size, k));
         }
+        let axes = [
+            grip.rotation * DVec3::X,
+            grip.rotation * DVec3::Y,
+            grip.rotation * DVec3::Z,
+            DVec3::Y,
+        ];
+        let from = |v: &[f64; 4]| -> DVec3 {
+            axes.iter()
+                .zip(v)
+                .map(|(a, w)| *a * *w)
+                .sum::<DVec3>()
+                .normalize_or(DVec3::Y)
+        };
+        let eye_distance = f64::from(KNOB_VIEW_DISTANCE) * k;
+        let best = least_blocked(
+            &triangles,
+            target,
+            KNOB_VIEWS.iter().map(from),
+            eye_distance,
+            k,
+        );
+        Some(knob_close_up(&grip, best, size, k))
+    }
+
+    /// The character's skin as posed and the rod's faces, world space: what may stand between
+    /// a close-up's camera and the hand. `None` before the first pose.
+    fn sight_blockers(&self) -> Option<Vec<[DVec3; 3]>> {
         let mut triangles: Vec<[DVec3; 3]> = Vec::new();
         for (m, mesh) in self.character.meshes.iter().enumerate() {
             for (p, prim) in mesh.primitives.iter().enumerate() {
@@ -62,36 +115,7 @@ impl Stage {
                 );
             }
         }
-        let target = grip.translation;
-        let axes = [
-            grip.rotation * DVec3::X,
-            grip.rotation * DVec3::Y,
-            grip.rotation * DVec3::Z,
-            DVec3::Y,
-        ];
-        let from = |v: &[f64; 4]| -> DVec3 {
-            axes.iter()
-                .zip(v)
-                .map(|(a, w)| *a * *w)
-                .sum::<DVec3>()
-                .normalize_or(DVec3::Y)
-        };
-        let eye_distance = f64::from(KNOB_VIEW_DISTANCE) * k;
-        let best = KNOB_VIEWS
-            .iter()
-            .map(from)
-            .min_by_key(|dir| {
-                let eye = target + *dir * eye_distance;
-                // Five lines of sight: to the knob and round it.
-                let side = dir.any_orthonormal_vector() * (SIGHT_RADIUS * k);
-                let up = dir.cross(side);
-                [DVec3::ZERO, side, -side, up, -up]
-                    .iter()
-                    .map(|o| blockers(&triangles, eye + *o, target + *o, HAND_REACH * k))
-                    .sum::<usize>()
-            })
-            .unwrap_or(DVec3::Y);
-        Some(knob_close_up(&grip, best, size, k))
+        Some(triangles)
     }
 
     /// Where `side`'s hand holds its grip, world space: the arm's grip (slid along a long
@@ -105,6 +129,30 @@ impl Stage {
         grip.translation -= grip.rotation * DVec3::Y * arm.contact.post_shift;
         Some(grip)
     }
+}
+
+/// Of `views` (unit directions from `target`, in the order preferred), the first that the
+/// fewest of `triangles` block: five lines of sight from `eye_distance` away, to the target
+/// and round it (`SIGHT_RADIUS`, times the character's size `k`), not counting faces within
+/// `HAND_REACH` of the target (the hand looked at). World up without views.
+fn least_blocked(
+    triangles: &[[DVec3; 3]],
+    target: DVec3,
+    views: impl Iterator<Item = DVec3>,
+    eye_distance: f64,
+    k: f64,
+) -> DVec3 {
+    views
+        .min_by_key(|dir| {
+            let eye = target + *dir * eye_distance;
+            let side = dir.any_orthonormal_vector() * (SIGHT_RADIUS * k);
+            let up = dir.cross(side);
+            [DVec3::ZERO, side, -side, up, -up]
+                .iter()
+                .map(|o| blockers(triangles, eye + *o, target + *o, HAND_REACH * k))
+                .sum::<usize>()
+        })
+        .unwrap_or(DVec3::Y)
 }
 
 /// How many of `triangles` the segment from `eye` to `target` passes through, not counting

@@ -26,7 +26,8 @@ pub use stability_overlay::{
     stability_slices,
 };
 pub use view::{
-    CameraPreset, ViewOptions, camera_for, camera_for_scaled, grip_close_up, knob_close_up,
+    CameraPreset, GRIP_VIEW_DISTANCE, ViewOptions, camera_for, camera_for_scaled, grip_close_up,
+    grip_view_direction, knob_close_up,
 };
 
 use crate::draw::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};

@@ -73,23 +73,47 @@ pub fn camera_for_scaled(preset: CameraPreset, size: [u32; 2], scale: f64) -> Ca
 /// the handle from above (the back of an overhand fist, the fingers' tips and the thumb over
 /// an underhand one, the fingers round the handle of a hand beside it), 0.3 m away (scaled
 /// by the character's size), 30° field of view. `world_from_grip` is the hand's grip frame
-/// (see `Stage::grip_in_world`).
+/// (see `Stage::grip_in_world`). `Stage::close_up` turns the view about the handle where the
+/// character's own body fills this one.
 pub fn grip_close_up(
     world_from_grip: &crate::rig::Transform,
     size: [u32; 2],
     scale: f64,
 ) -> Camera {
+    grip_close_up_from(
+        world_from_grip,
+        grip_view_direction(world_from_grip),
+        size,
+        scale,
+    )
+}
+
+/// The direction [`grip_close_up`] looks from (world, unit length): through the handle, from
+/// whichever side faces up — the back of an overhand hand, the top of the handle over an
+/// underhand one (a lap or a reel below hides the other side). A hand beside the handle (a
+/// spinning rod's seat) is seen from its fingers' side, beyond the handle, unless that side
+/// faces clearly down.
+pub fn grip_view_direction(world_from_grip: &crate::rig::Transform) -> glam::DVec3 {
+    let z = world_from_grip.rotation * glam::DVec3::Z;
+    let upward = if z.y >= -f64::from(SIDEWAYS) { z } else { -z };
+    (upward + glam::DVec3::Y * 0.5).normalize_or(glam::DVec3::Y)
+}
+
+/// [`grip_close_up`] looking at the grip from `from` (world, any length) instead.
+pub fn grip_close_up_from(
+    world_from_grip: &crate::rig::Transform,
+    from: glam::DVec3,
+    size: [u32; 2],
+    scale: f64,
+) -> Camera {
     let k = scale as f32;
     let target = world_from_grip.translation.as_vec3();
-    // Through the handle, from whichever side faces up: the back of an overhand hand, the
-    // top of the handle over an underhand one (a lap or a reel below hides the other side).
-    // A hand beside the handle (a spinning rod's seat) is seen from its fingers' side,
-    // beyond the handle, unless that side faces clearly down.
-    let z = (world_from_grip.rotation * glam::DVec3::Z).as_vec3();
-    let upward = if z.y >= -SIDEWAYS { z } else { -z };
-    let dir = (upward + glam::Vec3::Y * 0.5).normalize_or(glam::Vec3::Y) * 0.3 * k;
+    let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * GRIP_VIEW_DISTANCE * k;
     close_up_camera(target, dir, size, k)
 }
+
+/// The grip close-up's distance from the grip, metres (times the character's size).
+pub const GRIP_VIEW_DISTANCE: f32 = 0.3;
 
 /// How far below the horizontal (the sine) a grip's palm → axis direction may point and
 /// [`grip_close_up`] still look from the fingers' side.
