@@ -4,18 +4,19 @@
 //! Measured on the posed skin (a winding number over its faces, `support/prop_solid.rs`):
 //! the shared characters' rear hands at the seated hold were seen from inside their own
 //! bodies (mannequiny's chest, KayKit's head; the render was a flat fill of their colour);
-//! now the eye is outside and no more skin lies between it and the hand (none for
-//! mannequiny; faces within 3.5 cm of the grip are the hand looked at, and KayKit's ball of a
-//! mitten is larger). Skipped without ../shared.
+//! now the eye is outside and no more skin lies between it and the hand (counted by the
+//! stage's own `faces_crossed` on its `skin_faces_in_world`: none for mannequiny; faces
+//! within 3.5 cm of the grip are the hand looked at, and KayKit's ball of a mitten is
+//! larger). Skipped without ../shared.
 
 mod support;
 
-use anglerpose::gltf_io::{self, skin_positions};
+use anglerpose::gltf_io;
 use anglerpose::rig::Side;
 use anglerpose::stage::{
-    GRIP_VIEW_DISTANCE, Props, Stage, bundled_assets_dir, grip_view_direction,
+    CLOSE_UP_DISTANCE, Props, Stage, bundled_assets_dir, faces_crossed, grip_view_direction,
 };
-use glam::{DMat4, DVec3, Mat4};
+use glam::{DMat4, Mat4};
 use support::gltf_edit::shared_models;
 use support::prop_solid::Solid;
 
@@ -29,49 +30,6 @@ fn seated(file: &std::path::Path) -> Stage {
     stage
 }
 
-/// The character's skin faces as posed, world space.
-fn skin_faces(stage: &Stage) -> Vec<[DVec3; 3]> {
-    let mut out = Vec::new();
-    for (m, mesh) in stage.character.meshes.iter().enumerate() {
-        for (p, prim) in mesh.primitives.iter().enumerate() {
-            let at: Vec<DVec3> = skin_positions(&stage.character, &stage.pose, m, p)
-                .into_iter()
-                .map(|v| glam::Vec3::from(v).as_dvec3())
-                .collect();
-            out.extend(
-                prim.indices
-                    .chunks_exact(3)
-                    .map(|t| [at[t[0] as usize], at[t[1] as usize], at[t[2] as usize]]),
-            );
-        }
-    }
-    out
-}
-
-/// How many of `faces` the segment from `eye` to `target` crosses farther than `near` from
-/// the target (Möller–Trumbore).
-fn crossed(faces: &[[DVec3; 3]], eye: DVec3, target: DVec3, near: f64) -> usize {
-    let d = target - eye;
-    let t_max = 1.0 - near / d.length();
-    faces
-        .iter()
-        .filter(|[a, b, c]| {
-            let (e1, e2) = (*b - *a, *c - *a);
-            let p = d.cross(e2);
-            let det = e1.dot(p);
-            if det.abs() < 1e-18 {
-                return false;
-            }
-            let s = eye - *a;
-            let u = s.dot(p) / det;
-            let q = s.cross(e1);
-            let v = d.dot(q) / det;
-            let t = e2.dot(q) / det;
-            (0.0..=1.0).contains(&u) && v >= 0.0 && u + v <= 1.0 && (0.0..t_max).contains(&t)
-        })
-        .count()
-}
-
 #[test]
 fn a_rear_hands_close_up_is_not_taken_from_inside_the_characters_own_body() {
     let Some(dir) = shared_models("close_up_views: shared characters") else {
@@ -83,7 +41,7 @@ fn a_rear_hands_close_up_is_not_taken_from_inside_the_characters_own_body() {
     ] {
         let stage = seated(&dir.join(file));
         let k = stage.size_factor();
-        let distance = f64::from(GRIP_VIEW_DISTANCE) * k;
+        let distance = f64::from(CLOSE_UP_DISTANCE) * k;
         let camera = stage.close_up(Side::Left, [320, 240]).unwrap();
         let world_from_view = Mat4::from_cols_array_2d(&camera.view_from_world)
             .as_dmat4()
@@ -91,7 +49,7 @@ fn a_rear_hands_close_up_is_not_taken_from_inside_the_characters_own_body() {
         let eye = world_from_view.w_axis.truncate();
         let forward = -DMat4::col(&world_from_view, 2).truncate().normalize();
         let target = eye + forward * distance;
-        let faces = skin_faces(&stage);
+        let faces = stage.skin_faces_in_world();
         let near = HAND_REACH * k;
         let body = Solid {
             triangles: faces.clone(),
@@ -111,8 +69,8 @@ fn a_rear_hands_close_up_is_not_taken_from_inside_the_characters_own_body() {
         );
         // And no more of the body lies between the eye and the hand than before.
         let (before, after) = (
-            crossed(&faces, usual, target, near),
-            crossed(&faces, eye, target, near),
+            faces_crossed(&faces, usual, target, near),
+            faces_crossed(&faces, eye, target, near),
         );
         assert!(
             after <= before,

@@ -128,9 +128,7 @@ pub fn fit_crank(
         radius - (1.0 + ARM_MARGIN) * knob_radius,
     );
     let in_band = |p: &DVec3| {
-        let d = *p - pivot_in_hold;
-        let turn = (d.z.atan2(d.y) - far_angle + PI).rem_euclid(2.0 * PI) - PI;
-        let r = d.y.hypot(d.z);
+        let (turn, r) = turn_and_reach(*p, pivot_in_hold, far_angle);
         turn.abs() <= KNOB_SECTOR && r >= band.0 - 1e-9 && r <= band.1 + 1e-9
     };
     let crossings = triangles
@@ -167,9 +165,8 @@ pub fn fit_crank(
     };
     // A second knob half a turn round: vertices opposite as far out as this knob's axis.
     let opposite_knob = points_in_hold.iter().any(|p| {
-        let (y, z) = across(p);
-        let turn = (z.atan2(y) - far_angle).rem_euclid(2.0 * PI) - PI;
-        y.hypot(z) >= radius && turn.abs() <= KNOB_SECTOR
+        let (turn, r) = turn_and_reach(*p, pivot_in_hold, far_angle + PI);
+        r >= radius && turn.abs() <= KNOB_SECTOR
     });
     Some(CrankFit {
         crank: ReelCrank {
@@ -214,10 +211,17 @@ fn in_knob_sector(
     max_reach: f64,
 ) -> impl Iterator<Item = &DVec3> {
     points.iter().filter(move |p| {
-        let d = **p - pivot;
-        let turn = (d.z.atan2(d.y) - angle + PI).rem_euclid(2.0 * PI) - PI;
-        d.y.hypot(d.z) >= KNOB_REACH * max_reach && turn.abs() <= KNOB_SECTOR
+        let (turn, r) = turn_and_reach(**p, pivot, angle);
+        r >= KNOB_REACH * max_reach && turn.abs() <= KNOB_SECTOR
     })
+}
+
+/// Where `p` lies across the X axis through `pivot` (hold space): its turn from the
+/// direction `angle` about the axis (radians, in −π..π) and its distance from the axis.
+fn turn_and_reach(p: DVec3, pivot: DVec3, angle: f64) -> (f64, f64) {
+    let d = p - pivot;
+    let turn = (d.z.atan2(d.y) - angle + PI).rem_euclid(2.0 * PI) - PI;
+    (turn, d.y.hypot(d.z))
 }
 
 /// The rigid motion (hold space) that carries a crank modelled with its knob at `rest_angle`,

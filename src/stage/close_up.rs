@@ -1,16 +1,12 @@
-//! Close-ups of a hand on its grip (`render --close-up`): on a handle, [`grip_close_up_from`]
+//! Close-ups of a hand on its grip (`render --close-up`, [`close_up_from`]): on a handle,
 //! looking from [`grip_view_direction`] or, where that is filled, from that direction turned
-//! about the handle ([`GRIP_TURNS`]); on the reel's knob, [`knob_close_up`] from one of
-//! [`KNOB_VIEWS`]. Of the views, the first that the character's own body and the rod leave
+//! about the handle ([`GRIP_TURNS`]); on the reel's knob, from one of [`KNOB_VIEWS`]. Of the views, the first that the character's own body and the rod leave
 //! most open (a head, chest, shoulder, thigh, forearm or the reel may fill a view, depending
 //! on how the character sits and is calibrated): the fewest skin and rod faces crossed by
 //! five lines of sight to the grip.
 
 use super::Stage;
-use super::view::{
-    GRIP_VIEW_DISTANCE, KNOB_VIEW_DISTANCE, KNOB_VIEWS, grip_close_up_from, grip_view_direction,
-    knob_close_up,
-};
+use super::view::{CLOSE_UP_DISTANCE, KNOB_VIEWS, close_up_from, grip_view_direction};
 use crate::draw::Camera;
 use crate::fishing::GripKind;
 use crate::gltf_io::skin_positions;
@@ -43,15 +39,15 @@ impl Stage {
         let k = self.size_factor();
         let triangles = self.sight_blockers()?;
         let target = grip.translation;
+        let eye_distance = f64::from(CLOSE_UP_DISTANCE) * k;
         if !knob {
             let first = grip_view_direction(&grip);
             let handle = grip.rotation * DVec3::Y;
             let views = GRIP_TURNS
                 .iter()
                 .map(|a| DQuat::from_axis_angle(handle, *a) * first);
-            let eye_distance = f64::from(GRIP_VIEW_DISTANCE) * k;
             let best = least_blocked(&triangles, target, views, eye_distance, k);
-            return Some(grip_close_up_from(&grip, best, size, k));
+            return Some(close_up_from(&grip, best, size, k));
         }
         let axes = [
             grip.rotation * DVec3::X,
@@ -66,7 +62,6 @@ impl Stage {
                 .sum::<DVec3>()
                 .normalize_or(DVec3::Y)
         };
-        let eye_distance = f64::from(KNOB_VIEW_DISTANCE) * k;
         let best = least_blocked(
             &triangles,
             target,
@@ -74,28 +69,13 @@ impl Stage {
             eye_distance,
             k,
         );
-        Some(knob_close_up(&grip, best, size, k))
+        Some(close_up_from(&grip, best, size, k))
     }
 
     /// The character's skin as posed and the rod's faces, world space: what may stand between
     /// a close-up's camera and the hand. `None` before the first pose.
     fn sight_blockers(&self) -> Option<Vec<[DVec3; 3]>> {
-        let mut triangles: Vec<[DVec3; 3]> = Vec::new();
-        for (m, mesh) in self.character.meshes.iter().enumerate() {
-            for (p, prim) in mesh.primitives.iter().enumerate() {
-                let at: Vec<DVec3> = skin_positions(&self.character, &self.pose, m, p)
-                    .into_iter()
-                    .map(|v| glam::Vec3::from(v).as_dvec3())
-                    .collect();
-                triangles.extend(prim.indices.chunks_exact(3).filter_map(|t| {
-                    Some([
-                        *at.get(t[0] as usize)?,
-                        *at.get(t[1] as usize)?,
-                        *at.get(t[2] as usize)?,
-                    ])
-                }));
-            }
-        }
+        let mut triangles = self.skin_faces_in_world();
         // The rod (its reel) hides the knob as much as the body does.
         let frames = &self.last.as_ref()?.frames;
         let world_from_rod = self.world_from_actor.to_affine() * frames.actor_from_rod.to_affine();
@@ -116,6 +96,28 @@ impl Stage {
             }
         }
         Some(triangles)
+    }
+
+    /// The character's skin faces as the current pose skins them, world space (faces with an
+    /// index out of range are left out).
+    pub fn skin_faces_in_world(&self) -> Vec<[DVec3; 3]> {
+        let mut triangles: Vec<[DVec3; 3]> = Vec::new();
+        for (m, mesh) in self.character.meshes.iter().enumerate() {
+            for (p, prim) in mesh.primitives.iter().enumerate() {
+                let at: Vec<DVec3> = skin_positions(&self.character, &self.pose, m, p)
+                    .into_iter()
+                    .map(|v| glam::Vec3::from(v).as_dvec3())
+                    .collect();
+                triangles.extend(prim.indices.chunks_exact(3).filter_map(|t| {
+                    Some([
+                        *at.get(t[0] as usize)?,
+                        *at.get(t[1] as usize)?,
+                        *at.get(t[2] as usize)?,
+                    ])
+                }));
+            }
+        }
+        triangles
     }
 
     /// Where `side`'s hand holds its grip, world space: the arm's grip (slid along a long
@@ -149,7 +151,7 @@ fn least_blocked(
             let up = dir.cross(side);
             [DVec3::ZERO, side, -side, up, -up]
                 .iter()
-                .map(|o| blockers(triangles, eye + *o, target + *o, HAND_REACH * k))
+                .map(|o| faces_crossed(triangles, eye + *o, target + *o, HAND_REACH * k))
                 .sum::<usize>()
         })
         .unwrap_or(DVec3::Y)
@@ -157,7 +159,7 @@ fn least_blocked(
 
 /// How many of `triangles` the segment from `eye` to `target` passes through, not counting
 /// crossings within `near` of the target (the hand looked at). Möller–Trumbore.
-fn blockers(triangles: &[[DVec3; 3]], eye: DVec3, target: DVec3, near: f64) -> usize {
+pub fn faces_crossed(triangles: &[[DVec3; 3]], eye: DVec3, target: DVec3, near: f64) -> usize {
     let d = target - eye;
     let length = d.length();
     if length <= near {
@@ -212,7 +214,7 @@ mod tests {
             across(0.03, 0.0),
             across(1.5, 0.0),
         ];
-        assert_eq!(blockers(&faces, eye, target, 0.07), 1);
-        assert_eq!(blockers(&faces[1..], eye, target, 0.07), 0);
+        assert_eq!(faces_crossed(&faces, eye, target, 0.07), 1);
+        assert_eq!(faces_crossed(&faces[1..], eye, target, 0.07), 0);
     }
 }

@@ -4,6 +4,7 @@
 
 mod ccd_overlays;
 mod close_up;
+pub use close_up::faces_crossed;
 pub mod colors;
 pub mod hand_fit;
 mod meshes;
@@ -26,8 +27,8 @@ pub use stability_overlay::{
     stability_slices,
 };
 pub use view::{
-    CameraPreset, GRIP_VIEW_DISTANCE, ViewOptions, camera_for, camera_for_scaled, grip_close_up,
-    grip_view_direction, knob_close_up,
+    CLOSE_UP_DISTANCE, CameraPreset, ViewOptions, camera_for, camera_for_scaled, close_up_from,
+    grip_view_direction,
 };
 
 use crate::draw::{FrameData, MeshData, MeshStyle, RigidDraw, SkinnedDraw};

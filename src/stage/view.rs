@@ -69,38 +69,28 @@ pub fn camera_for_scaled(preset: CameraPreset, size: [u32; 2], scale: f64) -> Ca
     )
 }
 
-/// A close-up of one hand on its grip (issue 33): looking at the grip frame's origin through
-/// the handle from above (the back of an overhand fist, the fingers' tips and the thumb over
-/// an underhand one, the fingers round the handle of a hand beside it), 0.3 m away (scaled
-/// by the character's size), 30° field of view. `world_from_grip` is the hand's grip frame
-/// (see `Stage::grip_in_world`). `Stage::close_up` turns the view about the handle where the
-/// character's own body fills this one.
-pub fn grip_close_up(
-    world_from_grip: &crate::rig::Transform,
-    size: [u32; 2],
-    scale: f64,
-) -> Camera {
-    grip_close_up_from(
-        world_from_grip,
-        grip_view_direction(world_from_grip),
-        size,
-        scale,
-    )
-}
-
-/// The direction [`grip_close_up`] looks from (world, unit length): through the handle, from
-/// whichever side faces up — the back of an overhand hand, the top of the handle over an
-/// underhand one (a lap or a reel below hides the other side). A hand beside the handle (a
-/// spinning rod's seat) is seen from its fingers' side, beyond the handle, unless that side
-/// faces clearly down.
+/// The direction a close-up of one hand on a handle looks from first (issue 33; world, unit
+/// length): through the handle, from whichever side faces up — the back of an overhand
+/// hand, the top of the handle over an underhand one (a lap or a reel below hides the other
+/// side). A hand beside the handle (a spinning rod's seat) is seen from its fingers' side,
+/// beyond the handle, unless that side faces clearly down. `world_from_grip` is the hand's
+/// grip frame (see `Stage::grip_in_world`); `Stage::close_up` turns the view about the
+/// handle where the character's own body fills this one.
 pub fn grip_view_direction(world_from_grip: &crate::rig::Transform) -> glam::DVec3 {
     let z = world_from_grip.rotation * glam::DVec3::Z;
-    let upward = if z.y >= -f64::from(SIDEWAYS) { z } else { -z };
+    let upward = if z.y >= -SIDEWAYS { z } else { -z };
     (upward + glam::DVec3::Y * 0.5).normalize_or(glam::DVec3::Y)
 }
 
-/// [`grip_close_up`] looking at the grip from `from` (world, any length) instead.
-pub fn grip_close_up_from(
+/// How far below the horizontal (the sine) a grip's palm → axis direction may point and
+/// [`grip_view_direction`] still look from the fingers' side.
+const SIDEWAYS: f64 = 0.4;
+
+/// A close-up of a hand on its grip, a handle or the reel's knob (issue 33): looking at the
+/// origin of the grip frame `world_from_grip` from `from` (world, any length; see
+/// [`grip_view_direction`] and `KNOB_VIEWS`), [`CLOSE_UP_DISTANCE`] away (scaled by the
+/// character's size `scale`), 30° field of view.
+pub fn close_up_from(
     world_from_grip: &crate::rig::Transform,
     from: glam::DVec3,
     size: [u32; 2],
@@ -108,20 +98,7 @@ pub fn grip_close_up_from(
 ) -> Camera {
     let k = scale as f32;
     let target = world_from_grip.translation.as_vec3();
-    let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * GRIP_VIEW_DISTANCE * k;
-    close_up_camera(target, dir, size, k)
-}
-
-/// The grip close-up's distance from the grip, metres (times the character's size).
-pub const GRIP_VIEW_DISTANCE: f32 = 0.3;
-
-/// How far below the horizontal (the sine) a grip's palm → axis direction may point and
-/// [`grip_close_up`] still look from the fingers' side.
-const SIDEWAYS: f32 = 0.4;
-
-/// A close-up's camera at `target + dir` looking at `target` (30° field of view, near and far
-/// planes scaled by the character's size `k`).
-fn close_up_camera(target: glam::Vec3, dir: glam::Vec3, size: [u32; 2], k: f32) -> Camera {
+    let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * CLOSE_UP_DISTANCE * k;
     Camera::look_at(
         (target + dir).to_array(),
         target.to_array(),
@@ -133,23 +110,8 @@ fn close_up_camera(target: glam::Vec3, dir: glam::Vec3, size: [u32; 2], k: f32) 
     )
 }
 
-/// A close-up of a hand pinching the reel's knob whose grip frame is `world_from_grip` (see
-/// [`grip_close_up`]), looking at the knob from `from` (world, any length; see
-/// `KNOB_VIEWS`).
-pub fn knob_close_up(
-    world_from_grip: &crate::rig::Transform,
-    from: glam::DVec3,
-    size: [u32; 2],
-    scale: f64,
-) -> Camera {
-    let k = scale as f32;
-    let target = world_from_grip.translation.as_vec3();
-    let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * KNOB_VIEW_DISTANCE * k;
-    close_up_camera(target, dir, size, k)
-}
-
-/// The knob close-up's distance from the knob, metres (times the character's size).
-pub const KNOB_VIEW_DISTANCE: f32 = 0.3;
+/// A close-up's distance from the grip, metres (times the character's size).
+pub const CLOSE_UP_DISTANCE: f32 = 0.3;
 
 /// Where a knob close-up may look from, in the order preferred, as `(x, y, z, up)`: parts of
 /// the knob grip frame's axes and of world up. The knob's axis (grip Z) runs from the palm to

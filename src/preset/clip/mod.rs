@@ -373,7 +373,7 @@ pub fn animated_glb(
             nodes.rod_bend.get(i - rig.bend_first?).copied()
         }
         // The crank; its parent's fixed node is the file's own nodes.
-        i if rig.crank_node == Some(i) => nodes.rod_crank,
+        i if rig.crank_node() == Some(i) => nodes.rod_crank,
         _ => None,
     };
     for clip in &clips {

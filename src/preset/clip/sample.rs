@@ -48,8 +48,6 @@ pub(crate) struct ClipRig {
     /// `stage::Props::rod_pose`). The crank's channels are its local in its parent's frame,
     /// as the file nests it, whatever that parent is.
     pub crank: Option<(usize, Transform)>,
-    /// The crank's node in the clip's numbering, when the rod has one.
-    pub crank_node: Option<usize>,
     /// The first of the rod's bend chain joints (after the crank), when the rod has a chain.
     pub bend_first: Option<usize>,
     /// The first of the line's point nodes (after the chain), when the stage has a line.
@@ -136,7 +134,7 @@ impl ClipRig {
         let default = current_locals(stage, n, extras)?;
         let mut parent: Vec<Option<usize>> = (0..n).map(|b| skel.parent(b)).collect();
         parent.extend([None, None]);
-        let crank_node = crank.map(|_| n + 3);
+        let crank_node = crank.map(|_| crank_node_after(n));
         if crank.is_some() {
             parent.extend([Some(n), Some(n + 2)]);
         }
@@ -223,10 +221,14 @@ impl ClipRig {
             points,
             bones: n,
             crank,
-            crank_node,
             bend_first,
             line_first,
         })
+    }
+
+    /// The crank's node in the clip's numbering, when the rod has one.
+    pub fn crank_node(&self) -> Option<usize> {
+        self.crank.map(|_| crank_node_after(self.bones))
     }
 
     pub fn len(&self) -> usize {
@@ -247,6 +249,12 @@ impl ClipRig {
             };
         }
     }
+}
+
+/// The crank's node after `bones` character bones: past the rod and net holders and its
+/// parent's fixed node.
+fn crank_node_after(bones: usize) -> usize {
+    bones + 3
 }
 
 /// Node indices with every parent before its children (a forest: roots first).
