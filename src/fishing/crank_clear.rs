@@ -82,6 +82,7 @@ fn balls<'a>(
             axis: DVec3::Z,
             radius: 0.0,
             half_length: 0.0,
+            flat_ends: false,
         },
         spread,
         spread_axis: finger.spread_axis,

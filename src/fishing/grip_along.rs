@@ -167,6 +167,7 @@ fn handle_sections(key: &Key, origin: DVec3, scale: f64) -> Vec<Cylinder> {
                 axis: along / (2.0 * half_length),
                 radius: c.radius,
                 half_length,
+                flat_ends: false,
             })
         })
         .collect()

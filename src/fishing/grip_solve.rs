@@ -474,12 +474,7 @@ fn solve_fingers(
         let role = key.style.role(f);
         let cylinder = match role {
             FingerRole::Wrap | FingerRole::Along => Some(handle),
-            FingerRole::Pinch => Some(Cylinder {
-                point: origin,
-                axis: gz,
-                radius,
-                half_length: key.half_length / scale,
-            }),
+            FingerRole::Pinch => Some(Cylinder::knob(origin, gz, radius, key.half_length / scale)),
             FingerRole::Free | FingerRole::Support => None,
         };
         let Some(cylinder) = cylinder else {
@@ -497,12 +492,7 @@ fn solve_fingers(
             };
             // The knob rests against a supporting finger: its gap is reported.
             let contact = (role == FingerRole::Support).then(|| {
-                let knob = Cylinder {
-                    point: origin,
-                    axis: gz,
-                    radius,
-                    half_length: key.half_length / scale,
-                };
+                let knob = Cylinder::knob(origin, gz, radius, key.half_length / scale);
                 let job = finger_job(finger, tuning.spread, knob);
                 let (gap, _) = job.gap_at(&angles);
                 let state = job.state_for(gap);

@@ -47,12 +47,7 @@ pub fn knob_against_support(
     let job = |point: DVec3| FingerContactJob {
         also: &[],
         joints: &support.joints,
-        cylinder: Cylinder {
-            point,
-            axis,
-            radius,
-            half_length,
-        },
+        cylinder: Cylinder::knob(point, axis, radius, half_length),
         spread,
         spread_axis: support.spread_axis,
         gap_scale: support.radius,
@@ -184,12 +179,7 @@ impl PinchJob<'_> {
                 let job = FingerContactJob {
                     also: &[],
                     joints: &pincher.joints,
-                    cylinder: Cylinder {
-                        point: knob,
-                        axis: self.axis,
-                        radius: self.knob.0,
-                        half_length: self.knob.1,
-                    },
+                    cylinder: Cylinder::knob(knob, self.axis, self.knob.0, self.knob.1),
                     spread: pincher_spread,
                     spread_axis: pincher.spread_axis,
                     gap_scale: pincher.radius,
@@ -325,12 +315,7 @@ mod tests {
         FingerContactJob {
             also: &[],
             joints: &finger.joints,
-            cylinder: Cylinder {
-                point: knob,
-                axis: DVec3::Z,
-                radius: 0.0065,
-                half_length: 0.009,
-            },
+            cylinder: Cylinder::knob(knob, DVec3::Z, 0.0065, 0.009),
             spread: 0.0,
             spread_axis: finger.spread_axis,
             gap_scale: finger.radius,

@@ -256,6 +256,7 @@ mod tests {
             axis: DVec3::Y,
             radius: 0.012,
             half_length: f64::INFINITY,
+            flat_ends: false,
         }
     }
 

@@ -54,6 +54,11 @@ pub struct Cylinder {
     pub radius: f64,
     /// Half the length along the axis about `point`; `f64::INFINITY` for a handle.
     pub half_length: f64,
+    /// A finite cylinder's ends: flat (a knob: the gap is exact, see
+    /// [`Cylinder::signed_distance`]) or rounded (a stretch of a handle beside others: the
+    /// capsule round its axis segment, so the step to a neighbouring stretch is met
+    /// smoothly). Unused when infinite.
+    pub flat_ends: bool,
 }
 
 impl Cylinder {
@@ -65,6 +70,34 @@ impl Cylinder {
             axis,
             radius,
             half_length: f64::INFINITY,
+            flat_ends: false,
+        }
+    }
+
+    /// A knob: the finite cylinder with flat ends, `half_length` either side of `point`
+    /// along `axis` (unit length).
+    pub fn knob(point: DVec3, axis: DVec3, radius: f64, half_length: f64) -> Self {
+        Self {
+            point,
+            axis,
+            radius,
+            half_length,
+            flat_ends: true,
+        }
+    }
+
+    /// Signed distance of `p` from the surface (negative inside), exact for flat ends (the
+    /// distance to the side, to the end disc or to the rim, whichever is nearest); an
+    /// infinite cylinder's is the distance from its axis less the radius.
+    pub fn signed_distance(&self, p: DVec3) -> f64 {
+        let d = p - self.point;
+        let along = d.dot(self.axis);
+        let radial = (d - self.axis * along).length() - self.radius;
+        let axial = along.abs() - self.half_length;
+        if radial <= 0.0 && axial <= 0.0 {
+            radial.max(axial)
+        } else {
+            radial.max(0.0).hypot(axial.max(0.0))
         }
     }
 
@@ -72,10 +105,15 @@ impl Cylinder {
     /// cylinder's surface: positive is a gap, negative is how deep the capsule is inside.
     /// Exact for an infinite cylinder: the distance from the axis line to a segment is the
     /// distance from the origin to the segment projected on the plane across the axis. A
-    /// finite one is taken as the capsule round its axis segment (exact along its side; at
-    /// its flat ends it reaches up to one radius farther, so a capsule near an end may stop
-    /// short of it, never inside it).
+    /// finite one with flat ends is exact too: the signed distance to a convex solid is
+    /// convex along the segment, so its least value is found by golden-section search to
+    /// 1e-9 of the segment's length. One with rounded ends is taken as the capsule round its
+    /// axis segment (exact along its side; at its ends it reaches up to one radius farther,
+    /// so a capsule near an end may stop short of the flat end, never inside it).
     pub fn gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
+        if self.half_length.is_finite() && self.flat_ends {
+            return least_on_segment(|s| self.signed_distance(a.lerp(b, s))) - r;
+        }
         if self.half_length.is_finite() {
             let h = self.axis * self.half_length;
             return segment_distance(a, b, self.point - h, self.point + h) - r - self.radius;
@@ -94,6 +132,30 @@ impl Cylinder {
         };
         (pa + d * s).length() - r - self.radius
     }
+}
+
+/// The least value over `s` in [0, 1] of `f`, a convex function: golden-section search,
+/// its bracket shrunk to under 1e-9 (44 steps), both ends of [0, 1] also tried.
+fn least_on_segment(f: impl Fn(f64) -> f64) -> f64 {
+    const INV_PHI: f64 = 0.618_033_988_749_894_8;
+    let (mut lo, mut hi) = (0.0, 1.0);
+    let mut x1 = hi - INV_PHI * (hi - lo);
+    let mut x2 = lo + INV_PHI * (hi - lo);
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..44 {
+        if f1 <= f2 {
+            hi = x2;
+            (x2, f2) = (x1, f1);
+            x1 = hi - INV_PHI * (hi - lo);
+            f1 = f(x1);
+        } else {
+            lo = x1;
+            (x1, f1) = (x2, f2);
+            x2 = lo + INV_PHI * (hi - lo);
+            f2 = f(x2);
+        }
+    }
+    f1.min(f2).min(f(0.0)).min(f(1.0))
 }
 
 /// The distance between segments `p1`–`q1` and `p2`–`q2` (Ericson, Real-Time Collision

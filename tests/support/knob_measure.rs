@@ -6,6 +6,7 @@
 //! finite cylinder (flat ends): the signed distance to its surface.
 
 use super::grip_measure::node_worlds;
+use super::prop_solid::{Solid, rod_solid};
 use anglerpose::assetgen::props::{
     REEL_CRANK_NODE, REEL_CRANK_RADIUS, REEL_KNOB_LENGTH, REEL_KNOB_RADIUS,
 };
@@ -51,4 +52,45 @@ pub fn exported_knob(stage: &Stage) -> Option<Knob> {
     Some(Knob {
         knob_from_world: world_from_knob.inverse(),
     })
+}
+
+/// A knob as an artist's rod models it, drawn where the stage puts it: the triangles of the
+/// rod's mesh round the knob (all three corners within 3 mm of the cylinder `world_from_knob`
+/// places: its middle at the origin, its axis along X, `radius` and `length` as fitted), so
+/// the crank's arm and the reel are left out. Inside is the whole rod's winding number there
+/// (`support/prop_solid.rs`).
+pub struct DrawnKnob {
+    knob: Solid,
+    rod: Solid,
+    radius: f64,
+}
+
+impl DrawnKnob {
+    pub fn new(stage: &Stage, world_from_knob: DAffine3, (radius, length): (f64, f64)) -> Self {
+        const MARGIN: f64 = 0.003;
+        let knob_from_world = world_from_knob.inverse();
+        let rod = rod_solid(stage).near(&[world_from_knob.translation], length + radius + 0.03);
+        let round_knob = |p: DVec3| {
+            let q = knob_from_world.transform_point3(p);
+            q.x.abs() <= 0.5 * length + MARGIN && q.y.hypot(q.z) <= radius + MARGIN
+        };
+        let knob = rod.only(|t| t.iter().all(|p| round_knob(*p)));
+        assert!(
+            knob.triangles.len() >= 8,
+            "no knob modelled round {:?}",
+            world_from_knob.translation
+        );
+        Self { knob, rod, radius }
+    }
+
+    /// Signed distance of `p` from the knob's drawn surface (negative: inside it; a point in
+    /// the rod farther from the knob's surface than its radius is in another part).
+    pub fn gap(&self, p: DVec3) -> f64 {
+        let d = self.knob.distance(p);
+        if d <= self.radius && self.rod.winding(p).abs() >= 0.5 {
+            -d
+        } else {
+            d
+        }
+    }
 }

@@ -96,14 +96,26 @@ impl Solid {
 }
 
 impl Solid {
+    /// Only the triangles `keep` keeps.
+    pub fn only(&self, keep: impl Fn(&[DVec3; 3]) -> bool) -> Solid {
+        Solid {
+            triangles: self.triangles.iter().filter(|t| keep(t)).copied().collect(),
+            rod_from_world: self.rod_from_world,
+        }
+    }
+
+    /// Distance of `p` from the nearest triangle.
+    pub fn distance(&self, p: DVec3) -> f64 {
+        self.triangles
+            .iter()
+            .map(|t| (closest_on_triangle(p, t[0], t[1], t[2]) - p).length())
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// Signed distance of `p` from the surface: positive outside, negative inside (see
     /// [`Solid::depth`]).
     pub fn signed_distance(&self, p: DVec3) -> f64 {
-        let d = self
-            .triangles
-            .iter()
-            .map(|t| (closest_on_triangle(p, t[0], t[1], t[2]) - p).length())
-            .fold(f64::INFINITY, f64::min);
+        let d = self.distance(p);
         if self.winding(p).abs() >= 0.5 { -d } else { d }
     }
 }

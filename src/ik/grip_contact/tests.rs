@@ -48,6 +48,7 @@ fn handle(x: f64) -> Cylinder {
         axis: DVec3::Y,
         radius: 0.014,
         half_length: f64::INFINITY,
+        flat_ends: false,
     }
 }
 
@@ -68,13 +69,64 @@ fn capsule_gap_matches_geometry() {
     assert!((g - 0.036).abs() < 1e-12);
 }
 
+/// A knob's gap is exact at its flat ends: beside its side, over its end disc, off its rim,
+/// and inside it; and it is the least over the segment of the point's signed distance, found
+/// by sampling the segment finely.
 #[test]
-fn a_finite_cylinder_is_the_capsule_round_its_axis_segment() {
+fn a_knob_has_flat_ends() {
+    let knob = Cylinder::knob(DVec3::ZERO, DVec3::X, 0.0065, 0.009);
+    // Beside its side: as the rounded one.
+    let g = knob.gap_to_capsule(DVec3::new(-0.1, 0.02, 0.0), DVec3::new(0.1, 0.02, 0.0), 0.0);
+    assert!((g - 0.0135).abs() < 1e-9, "{g}");
+    // Over the end disc, 3 mm out: 3 mm less the capsule's radius (the rounded end: 12 mm
+    // out from the segment's end, so 5.5 mm).
+    let g = knob.gap_to_capsule(
+        DVec3::new(0.012, -0.004, -1.0),
+        DVec3::new(0.012, -0.004, 1.0),
+        0.001,
+    );
+    assert!((g - 0.002).abs() < 1e-9, "{g}");
+    // Off the rim, 3 mm past the end and 4 mm out from the side: 5 mm (rounded: 3.3 mm less).
+    let g = knob.gap_to_capsule(
+        DVec3::new(0.012, 0.0105, -1.0),
+        DVec3::new(0.012, 0.0105, 1.0),
+        0.0,
+    );
+    assert!((g - 0.005).abs() < 1e-9, "{g}");
+    // A segment through it along its axis: as deep as its radius.
+    let g = knob.gap_to_capsule(DVec3::new(-0.05, 0.0, 0.0), DVec3::new(0.05, 0.0, 0.0), 0.0);
+    assert!((g + 0.0065).abs() < 1e-9, "{g}");
+    // Any segment: the least signed distance along it (the samples, 3 µm apart, are an upper
+    // bound that is within a few µm of it).
+    let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng >> 11) as f64 / (1u64 << 53) as f64 * 0.05 - 0.025
+    };
+    for _ in 0..200 {
+        let a = DVec3::new(next(), next(), next());
+        let b = DVec3::new(next(), next(), next());
+        let sampled = (0..=20_000)
+            .map(|k| knob.signed_distance(a.lerp(b, f64::from(k) / 20_000.0)))
+            .fold(f64::INFINITY, f64::min);
+        let g = knob.gap_to_capsule(a, b, 0.002);
+        assert!(
+            g <= sampled - 0.002 + 1e-12 && g > sampled - 0.002 - 5e-6,
+            "{a} {b}: {g} against {sampled}"
+        );
+    }
+}
+
+#[test]
+fn a_finite_cylinder_with_rounded_ends_is_the_capsule_round_its_axis_segment() {
     let knob = Cylinder {
         point: DVec3::ZERO,
         axis: DVec3::X,
         radius: 0.0065,
         half_length: 0.009,
+        flat_ends: false,
     };
     // Beside its side, across the axis: as the infinite one.
     let g = knob.gap_to_capsule(DVec3::new(-0.1, 0.02, 0.0), DVec3::new(0.1, 0.02, 0.0), 0.0);
@@ -157,6 +209,7 @@ fn a_finger_over_a_thinner_stretch_of_the_handle_closes_onto_it() {
         axis: DVec3::Y,
         radius,
         half_length: 0.5 * (to - from),
+        flat_ends: false,
     };
     let (seat, fore) = (stretch(-0.1, joint, 0.014), stretch(joint, 0.1, 0.010));
     let joints = finger(0.024);
