@@ -16,7 +16,7 @@ use anglerpose::rig::Side;
 use anglerpose::stage::{
     CLOSE_UP_DISTANCE, Props, Stage, bundled_assets_dir, faces_crossed, grip_view_direction,
 };
-use glam::{DMat4, Mat4};
+use glam::{DMat4, DVec3, Mat4};
 use support::gltf_edit::shared_models;
 use support::prop_solid::Solid;
 
@@ -28,6 +28,25 @@ fn seated(file: &std::path::Path) -> Stage {
     let mut stage = Stage::new(gltf_io::load(file).unwrap(), props).unwrap();
     stage.update().unwrap();
     stage
+}
+
+/// The eye of `side`'s close-up, and the point it looks at nearest where the hand holds its
+/// grip (the camera looks there, from a distance that depends on the view).
+fn eye_and_target(stage: &Stage, side: Side) -> (DVec3, DVec3) {
+    let camera = stage.close_up(side, [320, 240]).unwrap();
+    let world_from_view = Mat4::from_cols_array_2d(&camera.view_from_world)
+        .as_dmat4()
+        .inverse();
+    let eye = world_from_view.w_axis.truncate();
+    let forward = -DMat4::col(&world_from_view, 2).truncate().normalize();
+    let grip = stage.hand_on_grip_in_world(side).unwrap().translation;
+    let target = eye + forward * (grip - eye).dot(forward);
+    assert!(
+        target.distance(grip) < 1e-4,
+        "the close-up looks {:.1} mm off the grip",
+        target.distance(grip) * 1e3
+    );
+    (eye, target)
 }
 
 #[test]
@@ -42,13 +61,7 @@ fn a_rear_hands_close_up_is_not_taken_from_inside_the_characters_own_body() {
         let stage = seated(&dir.join(file));
         let k = stage.size_factor();
         let distance = f64::from(CLOSE_UP_DISTANCE) * k;
-        let camera = stage.close_up(Side::Left, [320, 240]).unwrap();
-        let world_from_view = Mat4::from_cols_array_2d(&camera.view_from_world)
-            .as_dmat4()
-            .inverse();
-        let eye = world_from_view.w_axis.truncate();
-        let forward = -DMat4::col(&world_from_view, 2).truncate().normalize();
-        let target = eye + forward * distance;
+        let (eye, target) = eye_and_target(&stage, Side::Left);
         let faces = stage.skin_faces_in_world();
         let near = HAND_REACH * k;
         let body = Solid {
@@ -83,5 +96,50 @@ fn a_rear_hands_close_up_is_not_taken_from_inside_the_characters_own_body() {
             "{name}: the usual eye inside the body (winding {inside_before:.2}), {before} faces \
              in the way; the one taken outside ({inside:.2}), {after}"
         );
+    }
+}
+
+/// The hand on the reel's knob in the retrieve: mannequiny's close-ups were taken from inside
+/// its head (the bundled rod; every one of the knob's own views was filled by the chest, the
+/// head or the arm) or showed only the sky (the baitcaster). The eye is now outside the skin
+/// and above the floor, and nothing of the body but the hand lies on the line of sight.
+#[test]
+fn a_knob_hands_close_up_sees_the_hand() {
+    let Some(dir) = shared_models("close_up_views: mannequiny on the knob") else {
+        return;
+    };
+    let file = dir.join("mannequiny-0.3.0.glb");
+    for (rod, t) in [(None, 0.725), (Some("rod_baitcaster.glb"), 0.782)] {
+        let mut stage =
+            support::grip_stage::stage_on(&file, rod, anglerpose::fishing::Handedness::Right);
+        stage.inputs.state = anglerpose::fishing::SessionState::new(
+            anglerpose::fishing::Phase::Retrieve,
+            t,
+            stage.inputs.state.params,
+        );
+        stage.update().unwrap();
+        let here = format!("{} t={t}", rod.unwrap_or("rod.glb"));
+        let eval = stage.evaluation().unwrap();
+        assert_eq!(
+            eval.frames.grips.get(Side::Left).hold.main(),
+            anglerpose::fishing::GripKind::ReelHandle,
+            "{here}: the left hand is not on the knob"
+        );
+        let (eye, target) = eye_and_target(&stage, Side::Left);
+        let faces = stage.skin_faces_in_world();
+        let body = Solid {
+            triangles: faces.clone(),
+            rod_from_world: glam::DAffine3::IDENTITY,
+        };
+        let inside = body.winding(eye);
+        assert!(
+            inside.abs() < 0.5,
+            "{here}: the eye is inside the body ({inside})"
+        );
+        assert!(eye.y > 0.0, "{here}: the eye is under the floor");
+        let near = HAND_REACH * stage.size_factor();
+        let crossed = faces_crossed(&faces, eye, target, near);
+        assert_eq!(crossed, 0, "{here}: {crossed} skin faces in the way");
+        eprintln!("{here}: eye outside (winding {inside:.2}), nothing in the way");
     }
 }

@@ -88,17 +88,19 @@ const SIDEWAYS: f64 = 0.4;
 
 /// A close-up of a hand on its grip, a handle or the reel's knob (issue 33): looking at the
 /// origin of the grip frame `world_from_grip` from `from` (world, any length; see
-/// [`grip_view_direction`] and `KNOB_VIEWS`), [`CLOSE_UP_DISTANCE`] away (scaled by the
-/// character's size `scale`), 30° field of view.
+/// [`grip_view_direction`] and `KNOB_VIEWS`; not straight up or down), `share` of
+/// [`CLOSE_UP_DISTANCE`] away (1: the usual distance; scaled by the character's size
+/// `scale`), 30° field of view.
 pub fn close_up_from(
     world_from_grip: &crate::rig::Transform,
     from: glam::DVec3,
+    share: f64,
     size: [u32; 2],
     scale: f64,
 ) -> Camera {
     let k = scale as f32;
     let target = world_from_grip.translation.as_vec3();
-    let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * CLOSE_UP_DISTANCE * k;
+    let dir = from.as_vec3().normalize_or(glam::Vec3::Y) * CLOSE_UP_DISTANCE * share as f32 * k;
     Camera::look_at(
         (target + dir).to_array(),
         target.to_array(),
