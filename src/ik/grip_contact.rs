@@ -86,6 +86,21 @@ impl Cylinder {
         }
     }
 
+    /// [`Cylinder::gap_to_capsule`] for a finite cylinder with flat ends (kept apart, so the
+    /// handle's closed form stays small where it is inlined).
+    #[inline(never)]
+    fn flat_gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
+        // Where the segment is outside the capsule round the axis segment and nearest it
+        // beside the axis (not past an end), the nearest point of that capsule is on the
+        // side, which the flat-ended cylinder shares: the gap is the same.
+        let h = self.axis * self.half_length;
+        let (d, _, t) = segment_closest(a, b, self.point - h, self.point + h);
+        if d >= self.radius && t > 0.0 && t < 1.0 {
+            return d - self.radius - r;
+        }
+        least_on_segment(|s| self.signed_distance(a.lerp(b, s))) - r
+    }
+
     /// Signed distance of `p` from the surface (negative inside), exact for flat ends (the
     /// distance to the side, to the end disc or to the rim, whichever is nearest); an
     /// infinite cylinder's is the distance from its axis less the radius.
@@ -105,14 +120,15 @@ impl Cylinder {
     /// cylinder's surface: positive is a gap, negative is how deep the capsule is inside.
     /// Exact for an infinite cylinder: the distance from the axis line to a segment is the
     /// distance from the origin to the segment projected on the plane across the axis. A
-    /// finite one with flat ends is exact too: the signed distance to a convex solid is
-    /// convex along the segment, so its least value is found by golden-section search to
-    /// 1e-9 of the segment's length. One with rounded ends is taken as the capsule round its
+    /// finite one with flat ends is exact too: beside its side as the capsule round its axis
+    /// segment; else the signed distance to a convex solid is convex along the segment, so
+    /// its least value is found by golden-section search to 1e-9 of the segment's length. One with rounded ends is taken as the capsule round its
     /// axis segment (exact along its side; at its ends it reaches up to one radius farther,
     /// so a capsule near an end may stop short of the flat end, never inside it).
+    #[inline]
     pub fn gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
         if self.half_length.is_finite() && self.flat_ends {
-            return least_on_segment(|s| self.signed_distance(a.lerp(b, s))) - r;
+            return self.flat_gap_to_capsule(a, b, r);
         }
         if self.half_length.is_finite() {
             let h = self.axis * self.half_length;
@@ -161,6 +177,12 @@ fn least_on_segment(f: impl Fn(f64) -> f64) -> f64 {
 /// The distance between segments `p1`–`q1` and `p2`–`q2` (Ericson, Real-Time Collision
 /// Detection, 5.1.9); a segment of zero length is its point.
 pub fn segment_distance(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
+    segment_closest(p1, q1, p2, q2).0
+}
+
+/// [`segment_distance`] with where the closest points are: `(distance, s, t)`, the points
+/// `p1 + (q1 − p1)·s` and `p2 + (q2 − p2)·t`.
+fn segment_closest(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (f64, f64, f64) {
     let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
     let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
     let tiny = 1e-24;
@@ -191,7 +213,7 @@ pub fn segment_distance(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
             (s, t)
         }
     };
-    (p1 + d1 * s).distance(p2 + d2 * t)
+    ((p1 + d1 * s).distance(p2 + d2 * t), s, t)
 }
 
 /// One finger joint as the contact solve sees it.
