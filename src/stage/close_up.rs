@@ -105,17 +105,7 @@ impl Stage {
     /// The character's skin as posed and the rod's faces, world space: what may stand between
     /// a close-up's camera and the hand. `None` before the first pose.
     fn sight_blockers(&self) -> Option<Vec<SightFace>> {
-        let mut faces = Vec::new();
-        for (m, mesh) in self.character.meshes.iter().enumerate() {
-            for (p, prim) in mesh.primitives.iter().enumerate() {
-                let at: Vec<DVec3> = skin_positions(&self.character, &self.pose, m, p)
-                    .into_iter()
-                    .map(|v| glam::Vec3::from(v).as_dvec3())
-                    .collect();
-                let corner = |i: u32| at.get(i as usize).copied();
-                faces.extend(sight_faces(prim, corner, prim.material.double_sided));
-            }
-        }
+        let mut faces = self.skin_sight_faces();
         // The rod (its reel) hides the knob as much as the body does.
         let frames = &self.last.as_ref()?.frames;
         let world_from_rod = self.world_from_actor.to_affine() * frames.actor_from_rod.to_affine();
@@ -145,7 +135,15 @@ impl Stage {
     /// The character's skin faces as the current pose skins them, world space (faces with an
     /// index out of range are left out).
     pub fn skin_faces_in_world(&self) -> Vec<[DVec3; 3]> {
-        let mut triangles: Vec<[DVec3; 3]> = Vec::new();
+        self.skin_sight_faces()
+            .into_iter()
+            .map(|f| f.corners)
+            .collect()
+    }
+
+    /// [`Stage::skin_faces_in_world`] with whether each is double-sided.
+    fn skin_sight_faces(&self) -> Vec<SightFace> {
+        let mut faces = Vec::new();
         for (m, mesh) in self.character.meshes.iter().enumerate() {
             for (p, prim) in mesh.primitives.iter().enumerate() {
                 let at: Vec<DVec3> = skin_positions(&self.character, &self.pose, m, p)
@@ -153,10 +151,10 @@ impl Stage {
                     .map(|v| glam::Vec3::from(v).as_dvec3())
                     .collect();
                 let corner = |i: u32| at.get(i as usize).copied();
-                triangles.extend(sight_faces(prim, corner, false).map(|f| f.corners));
+                faces.extend(sight_faces(prim, corner, prim.material.double_sided));
             }
         }
-        triangles
+        faces
     }
 
     /// Where `side`'s hand holds its grip, world space: the arm's grip (slid along a long

@@ -78,15 +78,15 @@ fn a_knob_has_flat_ends() {
     // Beside its side: as the rounded one.
     let g = knob.gap_to_capsule(DVec3::new(-0.1, 0.02, 0.0), DVec3::new(0.1, 0.02, 0.0), 0.0);
     assert!((g - 0.0135).abs() < 1e-9, "{g}");
-    // Over the end disc, 3 mm out: 3 mm less the capsule's radius (the rounded end: 12 mm
-    // out from the segment's end, so 5.5 mm).
+    // Over the end disc, 3 mm out: 3 mm less the capsule's radius (a round end would have it
+    // 2.5 mm inside).
     let g = knob.gap_to_capsule(
         DVec3::new(0.012, -0.004, -1.0),
         DVec3::new(0.012, -0.004, 1.0),
         0.001,
     );
     assert!((g - 0.002).abs() < 1e-9, "{g}");
-    // Off the rim, 3 mm past the end and 4 mm out from the side: 5 mm (rounded: 3.3 mm less).
+    // Off the rim, 3 mm past the end and 4 mm out from the side: 5 mm (a round end: 4.4 mm).
     let g = knob.gap_to_capsule(
         DVec3::new(0.012, 0.0105, -1.0),
         DVec3::new(0.012, 0.0105, 1.0),
