@@ -86,17 +86,19 @@ impl Cylinder {
         }
     }
 
-    /// [`Cylinder::gap_to_capsule`] for a finite cylinder with flat ends (kept apart, so the
+    /// [`Cylinder::gap_to_capsule_below`] for a finite cylinder (kept out of line, so the
     /// handle's closed form stays small where it is inlined).
     #[inline(never)]
-    fn flat_gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
-        // Where the segment is outside the capsule round the axis segment and nearest it
-        // beside the axis (not past an end), the nearest point of that capsule is on the
-        // side, which the flat-ended cylinder shares: the gap is the same.
+    fn finite_gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64, bound: f64) -> f64 {
         let h = self.axis * self.half_length;
         let (d, _, t) = segment_closest(a, b, self.point - h, self.point + h);
-        if d >= self.radius && t > 0.0 && t < 1.0 {
-            return d - self.radius - r;
+        let round = d - self.radius - r;
+        // Flat ends: where the segment is outside the capsule round the axis segment and
+        // nearest it beside the axis (not past an end), the nearest point of that capsule is
+        // on the side, which the flat-ended cylinder shares: the gap is the same. Elsewhere
+        // that capsule's gap is a lower bound (the cylinder lies inside it).
+        if !self.flat_ends || (d >= self.radius && t > 0.0 && t < 1.0) || round >= bound {
+            return round;
         }
         least_on_segment(|s| self.signed_distance(a.lerp(b, s))) - r
     }
@@ -125,14 +127,18 @@ impl Cylinder {
     /// its least value is found by golden-section search to 1e-9 of the segment's length. One with rounded ends is taken as the capsule round its
     /// axis segment (exact along its side; at its ends it reaches up to one radius farther,
     /// so a capsule near an end may stop short of the flat end, never inside it).
-    #[inline]
+    #[inline(always)]
     pub fn gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
-        if self.half_length.is_finite() && self.flat_ends {
-            return self.flat_gap_to_capsule(a, b, r);
-        }
+        self.gap_to_capsule_below(a, b, r, f64::INFINITY)
+    }
+
+    /// [`Cylinder::gap_to_capsule`], or, for a knob, a lower bound of it where that is
+    /// already at least `bound` (a gap that cannot be the least of those compared is not
+    /// worked out).
+    #[inline(always)]
+    pub fn gap_to_capsule_below(&self, a: DVec3, b: DVec3, r: f64, bound: f64) -> f64 {
         if self.half_length.is_finite() {
-            let h = self.axis * self.half_length;
-            return segment_distance(a, b, self.point - h, self.point + h) - r - self.radius;
+            return self.finite_gap_to_capsule(a, b, r, bound);
         }
         let across = |p: DVec3| {
             let d = p - self.point;
@@ -485,9 +491,17 @@ impl FingerContactJob<'_> {
     /// nearest of the job's surfaces (`cylinder` and `also`; see
     /// [`Cylinder::gap_to_capsule`]).
     pub fn gap_to_capsule(&self, a: DVec3, b: DVec3, r: f64) -> f64 {
-        (self.also.iter())
-            .map(|s| s.gap_to_capsule(a, b, r))
-            .fold(self.cylinder.gap_to_capsule(a, b, r), f64::min)
+        self.gap_to_capsule_below(a, b, r, f64::INFINITY)
+    }
+
+    /// [`FingerContactJob::gap_to_capsule`], or a lower bound of it that is at least `bound`
+    /// (see [`Cylinder::gap_to_capsule_below`]).
+    #[inline(always)]
+    fn gap_to_capsule_below(&self, a: DVec3, b: DVec3, r: f64, bound: f64) -> f64 {
+        let first = self.cylinder.gap_to_capsule_below(a, b, r, bound);
+        (self.also.iter()).fold(first, |g, s| {
+            g.min(s.gap_to_capsule_below(a, b, r, g.min(bound)))
+        })
     }
 
     /// The smallest gap over segments `from..` at `angles`, and which segment it is.
@@ -520,7 +534,8 @@ impl FingerContactJob<'_> {
                     frame.transform_point3(c.start),
                     frame.transform_point3(c.end),
                 );
-                let g = self.gap_to_capsule(a, b, c.radius * scale);
+                // A capsule whose gap is at least the least so far is never the nearest.
+                let g = self.gap_to_capsule_below(a, b, c.radius * scale, best.0);
                 if g < best.0 {
                     best = (g, k, slot);
                 }
