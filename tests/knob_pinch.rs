@@ -16,7 +16,7 @@ use support::gltf_edit::shared_models;
 use support::grip_measure::{Part, posed_skin};
 use support::grip_stage::{calibrate_stage, stage_on};
 use support::knob_measure::{DrawnKnob, exported_knob};
-use support::prop_solid::rod_solid;
+use support::prop_solid::{Solid, rod_solid};
 
 const TOUCH: (f64, f64) = (-0.002, 0.003);
 const DEEPEST: f64 = -0.002;
@@ -89,13 +89,12 @@ fn the_drawn_knob_is_where_the_hand_cranks_and_turns_with_the_crank() {
 type KnobGap = Box<dyn Fn(DVec3) -> f64>;
 
 /// Every problem of the knob hand's pinch over the cranking instants, and how many hands
-/// were measured.
-/// The knob is measured by `knob_gap` (the signed distance of a point from the knob's surface,
-/// for the stage as posed).
+/// were measured. The knob is measured by `knob_gap` (the signed distance of a point from the
+/// knob's surface, for the stage as posed and its rod's solid).
 fn pinch_problems(
     name: &str,
     stage: &mut Stage,
-    knob_gap: &dyn Fn(&Stage) -> KnobGap,
+    knob_gap: &dyn Fn(&Stage, &Solid) -> KnobGap,
 ) -> (Vec<String>, usize) {
     let mut out = Vec::new();
     let mut hands = 0;
@@ -105,7 +104,8 @@ fn pinch_problems(
             continue;
         };
         hands += 1;
-        let gap = knob_gap(stage);
+        let rod = rod_solid(stage);
+        let gap = knob_gap(stage, &rod);
         let skin = posed_skin(stage);
         let min_gap = |part: Part| {
             skin.parts
@@ -133,7 +133,6 @@ fn pinch_problems(
         }
         let mut parts = vec![Part::Palm(side)];
         parts.extend(Finger::ALL.iter().map(|f| Part::Finger(side, *f)));
-        let rod = rod_solid(stage);
         for part in parts {
             if let Some(g) = min_gap(part)
                 && g < DEEPEST
@@ -164,7 +163,7 @@ fn pinch_problems(
 }
 
 /// The bundled rod's knob as the posed export draws it (`support/knob_measure.rs`).
-fn exported_knob_gap(stage: &Stage) -> KnobGap {
+fn exported_knob_gap(stage: &Stage, _: &Solid) -> KnobGap {
     let knob = exported_knob(stage).expect("the bundled rod's crank node");
     Box::new(move |p| knob.gap(p))
 }
@@ -293,12 +292,12 @@ fn an_artists_crank_node_turns_to_where_the_hand_cranks() {
 }
 
 /// An artist's rod's knob as drawn (`support/knob_measure.rs`), where the session cranks it.
-fn drawn_knob_gap(stage: &Stage) -> KnobGap {
+fn drawn_knob_gap(stage: &Stage, rod: &Solid) -> KnobGap {
     let handedness = stage.inputs.state.params.handedness;
     let (world_from_hold, middle) = session_knob(stage, handedness);
     let crank = stage.props.gear.rod.crank;
     let knob = DrawnKnob::new(
-        stage,
+        rod,
         world_from_hold * glam::DAffine3::from_translation(middle),
         (crank.knob_radius, crank.knob_length),
     );

@@ -140,7 +140,7 @@ impl Cylinder {
     /// already at least `bound` (a gap that cannot be the least of those compared is not
     /// worked out).
     #[inline(always)]
-    pub fn gap_to_capsule_below(&self, a: DVec3, b: DVec3, r: f64, bound: f64) -> f64 {
+    fn gap_to_capsule_below(&self, a: DVec3, b: DVec3, r: f64, bound: f64) -> f64 {
         if self.half_length.is_finite() {
             return self.finite_gap_to_capsule(a, b, r, bound);
         }

@@ -6,7 +6,7 @@
 //! finite cylinder (flat ends): the signed distance to its surface.
 
 use super::grip_measure::node_worlds;
-use super::prop_solid::{Solid, rod_solid};
+use super::prop_solid::Solid;
 use anglerpose::assetgen::props::{
     REEL_CRANK_NODE, REEL_CRANK_RADIUS, REEL_KNOB_LENGTH, REEL_KNOB_RADIUS,
 };
@@ -66,10 +66,11 @@ pub struct DrawnKnob {
 }
 
 impl DrawnKnob {
-    pub fn new(stage: &Stage, world_from_knob: DAffine3, (radius, length): (f64, f64)) -> Self {
+    /// The knob in `rod` (the rod as the stage poses it, see `support/prop_solid.rs`).
+    pub fn new(rod: &Solid, world_from_knob: DAffine3, (radius, length): (f64, f64)) -> Self {
         const MARGIN: f64 = 0.003;
         let knob_from_world = world_from_knob.inverse();
-        let rod = rod_solid(stage).near(&[world_from_knob.translation], length + radius + 0.03);
+        let rod = rod.near(&[world_from_knob.translation], length + radius + 0.03);
         let round_knob = |p: DVec3| {
             let q = knob_from_world.transform_point3(p);
             q.x.abs() <= 0.5 * length + MARGIN && q.y.hypot(q.z) <= radius + MARGIN
